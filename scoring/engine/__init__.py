@@ -1,0 +1,47 @@
+"""The clubsite scoring engine: pure Python (no Django), integer points.
+
+Public API:
+
+- :func:`load_ruleset`, :func:`available_rulesets`, :class:`Ruleset` — rulesets (TOML files in
+  ``scoring/rulesets/``, rules-spec §1 and Appendix A).
+- :func:`parse_hand`, :class:`Hand`, :class:`Win`, :class:`Penalty` — hand outcomes.
+- :class:`Game` — one hanchan fed hand by hand; :class:`HandResult`, :class:`TableState`.
+- :func:`final_settlement`, :class:`Settlement`, :class:`Payment` — the end of a game.
+- :func:`replay_record`, :class:`Replay` — a whole game record.
+- :func:`hand_payment`, :func:`basic_points`, :func:`legal_fu` — the payment grid.
+- :class:`RecordError` — the only exception raised for bad input.
+"""
+
+from .errors import RecordError
+from .game import Game, HandResult, TableState
+from .hand_value import basic_points, hand_payment, legal_fu
+from .hands import Hand, Penalty, Win, parse_hand, parse_hands
+from .replay import Replay, replay_record, ruleset_of_record
+from .ruleset import Ruleset
+from .ruleset_files import available_rulesets, load_ruleset, ruleset_from_mapping
+from .settlement import Payment, Settlement, final_settlement
+
+__all__ = [
+    "Game",
+    "Hand",
+    "HandResult",
+    "Payment",
+    "Penalty",
+    "RecordError",
+    "Replay",
+    "Ruleset",
+    "Settlement",
+    "TableState",
+    "Win",
+    "available_rulesets",
+    "basic_points",
+    "final_settlement",
+    "hand_payment",
+    "legal_fu",
+    "load_ruleset",
+    "parse_hand",
+    "parse_hands",
+    "replay_record",
+    "ruleset_from_mapping",
+    "ruleset_of_record",
+]

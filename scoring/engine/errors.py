@@ -1,0 +1,31 @@
+"""The one exception type the engine raises for bad input."""
+
+from __future__ import annotations
+
+
+class RecordError(ValueError):
+    """A game record, a hand or a ruleset that the engine cannot accept.
+
+    Attributes:
+        hand_index: 0-based index of the hand at fault in the record's ``hands`` list, or
+            ``None`` when the fault is outside any hand (players, ruleset, overrides).
+        key: the record key at fault, e.g. ``"loser"``, ``"wins[1].fu"``, ``"overrides.tobi"``.
+        message: what is wrong, in one sentence.
+
+    ``str(error)`` is the one-line form ``replay`` prints: ``"hand 3: loser: ..."`` or
+    ``"players: ..."`` (see ../shared/game-record-format.md, "Errors").
+    """
+
+    def __init__(self, hand_index: int | None, key: str, message: str) -> None:
+        self.hand_index = hand_index
+        self.key = key
+        self.message = message
+        super().__init__(self.line())
+
+    def line(self) -> str:
+        prefix = "" if self.hand_index is None else f"hand {self.hand_index}: "
+        return f"{prefix}{self.key}: {self.message}"
+
+    def with_hand(self, hand_index: int) -> RecordError:
+        """The same error, attributed to ``hand_index`` (for errors raised below the game loop)."""
+        return RecordError(hand_index, self.key, self.message)

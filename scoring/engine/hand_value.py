@@ -1,0 +1,162 @@
+"""What a win is worth: basic points from han/fu or a limit, and the ron/tsumo payments.
+
+Standard formula (rules-spec §0 [SK]): basic points b = fu x 2^(han+2), mangan when b > 2,000
+or han >= 5 (b = 2,000), haneman 6-7 han (3,000), baiman 8-10 (4,000), sanbaiman from
+``sanbaiman_han`` (6,000), counted yakuman from ``counted_yakuman_han`` (8,000), yakuman
+8,000 per multiple up to ``yakuman_max``. A ron pays 4b (dealer winner 6b); a 4-player tsumo
+pays 2b from the dealer and b from each other player (dealer winner: 2b from each). Every
+payment is rounded up to ``payment_rounding`` (100, or 1,000 for seed 002, S-03 B). Points are
+integers in points.
+"""
+
+from __future__ import annotations
+
+from .errors import RecordError
+from .hands import Win
+from .ruleset import Ruleset
+
+LIMIT_BASIC_POINTS = {
+    "mangan": 2000,
+    "haneman": 3000,
+    "baiman": 4000,
+    "sanbaiman": 6000,
+    "yakuman": 8000,
+}
+LEGAL_FU = frozenset((20, 25, *range(30, 111, 10)))
+
+
+def basic_points(rs: Ruleset, han: int, fu: int) -> int:
+    """Basic points b of a counted hand of ``han`` han and ``fu`` fu under ``rs``.
+
+    Applies the limits and kiriage mangan (§45f of Makura; S(1) of seed 002). A counted hand of
+    ``counted_yakuman_han`` or more is a single yakuman (M-21: it never combines). Does not
+    validate ``fu``; see :func:`check_win`.
+    """
+    if han >= 5:
+        if han >= rs.counted_yakuman_han:
+            return 8000
+        if han >= rs.sanbaiman_han:
+            return 6000
+        if han >= 8:
+            return 4000
+        if han >= 6:
+            return 3000
+        return 2000
+    b = fu << (han + 2)
+    if b >= 2000:
+        return 2000
+    if rs.kiriage != "none" and b == 1920:
+        # 1,920 is 30 fu 4 han or 60 fu 3 han.
+        if han == 4 or rs.kiriage == "both":
+            return 2000
+    return b
+
+
+def win_basic_points(rs: Ruleset, win: Win) -> int:
+    """Basic points of ``win`` (han/fu or limit); fixed-fu rulesets use ``rs.fixed_fu``."""
+    if win.limit is not None:
+        if win.limit == "yakuman":
+            return 8000 * min(win.yakuman, rs.yakuman_max)
+        return LIMIT_BASIC_POINTS[win.limit]
+    assert win.han is not None
+    fu = win.fu if rs.fu_scoring and win.fu is not None else rs.fixed_fu
+    return basic_points(rs, win.han, fu)
+
+
+def round_up(points: int, unit: int) -> int:
+    """``points`` rounded up to a multiple of ``unit`` (100 or 1,000)."""
+    return -(-points // unit) * unit
+
+
+def ron_value(rs: Ruleset, b: int, dealer_wins: bool) -> int:
+    """What the discarder pays for a ron of basic points ``b`` (honba not included)."""
+    return round_up(b * 6 if dealer_wins else b * 4, rs.payment_rounding)
+
+
+def tsumo_shares(rs: Ruleset, b: int, dealer_wins: bool) -> tuple[int, int]:
+    """Tsumo payments for basic points ``b`` (honba not included).
+
+    Returns ``(dealer_share, other_share)``: what the dealer pays and what each other payer
+    pays for a non-dealer winner; for a dealer winner both are what each player pays. In
+    3-player games with ``sanma_tsumo="north_split"`` each payer also pays half of the absent
+    North's share, rounded up (X-01 b); with "tsumo_loss" that share is lost (X-01 a).
+    """
+    unit = rs.payment_rounding
+    if dealer_wins:
+        each = round_up(2 * b, unit)
+        if rs.players == 3 and rs.sanma_tsumo == "north_split":
+            each += round_up(each // 2, unit)
+        return each, each
+    dealer_share = round_up(2 * b, unit)
+    other_share = round_up(b, unit)
+    if rs.players == 3 and rs.sanma_tsumo == "north_split":
+        half_absent = round_up(other_share // 2, unit)
+        return dealer_share + half_absent, other_share + half_absent
+    return dealer_share, other_share
+
+
+def hand_payment(
+    rs: Ruleset, *, han: int, fu: int, dealer: bool, tsumo: bool
+) -> tuple[int, int]:
+    """Payment grid entry for ``han``/``fu`` (no honba, no deposits), for tables and benches.
+
+    Returns the same shape as the ``mahjong`` package's ``ScoresCalculator`` (``main``,
+    ``additional``): ron -> ``(ron_payment, 0)``; dealer tsumo -> ``(each, each)``;
+    non-dealer tsumo -> ``(from_dealer, from_each_non_dealer)``.
+    """
+    b = basic_points(rs, han, fu)
+    if tsumo:
+        return tsumo_shares(rs, b, dealer)
+    return ron_value(rs, b, dealer), 0
+
+
+def legal_fu(rs: Ruleset, han: int, tsumo: bool) -> list[int]:
+    """The fu values a ``han``-han ron or tsumo may carry under ``rs`` (empty: no fu entry).
+
+    25 fu (chiitoitsu) needs 2 han; 20 fu only on a tsumo of 2+ han (pinfu tsumo, Makura
+    §45a) and only where ``pinfu_tsumo_20fu`` (not in seed 003, H-10).
+    """
+    if not rs.fu_scoring:
+        return []
+    return [fu for fu in sorted(LEGAL_FU) if not _fu_impossible(rs, han, fu, tsumo)]
+
+
+def _fu_impossible(rs: Ruleset, han: int, fu: int, tsumo: bool) -> bool:
+    if fu == 25:
+        return han < 2
+    if fu == 20:
+        return not tsumo or han < 2 or not rs.pinfu_tsumo_20fu
+    return False
+
+
+def check_win(rs: Ruleset, win: Win, i: int, *, tsumo: bool, honba: int) -> None:
+    """Check that ``win`` (the i-th win of a hand) is a value the ruleset allows.
+
+    Raises:
+        RecordError: with ``hand_index=None`` (the caller adds it) and key
+            ``wins[i].<field>``: a fu the ruleset forbids (or any fu where it has none), a
+            missing fu below mangan, too few han at high honba (seed 003 L106, H-22).
+    """
+    prefix = f"wins[{i}]"
+    if win.limit is not None:
+        return
+    assert win.han is not None
+    if rs.two_han_minimum_from_honba and honba >= rs.two_han_minimum_from_honba and win.han < 2:
+        raise RecordError(
+            None, f"{prefix}.han", f"2 han are needed from {rs.two_han_minimum_from_honba} honba"
+        )
+    if not rs.fu_scoring:
+        if win.fu is not None and win.fu != rs.fixed_fu:
+            raise RecordError(None, f"{prefix}.fu", "this ruleset has no fu; leave fu out")
+        return
+    if win.fu is None:
+        if win.han < 5:
+            raise RecordError(None, f"{prefix}.fu", "a hand below 5 han needs its fu")
+        return
+    if win.fu not in LEGAL_FU:
+        raise RecordError(None, f"{prefix}.fu", "must be 20-110 in steps of 10, or 25")
+    if _fu_impossible(rs, win.han, win.fu, tsumo):
+        how = "tsumo" if tsumo else "ron"
+        raise RecordError(
+            None, f"{prefix}.fu", f"{win.fu} fu is impossible for a {win.han}-han {how} here"
+        )

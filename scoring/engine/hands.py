@@ -1,0 +1,301 @@
+"""Hand outcomes as the engine takes them, and their parsing from record JSON.
+
+The shapes follow ../shared/game-record-format.md ("Keys of a hand", "Keys of a win"). Parsing
+checks structure only (types, keys, seat ranges, one result's keys); whether a hand is legal
+under a ruleset at a point of the game is the game's check (:mod:`scoring.engine.game`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import RecordError
+from .ruleset import ABORTIVE_KINDS, LIMITS
+
+RESULTS = ("ron", "tsumo", "draw", "abort", "chombo")
+_COMMON_KEYS = frozenset({"result", "riichi", "open_riichi", "penalties", "dealer_stops"})
+_RESULT_KEYS = {
+    "ron": frozenset({"wins", "loser"}),
+    "tsumo": frozenset({"wins"}),
+    "draw": frozenset({"tenpai", "nagashi"}),
+    "abort": frozenset({"kind", "tenpai"}),
+    "chombo": frozenset({"offender"}),
+}
+_ALLOWED_KEYS = {result: _COMMON_KEYS | keys for result, keys in _RESULT_KEYS.items()}
+_WIN_KEYS = frozenset({"winner", "han", "fu", "limit", "yakuman", "pao", "rinshan_from", "chips"})
+_PENALTY_KEYS = frozenset({"seat", "kind"})
+
+
+@dataclass(frozen=True, slots=True)
+class Win:
+    """One win of a ron or tsumo.
+
+    ``han``/``fu`` or ``limit`` give the value; ``yakuman`` is the multiple with
+    ``limit="yakuman"``; ``pao`` and ``rinshan_from`` are liable seats; ``chips`` are chips
+    earned per payer (rulesets with chips). Seats are indexes into the record's players.
+    """
+
+    winner: int
+    han: int | None = None
+    fu: int | None = None
+    limit: str | None = None
+    yakuman: int = 1
+    pao: int | None = None
+    rinshan_from: int | None = None
+    chips: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Penalty:
+    """A penalty put on the table this hand, e.g. a kara call (``kind="kara"``)."""
+
+    seat: int
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    """One hand's outcome: ``result`` is ron, tsumo, draw, abort or chombo.
+
+    Seat tuples (``riichi``, ``tenpai``, ...) hold seat indexes; see the record format for the
+    meaning of each key.
+    """
+
+    result: str
+    wins: tuple[Win, ...] = ()
+    loser: int | None = None
+    riichi: tuple[int, ...] = ()
+    open_riichi: tuple[int, ...] = ()
+    tenpai: tuple[int, ...] = ()
+    nagashi: tuple[int, ...] = ()
+    kind: str | None = None
+    offender: int | None = None
+    penalties: tuple[Penalty, ...] = ()
+    dealer_stops: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        """The hand as a record hand object (only the keys that carry information)."""
+        out: dict[str, Any] = {"result": self.result}
+        if self.result == "ron":
+            out["loser"] = self.loser
+        if self.wins:
+            out["wins"] = [_win_json(w) for w in self.wins]
+        for key in ("riichi", "open_riichi", "tenpai", "nagashi"):
+            seats = getattr(self, key)
+            if seats:
+                out[key] = list(seats)
+        if self.kind is not None:
+            out["kind"] = self.kind
+        if self.offender is not None:
+            out["offender"] = self.offender
+        if self.penalties:
+            out["penalties"] = [{"seat": p.seat, "kind": p.kind} for p in self.penalties]
+        if self.dealer_stops:
+            out["dealer_stops"] = True
+        return out
+
+
+def _win_json(win: Win) -> dict[str, Any]:
+    out: dict[str, Any] = {"winner": win.winner}
+    if win.limit is not None:
+        out["limit"] = win.limit
+        if win.limit == "yakuman":
+            out["yakuman"] = win.yakuman
+    else:
+        out["han"] = win.han
+        if win.fu is not None:
+            out["fu"] = win.fu
+    for key in ("pao", "rinshan_from"):
+        if getattr(win, key) is not None:
+            out[key] = getattr(win, key)
+    if win.chips:
+        out["chips"] = win.chips
+    return out
+
+
+def _seat(value: Any, players: int, index: int, key: str) -> int:
+    if value.__class__ is not int:
+        raise RecordError(index, key, "must be a seat number")
+    if not 0 <= value < players:
+        raise RecordError(index, key, f"seat {value} is out of range 0-{players - 1}")
+    return int(value)
+
+
+def _seats(data: Mapping[str, Any], key: str, players: int, index: int) -> tuple[int, ...]:
+    value = data.get(key)
+    if value is None:
+        return ()
+    if not isinstance(value, list):
+        raise RecordError(index, key, "must be a list of seats")
+    out = tuple(_seat(v, players, index, key) for v in value)
+    if len(set(out)) != len(out):
+        raise RecordError(index, key, "lists a seat twice")
+    return out
+
+
+def parse_hand(data: Any, players: int, index: int) -> Hand:
+    """Parse one record hand object into a :class:`Hand`.
+
+    Args:
+        data: the JSON object of the hand.
+        players: 3 or 4; seats must be ``0 <= seat < players``.
+        index: the hand's index in the record, for error messages.
+
+    Raises:
+        RecordError: wrong type, unknown key, a key that does not go with ``result``, a seat
+            out of range or repeated, a winner who is also the loser, a tsumo without exactly
+            one win. ``hand_index`` is ``index``.
+    """
+    if data.__class__ is not dict and not isinstance(data, Mapping):
+        raise RecordError(index, "result", "a hand must be an object")
+    result = data.get("result")
+    if result not in _RESULT_KEYS:
+        raise RecordError(index, "result", f"must be one of {', '.join(RESULTS)}")
+    allowed = _ALLOWED_KEYS[result]
+    if not data.keys() <= allowed:
+        for key in data:
+            if key not in allowed:
+                known = any(key in keys for keys in _RESULT_KEYS.values())
+                why = f"does not go with result {result!r}" if known else "unknown key"
+                raise RecordError(index, key, why)
+
+    riichi = _seats(data, "riichi", players, index)
+    open_riichi = _seats(data, "open_riichi", players, index)
+    if open_riichi and not set(open_riichi) <= set(riichi):
+        raise RecordError(index, "open_riichi", "every open riichi seat must also be in riichi")
+    raw_penalties = data.get("penalties")
+    penalties = () if raw_penalties is None else _parse_penalties(raw_penalties, players, index)
+    dealer_stops = data.get("dealer_stops", False)
+    if dealer_stops is not True and dealer_stops is not False:
+        raise RecordError(index, "dealer_stops", "must be true or false")
+
+    if result == "ron" or result == "tsumo":
+        raw_wins = data.get("wins")
+        if not isinstance(raw_wins, list) or not raw_wins:
+            raise RecordError(index, "wins", "must be a non-empty list of wins")
+        wins = tuple(_parse_win(w, i, index, players) for i, w in enumerate(raw_wins))
+        if len(wins) > 1 and len({w.winner for w in wins}) != len(wins):
+            raise RecordError(index, "wins", "the same seat wins twice")
+        if result == "tsumo":
+            if len(wins) != 1:
+                raise RecordError(index, "wins", "a tsumo has exactly one win")
+            return Hand(
+                result, wins, None, riichi, open_riichi, (), (), None, None, penalties, dealer_stops
+            )
+        if "loser" not in data:
+            raise RecordError(index, "loser", "a ron needs the discarder's seat")
+        loser = _seat(data["loser"], players, index, "loser")
+        for i, w in enumerate(wins):
+            if w.winner == loser:
+                raise RecordError(index, "loser", "the discarder cannot also be a winner")
+            if w.rinshan_from is not None:
+                raise RecordError(index, f"wins[{i}].rinshan_from", "only a tsumo has it")
+        return Hand(
+            result, wins, loser, riichi, open_riichi, (), (), None, None, penalties, dealer_stops
+        )
+
+    if result == "draw":
+        tenpai = _seats(data, "tenpai", players, index)
+        nagashi = _seats(data, "nagashi", players, index)
+        return Hand(
+            result,
+            (),
+            None,
+            riichi,
+            open_riichi,
+            tenpai,
+            nagashi,
+            None,
+            None,
+            penalties,
+            dealer_stops,
+        )
+    if result == "abort":
+        kind = data.get("kind")
+        if kind not in ABORTIVE_KINDS:
+            raise RecordError(index, "kind", f"must be one of {', '.join(ABORTIVE_KINDS)}")
+        tenpai = _seats(data, "tenpai", players, index)
+        return Hand(
+            result, (), None, riichi, open_riichi, tenpai, (), kind, None, penalties, dealer_stops
+        )
+    if "offender" not in data:
+        raise RecordError(index, "offender", "a chombo needs the offender's seat")
+    offender = _seat(data["offender"], players, index, "offender")
+    return Hand(
+        result, (), None, riichi, open_riichi, (), (), None, offender, penalties, dealer_stops
+    )
+
+
+def _parse_penalties(value: Any, players: int, index: int) -> tuple[Penalty, ...]:
+    if not isinstance(value, list):
+        raise RecordError(index, "penalties", "must be a list of {seat, kind}")
+    out = []
+    for i, item in enumerate(value):
+        key = f"penalties[{i}]"
+        if not isinstance(item, Mapping) or set(item) != _PENALTY_KEYS:
+            raise RecordError(index, key, "must be an object with exactly seat and kind")
+        if not isinstance(item["kind"], str):
+            raise RecordError(index, f"{key}.kind", "must be a string")
+        out.append(Penalty(_seat(item["seat"], players, index, f"{key}.seat"), item["kind"]))
+    return tuple(out)
+
+
+def _integer(data: Mapping[str, Any], key: str, index: int, prefix: str) -> int | None:
+    value = data.get(key)
+    if value is None or value.__class__ is int:
+        return value
+    raise RecordError(index, f"{prefix}.{key}", "must be an integer")
+
+
+def _parse_win(data: Any, i: int, index: int, players: int) -> Win:
+    prefix = f"wins[{i}]"
+    if data.__class__ is not dict and not isinstance(data, Mapping):
+        raise RecordError(index, prefix, "a win must be an object")
+    if not data.keys() <= _WIN_KEYS:
+        for key in data:
+            if key not in _WIN_KEYS:
+                raise RecordError(index, f"{prefix}.{key}", "unknown key")
+    if "winner" not in data:
+        raise RecordError(index, f"{prefix}.winner", "missing")
+    winner = _seat(data["winner"], players, index, f"{prefix}.winner")
+    han = _integer(data, "han", index, prefix)
+    fu = _integer(data, "fu", index, prefix)
+    limit = data.get("limit")
+    if limit is not None:
+        if limit not in LIMITS:
+            raise RecordError(index, f"{prefix}.limit", f"must be one of {', '.join(LIMITS)}")
+        if han is not None or fu is not None:
+            raise RecordError(index, f"{prefix}.limit", "give either limit or han/fu, not both")
+    elif han is None:
+        raise RecordError(index, f"{prefix}.han", "a win needs han (and fu) or a limit")
+    elif han < 1:
+        raise RecordError(index, f"{prefix}.han", "must be at least 1")
+    yakuman = 1
+    if "yakuman" in data:
+        if limit != "yakuman":
+            raise RecordError(index, f"{prefix}.yakuman", "goes only with limit yakuman")
+        yakuman = _integer(data, "yakuman", index, prefix) or 0
+        if not 1 <= yakuman <= 6:
+            raise RecordError(index, f"{prefix}.yakuman", "must be a multiple from 1 to 6")
+    pao = rinshan_from = None
+    if data.get("pao") is not None:
+        pao = _seat(data["pao"], players, index, f"{prefix}.pao")
+        if pao == winner:
+            raise RecordError(index, f"{prefix}.pao", "the winner cannot be liable for pao")
+    if data.get("rinshan_from") is not None:
+        rinshan_from = _seat(data["rinshan_from"], players, index, f"{prefix}.rinshan_from")
+        if rinshan_from == winner:
+            raise RecordError(index, f"{prefix}.rinshan_from", "the winner cannot feed the kan")
+    chips = _integer(data, "chips", index, prefix) or 0
+    if chips < 0:
+        raise RecordError(index, f"{prefix}.chips", "must not be negative")
+    return Win(winner, han, fu, limit, yakuman, pao, rinshan_from, chips)
+
+
+def parse_hands(data: Any, players: int) -> list[Hand]:
+    """Parse a record's ``hands`` list. Raises ``RecordError`` (see :func:`parse_hand`)."""
+    if not isinstance(data, Sequence) or isinstance(data, str):
+        raise RecordError(None, "hands", "must be a list of hands")
+    return [parse_hand(h, players, i) for i, h in enumerate(data)]

@@ -1,0 +1,109 @@
+"""Replaying a whole game record (../shared/game-record-format.md) through the engine."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import RecordError
+from .game import Game, HandResult
+from .hands import Hand, parse_hand
+from .ruleset import Ruleset
+from .ruleset_files import load_ruleset
+from .settlement import Settlement
+
+RECORD_FORMAT = "club-game/1"
+_RECORD_KEYS = frozenset({"format", "ruleset", "overrides", "players", "hands"})
+# Descriptive keys the app writes on export; they do not change the replay.
+_METADATA_KEYS = frozenset({"date", "venue", "table", "title", "source", "note"})
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """A replayed record: the ruleset, players, parsed hands, per-hand results and final.
+
+    ``settlement`` is ``None`` for a game still in play (its hands stop before the end).
+    """
+
+    ruleset: Ruleset
+    players: tuple[str, ...]
+    hands: tuple[Hand, ...]
+    results: tuple[HandResult, ...]
+    settlement: Settlement | None
+
+    def to_json(self) -> dict[str, Any]:
+        """The output document of ``manage.py replay``."""
+        return {
+            "ruleset": self.ruleset.id,
+            "hands": [r.to_json() for r in self.results],
+            "final": None if self.settlement is None else self.settlement.to_json(),
+        }
+
+
+def ruleset_of_record(record: Any) -> Ruleset:
+    """The ruleset a record names, with its ``overrides`` applied.
+
+    Raises:
+        RecordError: the record is not an object, has the wrong ``format``, names no or an
+            unknown ruleset, or has bad overrides.
+    """
+    if not isinstance(record, Mapping):
+        raise RecordError(None, "record", "a game record must be a JSON object")
+    for key in record:
+        if key not in _RECORD_KEYS and key not in _METADATA_KEYS:
+            raise RecordError(None, key, "unknown key")
+    if record.get("format", RECORD_FORMAT) != RECORD_FORMAT:
+        raise RecordError(None, "format", f"must be {RECORD_FORMAT!r}")
+    ruleset_id = record.get("ruleset")
+    if not isinstance(ruleset_id, str):
+        raise RecordError(None, "ruleset", "must name a ruleset")
+    try:
+        return load_ruleset(ruleset_id, record.get("overrides") or None)
+    except KeyError:
+        raise RecordError(None, "ruleset", f"unknown ruleset {ruleset_id!r}") from None
+
+
+def replay_record(record: Any) -> Replay:
+    """Replay a game record (a parsed JSON object) from East 1.
+
+    Args:
+        record: ``{"format", "ruleset", "overrides", "players", "hands"}`` as in
+            ../shared/game-record-format.md.
+
+    Returns:
+        A :class:`Replay`; ``to_json()`` gives exactly the ``replay`` output.
+
+    Raises:
+        RecordError: the first fault found, with the hand's index and key (see the format's
+            "Errors": a hand after the game ended, a winner who is also the loser, a tsumo with
+            two wins, a seat out of range, a fu the ruleset does not allow, ...).
+    """
+    ruleset = ruleset_of_record(record)
+    players = record.get("players")
+    if (
+        not isinstance(players, list)
+        or not all(isinstance(p, str) and p.strip() for p in players)
+        or len(players) != ruleset.players
+    ):
+        raise RecordError(
+            None, "players", f"must be {ruleset.players} names for ruleset {ruleset.id!r}"
+        )
+    if len(set(players)) != len(players):
+        raise RecordError(None, "players", "the same name sits twice")
+    raw_hands = record.get("hands")
+    if not isinstance(raw_hands, list):
+        raise RecordError(None, "hands", "must be a list of hands")
+    game = Game(ruleset)
+    hands = []
+    for index, raw in enumerate(raw_hands):
+        hand = parse_hand(raw, ruleset.players, index)
+        game.play(hand)
+        hands.append(hand)
+    return Replay(
+        ruleset=ruleset,
+        players=tuple(players),
+        hands=tuple(hands),
+        results=tuple(game.results),
+        settlement=game.settlement,
+    )

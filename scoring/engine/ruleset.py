@@ -1,0 +1,241 @@
+"""The ruleset: every parameter the engine reads, as one frozen dataclass.
+
+Parameters follow ../shared/rules-spec.md §1 and Appendix A; every ambiguity of §6 is a
+parameter whose default in the shipped TOML files is the spec's recommendation. Points are
+integers in points (25,000 is ``25000``), never thousands, unless a name ends in ``_k``.
+
+The built-in rulesets live in ``scoring/rulesets/*.toml`` and are read by
+:mod:`scoring.engine.ruleset_files`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+WINDS = ("E", "S", "W", "N")
+ABORTIVE_KINDS = ("kyuushu_kyuuhai", "suufon_renda", "suucha_riichi", "suukaikan", "sancha_ron")
+LIMITS = ("mangan", "haneman", "baiman", "sanbaiman", "yakuman")
+
+
+def _choice(*choices: str, doc: str) -> Any:
+    return field(metadata={"choices": choices, "doc": doc})
+
+
+def _param(doc: str) -> Any:
+    return field(metadata={"doc": doc})
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    """A complete scoring ruleset. Build one with ``load_ruleset(id, overrides)``.
+
+    Every field is documented in its ``metadata["doc"]``; fields with a fixed set of values
+    list them in ``metadata["choices"]``. Construction does not validate: use
+    :func:`scoring.engine.ruleset_files.ruleset_from_mapping`, which raises ``RecordError``.
+    """
+
+    # -- identity -------------------------------------------------------------------------
+    id: str = _param("Ruleset id used in game records, e.g. 'makura-1.5'.")
+    name: str = _param("Human-readable name.")
+    sources: tuple[str, ...] = _param("Citations: seed document and clause for the rules.")
+    players: int = _param("3 or 4.")
+
+    # -- points and final settlement (rules-spec §1B) -------------------------------------
+    start_points: int = _param("Starting score of every player.")
+    return_points: int = _param("Return points (genten for settlement).")
+    oka: int = _param("Oka paid to the top, in points; usually (return-start) x players.")
+    uma: tuple[int, ...] = _param("Rank uma in points, 1st to last; empty when none.")
+    uma_floating: tuple[tuple[int, ...], ...] = _param(
+        "Floating uma (002): row k-1 is the uma by rank when k players float; empty = rank uma."
+    )
+    float_threshold: int = _param("A player floats with a final score >= this (S-02).")
+    uma_ep_points: int = _param(
+        "Floating uma unit 'ep' (S-01): points per ep; 0 keeps ep separate (final.uma_ep)."
+    )
+    final_rounding: str = _choice(
+        "none",
+        "floor",
+        "round_half_up",
+        "round_half_away",
+        "truncate_before_uma",
+        "truncate_after_uma",
+        doc=(
+            "How a final score becomes settlement points (M-01): 'floor' = R1 (floor of "
+            "(score-return)/1000); 'round_half_*' round the score to 1,000 (Tenhou); "
+            "'truncate_*' = R2a/R2b; 'none' keeps every 100."
+        ),
+    )
+    top_takes_remainder: bool = _param("The top's points are minus the sum of the others' (M-01 i).")
+    tie_break: str = _choice(
+        "seat_order",
+        "reverse_seat_order",
+        doc="Equal scores: the seat nearer the chicha in turn order ranks higher (M-02 a).",
+    )
+    box_under: str = _choice(
+        "count",
+        "zero",
+        doc="Negative final scores count in full, or a busted player settles at 0 (F-04).",
+    )
+    tobi: bool = _param("A player going bust ends the game (off for the GP, M-17).")
+    tobi_at_zero: bool = _param("Exactly 0 points is already bust (002/003/004), not only < 0.")
+    tobi_after_chombo: bool = _param("The bust check also runs after a chombo payment (§35).")
+    tobi_payment: int = _param(
+        "Seed 003: each busted player pays this, shared among those who busted them (H-06)."
+    )
+
+    # -- game length (rules-spec §1C) -----------------------------------------------------
+    rounds: int = _param("Base length in winds: 1 = tonpuusen, 2 = hanchan (East-South).")
+    extension: str = _choice(
+        "none",
+        "sudden_death",
+        "round_end",
+        doc=(
+            "Extension rounds when nobody reaches extension_target at the end of the base "
+            "game: 'sudden_death' ends after the first hand (without renchan) that leaves "
+            "someone at the target (Tenhou); 'round_end' checks only at each round's end (H-02)."
+        ),
+    )
+    extension_winds: tuple[str, ...] = _param("Winds of the extension rounds, in order.")
+    extension_target: int = _param("Score someone must reach (>=) for the game to end.")
+
+    # -- all-last (rules-spec §1C) --------------------------------------------------------
+    agari_yame: bool = _param("The all-last dealer may stop after a win (dealer_stops).")
+    tenpai_yame: bool = _param("The all-last dealer may stop when tenpai at a draw.")
+    yame_needs_target: bool = _param(
+        "Agari/tenpai-yame only when someone has reached extension_target (H-21)."
+    )
+    dealer_top_ends: bool = _param(
+        "At all-last the game ends by itself when the dealer keeps the deal and is top."
+    )
+    dealer_top_min_score: int = _param("The dealer-top end also needs this score (0 = none).")
+
+    # -- renchan ---------------------------------------------------------------------------
+    draws_keep_dealer_from_round: int = _param(
+        "From this round index (0 = East) on, every exhaustive draw keeps the dealer (H-01); "
+        "-1 = never (renchan on a draw only when the dealer is tenpai)."
+    )
+    multi_ron_renchan: str = _choice(
+        "any_winner",
+        "first_winner",
+        doc="Multi-ron renchan when the dealer is any winner, or only the first (F-10).",
+    )
+    abortive_draws: tuple[str, ...] = _param("Abortive draws the ruleset has.")
+    abortive_renchan: str = _choice(
+        "dealer_tenpai",
+        "always",
+        "never",
+        doc="Dealer after an abortive draw (M-03); honba always +1.",
+    )
+
+    # -- honba, riichi, deposits (rules-spec §1D) ------------------------------------------
+    honba_ron: int = _param("Points per honba on a ron, paid by the discarder.")
+    honba_tsumo_each: int = _param("Points per honba on a tsumo, from each payer.")
+    multi_ron_max: int = _param("Most ron winners on one discard (a triple ron may be abortive).")
+    multi_ron_honba: str = _choice(
+        "each", "first", doc="Honba in a multi-ron: to every winner, or the first only."
+    )
+    multi_ron_deposits: str = _choice(
+        "first", "split", doc="Deposits in a multi-ron: to the first winner, or split (H-19)."
+    )
+    riichi_stick: int = _param("Riichi deposit.")
+    open_riichi: bool = _param("The ruleset has open riichi.")
+    open_riichi_stick: int = _param("Deposit (fee) for an open riichi.")
+    riichi_min_score: int = _param(
+        "Lowest score at which riichi may be declared (H-25, F-11); 0 = no minimum (M-10)."
+    )
+    noten_total: int = _param("Noten payments in all, shared as X-03 says.")
+    penalty_kinds: tuple[str, ...] = _param("Penalties put on the table ('kara', ...).")
+    penalty_amounts: tuple[int, ...] = _param("Amount of each penalty kind, same order.")
+
+    # -- chombo (rules-spec §1F) ---------------------------------------------------------
+    chombo_payment: str = _choice(
+        "fixed", "mangan", doc="Fixed amount to each other player, or a mangan-style payment."
+    )
+    chombo_each: int = _param("With 'fixed': what the offender pays each other player.")
+    chombo_effect: str = _choice(
+        "replay",
+        "replay_honba_plus",
+        "rotate_if_dealer",
+        doc=(
+            "'replay': same dealer and honba (§35); 'replay_honba_plus': same dealer, honba +1 "
+            "(H-03); 'rotate_if_dealer': a dealer's chombo rotates, honba unchanged, except at "
+            "all-last when the offender stays top (S-09)."
+        ),
+    )
+    chombo_riichi: str = _choice(
+        "return_except_offender",
+        "return_all",
+        "keep",
+        doc="Riichi sticks put out in the chombo hand: back to their owners, or kept (H-04).",
+    )
+
+    # -- hand values (rules-spec §1G) ----------------------------------------------------
+    fu_scoring: bool = _param("Hands carry fu; False = every hand is fixed_fu (F-01).")
+    fixed_fu: int = _param("The fu of every hand when fu_scoring is False.")
+    pinfu_tsumo_20fu: bool = _param("20 fu exists (pinfu tsumo, §45a); False for H-10.")
+    kiriage: str = _choice(
+        "none", "4han30fu", "both", doc="Kiriage mangan: none, 30fu4han only, or also 60fu3han."
+    )
+    payment_rounding: int = _param("Each payment rounded up to this (100, or 1000 for S-03 B).")
+    sanbaiman_han: int = _param("Han from which a hand is sanbaiman.")
+    counted_yakuman_han: int = _param("Han from which a counted hand is yakuman (kazoe).")
+    yakuman_max: int = _param("Cap on yakuman multiples.")
+    two_han_minimum_from_honba: int = _param("Honba from which 2 han are needed; 0 = never.")
+    sanma_tsumo: str = _choice(
+        "tsumo_loss", "north_split", doc="3-player tsumo payment (X-01)."
+    )
+
+    # -- pao, rinshan, nagashi, chips (rules-spec §1H) -----------------------------------
+    pao: bool = _param("Pao applies (daisangen, daisuushii, suukantsu).")
+    pao_ron_honba: str = _choice(
+        "discarder",
+        "split",
+        "each",
+        "liable",
+        doc="Honba on a pao ron shared 50/50 (M-05, S-10, H-12).",
+    )
+    rinshan_liability: str = _choice(
+        "none",
+        "ron_value",
+        "tsumo_total",
+        doc="Daiminkan rinshan: who feeds the kan pays alone (S-11, H-24), or an ordinary tsumo.",
+    )
+    nagashi: str = _choice(
+        "none", "mangan", "baiman", "yakuman", doc="Value of nagashi, paid as a tsumo."
+    )
+    nagashi_rotation: str = _choice(
+        "as_win",
+        "as_draw",
+        "dealer_stays",
+        doc=(
+            "'as_win' (M-07): renchan iff the dealer made it; 'as_draw': renchan iff the "
+            "dealer is tenpai, honba +1 (Tenhou); 'dealer_stays': always, honba +1 (H-23)."
+        ),
+    )
+    nagashi_honba: bool = _param("Honba is added to nagashi payments.")
+    nagashi_takes_deposits: bool = _param("The nagashi player takes the deposits.")
+    chips: bool = _param("The ruleset keeps a chip ledger (003).")
+    yakitori_chips: int = _param("Chips a player without a win pays each player with one.")
+
+    def penalty_amount(self, kind: str) -> int | None:
+        """Points a penalty of ``kind`` puts on the table, or None if the ruleset has none."""
+        try:
+            return self.penalty_amounts[self.penalty_kinds.index(kind)]
+        except ValueError:
+            return None
+
+    def round_winds(self) -> tuple[str, ...]:
+        """Every wind the game can reach, base rounds first: ('E', 'S', 'W') for Tenhou."""
+        return WINDS[: self.rounds] + self.extension_winds
+
+    def parameters(self) -> dict[str, Any]:
+        """All parameters as plain Python values (tuples become lists), for display/export."""
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, tuple):
+                value = [list(v) if isinstance(v, tuple) else v for v in value]
+            out[f.name] = value
+        return out

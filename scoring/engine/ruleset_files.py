@@ -1,0 +1,165 @@
+"""Reading and validating rulesets: the built-in TOML files and per-game overrides."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from .errors import RecordError
+from .ruleset import ABORTIVE_KINDS, WINDS, Ruleset
+
+RULESET_DIR = Path(__file__).resolve().parent.parent / "rulesets"
+
+_FIELDS = {f.name: f for f in dataclasses.fields(Ruleset)}
+_NOT_OVERRIDABLE = ("id", "players")
+
+
+def available_rulesets() -> list[str]:
+    """Ids of the built-in rulesets, sorted (one per ``scoring/rulesets/<id>.toml``)."""
+    return sorted(p.stem for p in RULESET_DIR.glob("*.toml"))
+
+
+def load_ruleset(ruleset_id: str, overrides: Mapping[str, Any] | None = None) -> Ruleset:
+    """The built-in ruleset ``ruleset_id``, with ``overrides`` applied for one game.
+
+    Args:
+        ruleset_id: e.g. ``"makura-1.5"``; see :func:`available_rulesets`.
+        overrides: parameter name -> value (names as in :class:`Ruleset`), e.g.
+            ``{"tobi": False}`` for the GP tournament (rules-spec §4.1).
+
+    Raises:
+        KeyError: no built-in ruleset has that id.
+        RecordError: an override names an unknown or fixed parameter, or has a bad value
+            (``key`` is ``"overrides.<name>"``).
+    """
+    base = _builtin(ruleset_id)
+    if not overrides:
+        return base
+    if not isinstance(overrides, Mapping):
+        raise RecordError(None, "overrides", "must be an object of parameter: value")
+    for name in overrides:
+        if name not in _FIELDS:
+            raise RecordError(None, f"overrides.{name}", "unknown ruleset parameter")
+        if name in _NOT_OVERRIDABLE:
+            raise RecordError(None, f"overrides.{name}", "cannot be changed for one game")
+    data = base.parameters()
+    data.update(overrides)
+    return ruleset_from_mapping(data, key_prefix="overrides.")
+
+
+@functools.cache
+def _builtin(ruleset_id: str) -> Ruleset:
+    path = RULESET_DIR / f"{ruleset_id}.toml"
+    if "/" in ruleset_id or not path.is_file():
+        raise KeyError(ruleset_id)
+    with path.open("rb") as fh:
+        data = tomllib.load(fh)
+    ruleset = ruleset_from_mapping(data, key_prefix=f"{path.name}: ")
+    if ruleset.id != ruleset_id:
+        raise RecordError(None, f"{path.name}: id", f"must be {ruleset_id!r} like the file name")
+    return ruleset
+
+
+def ruleset_from_mapping(data: Mapping[str, Any], *, key_prefix: str = "") -> Ruleset:
+    """Build and validate a :class:`Ruleset` from plain data (a parsed TOML file).
+
+    Every parameter must be present with the right type; lists become tuples.
+
+    Raises:
+        RecordError: a missing, unknown or badly typed parameter, a value outside its
+            choices, or parameters that contradict each other. ``key`` is
+            ``key_prefix + name``.
+    """
+    values: dict[str, Any] = {}
+    for name in data:
+        if name not in _FIELDS:
+            raise RecordError(None, key_prefix + name, "unknown ruleset parameter")
+    for name, f in _FIELDS.items():
+        if name not in data:
+            raise RecordError(None, key_prefix + name, "missing ruleset parameter")
+        values[name] = _typed(data[name], str(f.type), key_prefix + name)
+        choices = f.metadata.get("choices")
+        if choices and values[name] not in choices:
+            raise RecordError(None, key_prefix + name, f"must be one of {', '.join(choices)}")
+    ruleset = Ruleset(**values)
+    _check_consistency(ruleset, key_prefix)
+    return ruleset
+
+
+def _typed(value: Any, type_name: str, key: str) -> Any:
+    def fail(what: str) -> RecordError:
+        return RecordError(None, key, f"must be {what}")
+
+    if type_name == "bool":
+        if not isinstance(value, bool):
+            raise fail("true or false")
+        return value
+    if type_name == "int":
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise fail("an integer")
+        return value
+    if type_name == "str":
+        if not isinstance(value, str):
+            raise fail("a string")
+        return value
+    if not isinstance(value, list | tuple):
+        raise fail("a list")
+    if type_name == "tuple[str, ...]":
+        if not all(isinstance(v, str) for v in value):
+            raise fail("a list of strings")
+        return tuple(value)
+    if type_name == "tuple[int, ...]":
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+            raise fail("a list of integers")
+        return tuple(value)
+    if type_name == "tuple[tuple[int, ...], ...]":
+        return tuple(_typed(row, "tuple[int, ...]", key) for row in value)
+    raise AssertionError(f"unhandled parameter type {type_name}")  # pragma: no cover
+
+
+def _check_consistency(rs: Ruleset, prefix: str) -> None:
+    def fail(name: str, message: str) -> RecordError:
+        return RecordError(None, prefix + name, message)
+
+    n = rs.players
+    if n not in (3, 4):
+        raise fail("players", "must be 3 or 4")
+    if rs.uma and len(rs.uma) != n:
+        raise fail("uma", f"needs one value per rank ({n})")
+    if rs.uma_floating:
+        if rs.uma:
+            raise fail("uma_floating", "cannot be combined with rank uma")
+        if len(rs.uma_floating) != n or any(len(row) != n for row in rs.uma_floating):
+            raise fail("uma_floating", f"needs {n} rows of {n} values")
+    for name in ("start_points", "return_points", "riichi_stick", "noten_total", "honba_ron"):
+        value = getattr(rs, name)
+        if value < 0 or value % 100:
+            raise fail(name, "must be a non-negative multiple of 100")
+    if rs.payment_rounding not in (100, 1000):
+        raise fail("payment_rounding", "must be 100 or 1000")
+    if rs.rounds not in (1, 2):
+        raise fail("rounds", "must be 1 (tonpuusen) or 2 (hanchan)")
+    for wind in rs.extension_winds:
+        if wind not in WINDS:
+            raise fail("extension_winds", f"unknown wind {wind!r}")
+    if rs.extension != "none" and not rs.extension_winds:
+        raise fail("extension_winds", "an extension needs at least one wind")
+    for kind in rs.abortive_draws:
+        if kind not in ABORTIVE_KINDS:
+            raise fail("abortive_draws", f"unknown abortive draw {kind!r}")
+    if len(rs.penalty_kinds) != len(rs.penalty_amounts):
+        raise fail("penalty_amounts", "needs one amount per penalty kind")
+    if not 1 <= rs.multi_ron_max <= n - 1:
+        raise fail("multi_ron_max", f"must be between 1 and {n - 1}")
+    if not 1 <= rs.yakuman_max <= 6:
+        raise fail("yakuman_max", "must be between 1 and 6")
+    if not 5 < rs.sanbaiman_han <= rs.counted_yakuman_han:
+        raise fail("counted_yakuman_han", "must be at least sanbaiman_han")
+    if not rs.fu_scoring and rs.fixed_fu not in range(20, 111, 10):
+        raise fail("fixed_fu", "must be 20-110 in steps of 10")
+    if rs.chombo_payment == "mangan" and n != 4:
+        raise fail("chombo_payment", "'mangan' chombo is defined for 4 players only")
