@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .errors import RecordError
 from .hand_value import check_win, round_up, ron_value, tsumo_shares, win_basic_points
@@ -21,8 +21,7 @@ from .settlement import Payment, Settlement, final_settlement, is_bust, rank_ord
 NAGASHI_BASIC_POINTS = {"mangan": 2000, "baiman": 4000, "yakuman": 8000}
 
 
-@dataclass(frozen=True, slots=True)
-class HandResult:
+class HandResult(NamedTuple):
     """What one hand did: one entry of the replay output's ``hands``.
 
     ``round`` e.g. "E1"/"S3"/"W1", ``dealer`` the dealer's seat, ``honba`` and
@@ -77,13 +76,14 @@ class TableState:
 class _HandLedger:
     """The money of one hand while it is being worked out; committed only if it is valid."""
 
-    __slots__ = ("deltas", "table", "payments", "chips", "wins")
+    __slots__ = ("deltas", "table", "payments", "chips", "chips_moved", "wins")
 
     def __init__(self, players: int, deposits: int) -> None:
         self.deltas = [0] * players
         self.table = deposits
         self.payments: list[Payment] = []
         self.chips = [0] * players
+        self.chips_moved = False
         self.wins: list[int] = []
 
     def pay(self, payer: int | None, payee: int | None, amount: int, reason: str) -> None:
@@ -105,6 +105,7 @@ class _HandLedger:
 
     def pay_chips(self, payers: tuple[int, ...] | list[int], winner: int, chips: int) -> None:
         if chips:
+            self.chips_moved = True
             for payer in payers:
                 self.chips[payer] -= chips
                 self.chips[winner] += chips
@@ -214,7 +215,7 @@ class Game:
             keep_dealer, next_honba = self._chombo(hand, dealer, honba, ledger)
 
         deltas = ledger.deltas
-        new_scores = [self.scores[s] + deltas[s] for s in range(n)]
+        new_scores = [score + delta for score, delta in zip(self.scores, deltas, strict=True)]
         ended = self._end_after_hand(hand, new_scores, keep_dealer, ledger)
 
         # Everything is valid: commit.
@@ -234,7 +235,7 @@ class Game:
         self.deposits = ledger.table
         for seat in ledger.wins:
             self.win_counts[seat] += 1
-        if any(ledger.chips):
+        if ledger.chips_moved:
             self.chips = [self.chips[s] + ledger.chips[s] for s in range(n)]
         if ended is None:
             ended = self._advance(keep_dealer, next_honba)
@@ -495,9 +496,13 @@ class Game:
         """Tobi, agari/tenpai-yame and the dealer-top end; validates ``dealer_stops``."""
         rs = self.ruleset
         ended: str | None = None
-        if rs.tobi and (hand.result != "chombo" or rs.tobi_after_chombo):
-            if any(is_bust(rs, score) for score in scores):
-                ended = "tobi"
+        if (
+            rs.tobi
+            and min(scores) <= 0
+            and (hand.result != "chombo" or rs.tobi_after_chombo)
+            and any(is_bust(rs, score) for score in scores)
+        ):
+            ended = "tobi"
         dealer = self.hand_number
         if hand.dealer_stops:
             kind = self._check_dealer_stop(hand, scores, keep_dealer)
@@ -505,24 +510,30 @@ class Game:
         if (
             ended is None
             and keep_dealer
-            and rs.dealer_top_ends
+            and rs.dealer_top_ends != "never"
             and self.is_all_last()
             and rank_order(rs, scores)[0] == dealer
             and scores[dealer] >= rs.dealer_top_min_score
+            and (rs.dealer_top_ends == "after_any_hand" or self._dealer_won_or_tenpai(hand))
         ):
             ended = "dealer_top"
         return ended
+
+    def _dealer_won_or_tenpai(self, hand: Hand) -> bool:
+        dealer = self.hand_number
+        if hand.result == "ron" or hand.result == "tsumo":
+            return any(w.winner == dealer for w in hand.wins)
+        return hand.result == "draw" and dealer in hand.tenpai
 
     def _check_dealer_stop(self, hand: Hand, scores: list[int], keep_dealer: bool) -> str:
         rs = self.ruleset
         dealer = self.hand_number
         if not self.is_all_last():
             raise RecordError(None, "dealer_stops", "only the all-last dealer can stop")
-        won = hand.result in ("ron", "tsumo") and any(w.winner == dealer for w in hand.wins)
-        tenpai = hand.result == "draw" and not hand.nagashi and dealer in hand.tenpai
-        if keep_dealer and won:
+        won_or_tenpai = self._dealer_won_or_tenpai(hand)
+        if keep_dealer and won_or_tenpai and hand.result != "draw":
             kind, allowed = "agari_yame", rs.agari_yame
-        elif keep_dealer and tenpai:
+        elif keep_dealer and won_or_tenpai and not hand.nagashi:
             kind, allowed = "tenpai_yame", rs.tenpai_yame
         else:
             raise RecordError(

@@ -8,8 +8,7 @@ under a ruleset at a point of the game is the game's check (:mod:`scoring.engine
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .errors import RecordError
 from .ruleset import ABORTIVE_KINDS, LIMITS
@@ -28,8 +27,7 @@ _WIN_KEYS = frozenset({"winner", "han", "fu", "limit", "yakuman", "pao", "rinsha
 _PENALTY_KEYS = frozenset({"seat", "kind"})
 
 
-@dataclass(frozen=True, slots=True)
-class Win:
+class Win(NamedTuple):
     """One win of a ron or tsumo.
 
     ``han``/``fu`` or ``limit`` give the value; ``yakuman`` is the multiple with
@@ -47,16 +45,14 @@ class Win:
     chips: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class Penalty:
+class Penalty(NamedTuple):
     """A penalty put on the table this hand, e.g. a kara call (``kind="kara"``)."""
 
     seat: int
     kind: str
 
 
-@dataclass(frozen=True, slots=True)
-class Hand:
+class Hand(NamedTuple):
     """One hand's outcome: ``result`` is ron, tsumo, draw, abort or chombo.
 
     Seat tuples (``riichi``, ``tenpai``, ...) hold seat indexes; see the record format for the

@@ -106,8 +106,15 @@ class Ruleset:
     yame_needs_target: bool = _param(
         "Agari/tenpai-yame only when someone has reached extension_target (H-21)."
     )
-    dealer_top_ends: bool = _param(
-        "At all-last the game ends by itself when the dealer keeps the deal and is top."
+    dealer_top_ends: str = _choice(
+        "never",
+        "after_win_or_tenpai",
+        "after_any_hand",
+        doc=(
+            "At all-last the game ends by itself when the dealer keeps the deal and is top: "
+            "after a dealer win or dealer tenpai at a draw (Tenhou §4), or after any hand "
+            "that keeps the dealer (004 L49, F-18)."
+        ),
     )
     dealer_top_min_score: int = _param("The dealer-top end also needs this score (0 = none).")
 

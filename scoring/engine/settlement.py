@@ -8,13 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .ruleset import Ruleset
 
 
-@dataclass(frozen=True, slots=True)
-class Payment:
+class Payment(NamedTuple):
     """One transfer within a hand: ``payer`` pays ``payee`` ``amount`` points.
 
     ``None`` as payer or payee is the table (riichi sticks and penalties go there, deposits

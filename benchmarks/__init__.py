@@ -1,0 +1,1 @@
+"""Benchmarks run by ``make bench`` (speed targets live here, never in timed tests)."""

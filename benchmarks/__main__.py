@@ -1,0 +1,108 @@
+"""``make bench``: engine speed against the targets of the scoring-engine issue.
+
+- han/fu payments per second through ``hand_payment`` (target >= 200,000/s), and the same
+  grid through the ``mahjong`` package's ``ScoresCalculator`` in the same run (the engine must
+  be no slower: ratio >= 1.0);
+- complete-hanchan replays per second through ``replay_record`` (target >= 5,000/s).
+
+Each figure is the best of several rounds, to keep other load on the machine out of it.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+
+from mahjong.constants import EAST, SOUTH
+from mahjong.hand_calculating.hand_config import HandConfig, OptionalRules
+from mahjong.hand_calculating.scores import ScoresCalculator
+
+from benchmarks.sample_games import sample_records
+from scoring.engine import hand_payment, legal_fu, load_ruleset, replay_record
+
+PAYMENT_TARGET = 200_000
+REPLAY_TARGET = 5_000
+
+
+def best_rate(work: Callable[[], int], rounds: int = 5) -> float:
+    """Items per second of ``work`` (which returns how many items it did), best of ``rounds``."""
+    best = 0.0
+    for _ in range(rounds):
+        start = time.perf_counter()
+        items = work()
+        best = max(best, items / (time.perf_counter() - start))
+    return best
+
+
+def payment_grid() -> list[tuple[int, int, bool, bool]]:
+    rs = load_ruleset("makura-1.5")
+    return [
+        (han, fu, dealer, tsumo)
+        for han in range(1, 14)
+        for tsumo in (False, True)
+        for fu in (legal_fu(rs, han, tsumo) if han < 5 else [30])
+        for dealer in (False, True)
+    ]
+
+
+def main() -> int:
+    rs = load_ruleset("makura-1.5")
+    grid = payment_grid()
+    repeat = 200
+
+    def engine() -> int:
+        for _ in range(repeat):
+            for han, fu, dealer, tsumo in grid:
+                hand_payment(rs, han=han, fu=fu, dealer=dealer, tsumo=tsumo)
+        return repeat * len(grid)
+
+    options = OptionalRules(kiriage=True)
+    configs = {
+        (dealer, tsumo): HandConfig(
+            is_tsumo=tsumo, player_wind=EAST if dealer else SOUTH, options=options
+        )
+        for dealer in (False, True)
+        for tsumo in (False, True)
+    }
+    calculate = ScoresCalculator.calculate_scores
+
+    def reference() -> int:
+        for _ in range(repeat):
+            for han, fu, dealer, tsumo in grid:
+                calculate(han, fu, configs[(dealer, tsumo)])
+        return repeat * len(grid)
+
+    ours = best_rate(engine)
+    theirs = best_rate(reference)
+
+    records = [r for ruleset in ("makura-1.5", "tenhou-4p") for r in sample_records(ruleset, 100)]
+    hands = sum(len(r["hands"]) for r in records)
+
+    def replays() -> int:
+        for record in records:
+            replay_record(record)
+        return len(records)
+
+    replay_rate = best_rate(replays)
+
+    failures = 0
+
+    def line(label: str, value: float, target: float, unit: str) -> None:
+        nonlocal failures
+        ok = value >= target
+        failures += not ok
+        verdict = "ok" if ok else "BELOW TARGET"
+        print(f"{label:<44} {value:>12,.1f} {unit:<12} target >= {target:,} {verdict}")
+
+    print(f"payment grid: {len(grid)} han/fu/dealer/tsumo cells x {repeat}")
+    line("engine hand_payment", ours, PAYMENT_TARGET, "payments/s")
+    print(f"{'mahjong ScoresCalculator.calculate_scores':<44} {theirs:>12,.1f} payments/s")
+    line("ratio engine / ScoresCalculator", ours / theirs, 1.0, "x")
+    print(f"replays: {len(records)} complete hanchans, {hands / len(records):.1f} hands each")
+    line("replay_record (complete hanchan)", replay_rate, REPLAY_TARGET, "replays/s")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,67 @@
+"""Deterministic, realistic game records for benchmarks: complete hanchans under a ruleset."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from scoring.engine import Game, RecordError, load_ruleset, parse_hand
+
+_HAN_FU = [(1, 30), (1, 40), (2, 30), (2, 40), (3, 30), (3, 40), (4, 30), (2, 25), (1, 50)]
+_LIMITS = ["mangan", "mangan", "haneman", "baiman"]
+
+
+def _random_hand(rng: random.Random, game: Game) -> dict[str, Any]:
+    rs = game.ruleset
+    n = rs.players
+    roll = rng.random()
+    riichi = sorted(rng.sample(range(n), rng.choice((0, 0, 1, 1, 2))))
+    riichi = [s for s in riichi if game.scores[s] >= max(rs.riichi_min_score, 1000)]
+
+    def value() -> dict[str, Any]:
+        if rng.random() < 0.15:
+            return {"limit": rng.choice(_LIMITS)}
+        han, fu = rng.choice(_HAN_FU)
+        return {"han": han, "fu": fu} if rs.fu_scoring else {"han": han}
+
+    if roll < 0.5:
+        loser, winner = rng.sample(range(n), 2)
+        return {
+            "result": "ron",
+            "loser": loser,
+            "wins": [{"winner": winner, **value()}],
+            "riichi": [s for s in riichi if s != loser],
+        }
+    if roll < 0.8:
+        return {"result": "tsumo", "wins": [{"winner": rng.randrange(n), **value()}], "riichi": riichi}
+    tenpai = sorted(set(riichi) | set(rng.sample(range(n), rng.randrange(n))))
+    return {"result": "draw", "tenpai": tenpai, "riichi": riichi}
+
+
+def sample_records(ruleset_id: str, count: int, seed: int = 20261122) -> list[dict[str, Any]]:
+    """``count`` complete game records under ``ruleset_id``, the same for the same seed."""
+    rng = random.Random(seed)
+    rs = load_ruleset(ruleset_id)
+    records = []
+    while len(records) < count:
+        game = Game(rs)
+        hands: list[dict[str, Any]] = []
+        while game.ended_by is None and len(hands) < 200:
+            raw = _random_hand(rng, game)
+            if game.is_all_last() and rs.agari_yame and rng.random() < 0.3:
+                raw["dealer_stops"] = True
+            try:
+                game.play(parse_hand(raw, rs.players, len(hands)))
+            except RecordError:
+                continue
+            hands.append(raw)
+        if game.ended_by is not None:
+            records.append(
+                {
+                    "format": "club-game/1",
+                    "ruleset": ruleset_id,
+                    "players": ["Aoki", "Baba", "Chiba", "Doi"][: rs.players],
+                    "hands": hands,
+                }
+            )
+    return records
