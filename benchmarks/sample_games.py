@@ -33,7 +33,11 @@ def _random_hand(rng: random.Random, game: Game) -> dict[str, Any]:
             "riichi": [s for s in riichi if s != loser],
         }
     if roll < 0.8:
-        return {"result": "tsumo", "wins": [{"winner": rng.randrange(n), **value()}], "riichi": riichi}
+        return {
+            "result": "tsumo",
+            "wins": [{"winner": rng.randrange(n), **value()}],
+            "riichi": riichi,
+        }
     tenpai = sorted(set(riichi) | set(rng.sample(range(n), rng.randrange(n))))
     return {"result": "draw", "tenpai": tenpai, "riichi": riichi}
 

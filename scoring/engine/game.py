@@ -8,12 +8,11 @@ tobi, agari/tenpai-yame, dealer-top, extensions). All amounts are integers in po
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from .errors import RecordError
-from .hand_value import check_win, round_up, ron_value, tsumo_shares, win_basic_points
+from .hand_value import check_win, ron_value, round_up, tsumo_shares, win_basic_points
 from .hands import Hand
 from .ruleset import Ruleset
 from .settlement import Payment, Settlement, final_settlement, is_bust, rank_order
@@ -275,9 +274,7 @@ class Game:
             if win.chips and not rs.chips:
                 raise RecordError(None, f"wins[{i}].chips", "this ruleset has no chips")
 
-    def _ron(
-        self, hand: Hand, dealer: int, honba: int, ledger: _HandLedger
-    ) -> tuple[bool, int]:
+    def _ron(self, hand: Hand, dealer: int, honba: int, ledger: _HandLedger) -> tuple[bool, int]:
         rs = self.ruleset
         n = rs.players
         loser = hand.loser
@@ -342,9 +339,7 @@ class Game:
             ledger.pay(liable, winner, half, "honba")
             ledger.pay(loser, winner, honba_points - half, "honba")
 
-    def _tsumo(
-        self, hand: Hand, dealer: int, honba: int, ledger: _HandLedger
-    ) -> tuple[bool, int]:
+    def _tsumo(self, hand: Hand, dealer: int, honba: int, ledger: _HandLedger) -> tuple[bool, int]:
         rs = self.ruleset
         n = rs.players
         self._check_wins(hand, tsumo=True)
@@ -387,9 +382,7 @@ class Game:
         ledger.take_deposits(winner)
         return dealer_wins, (honba + 1 if dealer_wins else 0)
 
-    def _draw(
-        self, hand: Hand, dealer: int, honba: int, ledger: _HandLedger
-    ) -> tuple[bool, int]:
+    def _draw(self, hand: Hand, dealer: int, honba: int, ledger: _HandLedger) -> tuple[bool, int]:
         rs = self.ruleset
         n = rs.players
         if hand.nagashi:
@@ -447,14 +440,10 @@ class Game:
             keep = False
         else:
             # M-03 (a); in suucha_riichi every riichi seat counts as tenpai.
-            keep = dealer in hand.tenpai or (
-                hand.kind == "suucha_riichi" and dealer in hand.riichi
-            )
+            keep = dealer in hand.tenpai or (hand.kind == "suucha_riichi" and dealer in hand.riichi)
         return keep, honba + 1
 
-    def _chombo(
-        self, hand: Hand, dealer: int, honba: int, ledger: _HandLedger
-    ) -> tuple[bool, int]:
+    def _chombo(self, hand: Hand, dealer: int, honba: int, ledger: _HandLedger) -> tuple[bool, int]:
         """Chombo: fixed or mangan-style payment, never honba (Makura §33/§35, 002 C, 003
         L301-303, 004 L35); this hand's riichi sticks as ``chombo_riichi`` says."""
         rs = self.ruleset
@@ -527,7 +516,6 @@ class Game:
 
     def _check_dealer_stop(self, hand: Hand, scores: list[int], keep_dealer: bool) -> str:
         rs = self.ruleset
-        dealer = self.hand_number
         if not self.is_all_last():
             raise RecordError(None, "dealer_stops", "only the all-last dealer can stop")
         won_or_tenpai = self._dealer_won_or_tenpai(hand)
@@ -567,11 +555,7 @@ class Game:
                 self.wind_index = next_wind
                 return None
             # The end of the base game or of an extension round (seed 003 L39-50, Tenhou §4).
-            if (
-                rs.extension != "none"
-                and next_wind < len(self._winds)
-                and not target_reached
-            ):
+            if rs.extension != "none" and next_wind < len(self._winds) and not target_reached:
                 self.wind_index = next_wind
                 return None
             self.hand_number = rs.players - 1

@@ -45,10 +45,9 @@ def basic_points(rs: Ruleset, han: int, fu: int) -> int:
     b = fu << (han + 2)
     if b >= 2000:
         return 2000
-    if rs.kiriage != "none" and b == 1920:
-        # 1,920 is 30 fu 4 han or 60 fu 3 han.
-        if han == 4 or rs.kiriage == "both":
-            return 2000
+    # 1,920 is 30 fu 4 han or 60 fu 3 han.
+    if b == 1920 and (rs.kiriage == "both" or (rs.kiriage == "4han30fu" and han == 4)):
+        return 2000
     return b
 
 
@@ -95,9 +94,7 @@ def tsumo_shares(rs: Ruleset, b: int, dealer_wins: bool) -> tuple[int, int]:
     return dealer_share, other_share
 
 
-def hand_payment(
-    rs: Ruleset, *, han: int, fu: int, dealer: bool, tsumo: bool
-) -> tuple[int, int]:
+def hand_payment(rs: Ruleset, *, han: int, fu: int, dealer: bool, tsumo: bool) -> tuple[int, int]:
     """Payment grid entry for ``han``/``fu`` (no honba, no deposits), for tables and benches.
 
     Returns the same shape as the ``mahjong`` package's ``ScoresCalculator`` (``main``,

@@ -67,7 +67,9 @@ class Ruleset:
             "'truncate_*' = R2a/R2b; 'none' keeps every 100."
         ),
     )
-    top_takes_remainder: bool = _param("The top's points are minus the sum of the others' (M-01 i).")
+    top_takes_remainder: bool = _param(
+        "The top's points are minus the sum of the others' (M-01 i)."
+    )
     tie_break: str = _choice(
         "seat_order",
         "reverse_seat_order",
@@ -190,9 +192,7 @@ class Ruleset:
     counted_yakuman_han: int = _param("Han from which a counted hand is yakuman (kazoe).")
     yakuman_max: int = _param("Cap on yakuman multiples.")
     two_han_minimum_from_honba: int = _param("Honba from which 2 han are needed; 0 = never.")
-    sanma_tsumo: str = _choice(
-        "tsumo_loss", "north_split", doc="3-player tsumo payment (X-01)."
-    )
+    sanma_tsumo: str = _choice("tsumo_loss", "north_split", doc="3-player tsumo payment (X-01).")
 
     # -- pao, rinshan, nagashi, chips (rules-spec §1H) -----------------------------------
     pao: bool = _param("Pao applies (daisangen, daisuushii, suukantsu).")

@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class ScoringConfig(AppConfig):
+    # The engine in scoring.engine is plain Python; only this app shell knows about Django.
+    name = "scoring"
+    verbose_name = _("Scoring")

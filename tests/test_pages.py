@@ -1,0 +1,62 @@
+import re
+
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import reverse
+from django.utils.html import escape
+from pytest_django.asserts import assertContains
+
+from scoring.engine import load_ruleset
+
+
+def element_by_id(html: str, tag: str, element_id: str) -> str:
+    """The inside of the <tag id="element_id"> element; these pages never nest such tags."""
+    match = re.search(
+        rf'<{tag}[^>]* id="{re.escape(element_id)}"[^>]*>(.*?)</{tag}>', html, re.DOTALL
+    )
+    assert match, f"no <{tag} id={element_id!r}>"
+    return match.group(1)
+
+
+def test_it_lists_the_builtin_rulesets(client: Client) -> None:
+    response = client.get(reverse("ruleset_list"))
+
+    assert response.status_code == 200
+    card = element_by_id(response.text, "article", "ruleset-makura-1.5")
+    assert "makura-1.5" in card
+    assert "25,000" in card
+    assert reverse("ruleset_detail", args=["makura-1.5"]) in card
+
+
+def test_it_shows_a_rulesets_parameters(client: Client) -> None:
+    ruleset = load_ruleset("makura-1.5")
+
+    response = client.get(reverse("ruleset_detail", args=["makura-1.5"]))
+
+    assert response.status_code == 200
+    assertContains(response, escape(ruleset.name))
+    row = element_by_id(response.text, "tr", "parameter-start_points")
+    assert "<code>start_points</code>" in row
+    assert "<td>25,000</td>" in row
+
+
+def test_it_gives_404_for_an_unknown_ruleset(client: Client) -> None:
+    response = client.get(reverse("ruleset_detail", args=["no-such-ruleset"]))
+
+    assert response.status_code == 404
+
+
+def test_it_serves_the_full_page_with_vendored_htmx(client: Client) -> None:
+    response = client.get(reverse("ruleset_list"))
+
+    assertContains(response, "<html")
+    assertContains(response, "django_htmx/htmx-2.min.js")
+    assert '<script src="http' not in response.text
+
+
+def test_it_lets_staff_into_the_admin(client: Client, staff: User) -> None:
+    client.force_login(staff)
+
+    response = client.get(reverse("admin:index"))
+
+    assert response.status_code == 200
