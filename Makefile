@@ -53,7 +53,7 @@ bench: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/python manage.py makemigrations --check --dry-run
-	$(BIN)/mypy clubsite scoring meetings
+	$(BIN)/mypy clubsite scoring meetings benchmarks
 
 clean:
 	rm -rf $(VENV) staticfiles tests/screenshots build *.egg-info

@@ -46,7 +46,7 @@ def sample_records(ruleset_id: str, count: int, seed: int = 20261122) -> list[di
     """``count`` complete game records under ``ruleset_id``, the same for the same seed."""
     rng = random.Random(seed)
     rs = load_ruleset(ruleset_id)
-    records = []
+    records: list[dict[str, Any]] = []
     while len(records) < count:
         game = Game(rs)
         hands: list[dict[str, Any]] = []
