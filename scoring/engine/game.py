@@ -244,6 +244,8 @@ class Game:
 
     def _put_out_sticks(self, hand: Hand, ledger: _HandLedger) -> None:
         """Riichi sticks (Makura §19; the 2,000 open-riichi fee of 004 L42) and penalties."""
+        if not hand.riichi and not hand.penalties:
+            return
         rs = self.ruleset
         if hand.open_riichi and not rs.open_riichi:
             raise RecordError(None, "open_riichi", "this ruleset has no open riichi")
@@ -287,7 +289,11 @@ class Game:
             raise RecordError(None, "wins", why)
         self._check_wins(hand, tsumo=False)
         # Turn order from the discarder decides the first winner (上家取り / 頭ハネ, §24).
-        order = sorted(hand.wins, key=lambda w: (w.winner - loser) % n)
+        order = (
+            hand.wins
+            if len(hand.wins) == 1
+            else sorted(hand.wins, key=lambda w: (w.winner - loser) % n)
+        )
         first = order[0].winner
         for win in order:
             winner = win.winner

@@ -139,6 +139,9 @@ def _check_consistency(rs: Ruleset, prefix: str) -> None:
         value = getattr(rs, name)
         if value < 0 or value % 100:
             raise fail(name, "must be a non-negative multiple of 100")
+    # Every noten/tenpai split must come out in whole points.
+    if rs.noten_total % (12 if n == 4 else 2):
+        raise fail("noten_total", "must split evenly among any number of tenpai players")
     if rs.payment_rounding not in (100, 1000):
         raise fail("payment_rounding", "must be 100 or 1000")
     if rs.rounds not in (1, 2):
