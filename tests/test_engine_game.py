@@ -288,3 +288,57 @@ def test_it_applies_an_override_and_refuses_unknown_ones():
     with pytest.raises(RecordError) as error:
         replay("makura-1.5", deep, {"tobi": "no"})
     assert error.value.key == "overrides.tobi"
+
+
+def test_it_pays_tenhou_nagashi_instead_of_noten_and_keeps_the_sticks():
+    # tenhou-rules.md §3: mangan tsumo payment replaces the noten payments; sticks stay,
+    # honba +1, the dealer stays only if tenpai.
+    hands = [
+        draw(0, riichi=[0]),  # E1-0: 1,000 on the table, honba 1
+        {"result": "draw", "nagashi": [2], "tenpai": [1]},
+    ]
+    out = replay("tenhou-4p", hands)
+    assert out["hands"][1]["deltas"] == [-4000, -2000, 8000, -2000]
+    assert out["hands"][1]["deposits_after"] == 1000
+    assert replay("tenhou-4p", [*hands, draw()])["hands"][2]["round"] == "E2"
+
+
+def test_it_pays_tenhou_3p_honba_200_on_a_ron_and_100_per_tsumo_payer():
+    hands = [draw(0), ron(loser=1, winner=0, han=1, fu=30), tsumo(0, han=1, fu=30)]
+    out = replay("tenhou-3p", hands)
+    assert out["hands"][1]["deltas"] == [1500 + 200, -1700, 0]
+    # Dealer tsumo 500 all at 2 honba, tsumo-loss: two payers of 500 + 200.
+    assert out["hands"][2]["deltas"] == [1400, -700, -700]
+
+
+def test_it_stops_tenhou_when_the_all_last_dealer_wins_on_top_with_30000():
+    ring = [ron(loser=(d + 1) % 4, winner=(d + 2) % 4) for d in range(4)] * 2
+    hands = ring[:7] + [tsumo(3, limit="mangan")]  # S4 dealer D: 4,000 all -> 37,000
+    out = replay("tenhou-4p", hands)
+    assert out["final"]["ended_by"] == "dealer_top"
+    assert out["final"]["ranks"][3] == 1
+
+
+def test_it_splits_a_pao_ron_and_charges_a_pao_tsumo_to_the_liable_player():
+    # 000-H6 (M-05): S (seat 1) daisangen, N (seat 3) fed the third dragon.
+    pao_ron = {
+        "result": "ron",
+        "loser": 2,
+        "wins": [{"winner": 1, "limit": "yakuman", "pao": 3}],
+    }
+    assert replay("makura-1.3", [pao_ron])["hands"][0]["deltas"] == [0, 32000, -16000, -16000]
+    pao_tsumo = tsumo(1, limit="yakuman", pao=3)
+    assert replay("makura-1.3", [pao_tsumo])["hands"][0]["deltas"] == [0, 32000, 0, -32000]
+
+
+def test_it_charges_the_daiminkan_feeder_under_seeds_002_and_003():
+    # 002-H7 (K(8), S-11 a): W (seat 2) wins on the rinshan after S (seat 1) fed the kan:
+    # 40 fu 2 han ron-equivalent 2,560 -> 3,000 with 1,000 rounding.
+    feed = tsumo(2, han=2, fu=40, rinshan_from=1)
+    assert replay("sanma-float", [feed])["hands"][0]["deltas"] == [0, -3000, 3000]
+    # 003 (H-24): the tsumo total, 700 + 700 + 1,300 for a non-dealer 40 fu 2 han.
+    out = replay("home-nashinashi", [tsumo(2, han=2, fu=40, rinshan_from=1)])
+    assert out["hands"][0]["deltas"] == [0, -2700, 2700, 0]
+    # Makura: an ordinary tsumo (§45d).
+    out = replay("makura-1.5", [tsumo(2, han=2, fu=40, rinshan_from=1)])
+    assert out["hands"][0]["deltas"] == [-1300, -700, 2700, -700]
