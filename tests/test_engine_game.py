@@ -342,3 +342,24 @@ def test_it_charges_the_daiminkan_feeder_under_seeds_002_and_003():
     # Makura: an ordinary tsumo (§45d).
     out = replay("makura-1.5", [tsumo(2, han=2, fu=40, rinshan_from=1)])
     assert out["hands"][0]["deltas"] == [-1300, -700, 2700, -700]
+
+
+def test_it_continues_a_restored_game_exactly_like_the_original():
+    hands = [
+        draw(0, riichi=[0]),
+        ron(loser=2, winner=1, han=2, fu=40),
+        tsumo(1, han=3, fu=30),
+        draw(1, 2),
+        ron(loser=3, winner=0, han=1, fu=30),
+    ]
+    whole = Game(load_ruleset("makura-1.5"))
+    for i, hand in enumerate(hands):
+        whole.play(parse_hand(hand, 4, i))
+    part = Game(load_ruleset("makura-1.5"))
+    for i, hand in enumerate(hands[:3]):
+        part.play(parse_hand(hand, 4, i))
+    restored = Game.restore(load_ruleset("makura-1.5"), part.snapshot())
+    assert restored.state() == part.state()
+    for i, hand in enumerate(hands[3:], start=3):
+        assert restored.play(parse_hand(hand, 4, i)) == whole.results[i]
+    assert restored.state() == whole.state()

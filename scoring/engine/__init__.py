@@ -18,7 +18,12 @@ from .hand_value import basic_points, hand_payment, legal_fu
 from .hands import Hand, Penalty, Win, parse_hand, parse_hands
 from .replay import Replay, replay_record, ruleset_of_record
 from .ruleset import Ruleset
-from .ruleset_files import available_rulesets, load_ruleset, ruleset_from_mapping
+from .ruleset_files import (
+    apply_overrides,
+    available_rulesets,
+    load_ruleset,
+    ruleset_from_mapping,
+)
 from .settlement import Payment, Settlement, final_settlement
 
 __all__ = [
@@ -33,6 +38,7 @@ __all__ = [
     "Settlement",
     "TableState",
     "Win",
+    "apply_overrides",
     "available_rulesets",
     "basic_points",
     "final_settlement",

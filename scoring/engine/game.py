@@ -137,6 +137,45 @@ class Game:
         self.win_counts = [0] * n
         self.settlement: Settlement | None = None
         self._winds = ruleset.round_winds()
+        self._hands_before = 0  # hands played before a restore(); results holds the rest
+
+    @property
+    def hands_played(self) -> int:
+        """How many hands the game has had (the next hand's index in the record)."""
+        return self._hands_before + len(self.results)
+
+    def snapshot(self) -> dict[str, Any]:
+        """The state between hands as plain JSON data, for :meth:`restore`.
+
+        Lets a ledger store the state with the game and apply the next hand without replaying
+        the earlier ones. A finished game cannot be snapshotted (nothing follows it).
+        """
+        if self.ended_by is not None:
+            raise ValueError("a finished game has no next hand")
+        return {
+            "hands_played": self.hands_played,
+            "scores": list(self.scores),
+            "deposits": self.deposits,
+            "honba": self.honba,
+            "wind_index": self.wind_index,
+            "hand_number": self.hand_number,
+            "chips": list(self.chips),
+            "win_counts": list(self.win_counts),
+        }
+
+    @classmethod
+    def restore(cls, ruleset: Ruleset, snapshot: dict[str, Any]) -> Game:
+        """A game in the state :meth:`snapshot` recorded (under the same ``ruleset``)."""
+        game = cls(ruleset)
+        game._hands_before = snapshot["hands_played"]
+        game.scores = list(snapshot["scores"])
+        game.deposits = snapshot["deposits"]
+        game.honba = snapshot["honba"]
+        game.wind_index = snapshot["wind_index"]
+        game.hand_number = snapshot["hand_number"]
+        game.chips = list(snapshot["chips"])
+        game.win_counts = list(snapshot["win_counts"])
+        return game
 
     # -- state ------------------------------------------------------------------------------
     @property
@@ -166,7 +205,7 @@ class Game:
             scores=tuple(self.scores),
             all_last=self.is_all_last(),
             ended_by=self.ended_by,
-            hands_played=len(self.results),
+            hands_played=self.hands_played,
         )
 
     # -- playing a hand ---------------------------------------------------------------------
@@ -183,7 +222,7 @@ class Game:
                 it has none, too many ron winners, an abortive draw it does not have, riichi
                 below its minimum score, ``dealer_stops`` where no stop is allowed, ...
         """
-        index = len(self.results)
+        index = self.hands_played
         if self.ended_by is not None:
             raise RecordError(index, "result", f"the game already ended ({self.ended_by})")
         try:

@@ -37,8 +37,16 @@ def load_ruleset(ruleset_id: str, overrides: Mapping[str, Any] | None = None) ->
             (``key`` is ``"overrides.<name>"``).
     """
     base = _builtin(ruleset_id)
-    if not overrides:
-        return base
+    return apply_overrides(base, overrides) if overrides else base
+
+
+def apply_overrides(base: Ruleset, overrides: Mapping[str, Any]) -> Ruleset:
+    """``base`` with some parameters changed for one game (e.g. ``{"tobi": False}``).
+
+    Raises:
+        RecordError: an unknown or fixed parameter, or a bad value (``key`` is
+            ``"overrides.<name>"``).
+    """
     if not isinstance(overrides, Mapping):
         raise RecordError(None, "overrides", "must be an object of parameter: value")
     for name in overrides:

@@ -1,0 +1,44 @@
+"""Club members: the profile that goes with each login."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Member(models.Model):
+    """A club member: one per user account.
+
+    ``display_name`` is how the member appears on score sheets and standings; ``furigana`` is
+    the reading used to sort and search Japanese names; ``phone`` is visible only to staff
+    and to coordinators of meetups the member takes part in (see :meth:`phone_visible_to`).
+    Staff (club stewards) are users with ``is_staff``.
+    """
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="member"
+    )
+    display_name = models.CharField(_("display name"), max_length=60, unique=True)
+    furigana = models.CharField(_("furigana"), max_length=120, blank=True)
+    phone = models.CharField(_("phone number"), max_length=30, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["furigana", "display_name"]
+        verbose_name = _("member")
+        verbose_name_plural = _("members")
+
+    def __str__(self) -> str:
+        return self.display_name
+
+    @property
+    def sort_key(self) -> str:
+        """Name order for lists: the furigana reading where given, else the display name."""
+        return self.furigana or self.display_name
+
+    def phone_visible_to(self, viewer: AbstractBaseUser | AnonymousUser) -> bool:
+        """Whether ``viewer`` may see this member's phone number (staff only, for now;
+        meetup coordinators are added with the meetups)."""
+        return bool(viewer.is_authenticated and getattr(viewer, "is_staff", False))

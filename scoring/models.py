@@ -1,0 +1,207 @@
+"""The hanchan ledger: pinned rulesets, games, seats, hands as entered, and their history.
+
+Every hand is stored as the hand object of ../shared/game-record-format.md together with what
+the engine made of it, and every game keeps its final settlement per seat, so that standings
+read stored numbers and never replay games. Points are integers in points.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from clubsite.models import Member
+from scoring.engine import Game, Ruleset, apply_overrides, load_ruleset, ruleset_from_mapping
+
+
+class RulesetVersion(models.Model):
+    """A frozen copy of a ruleset's parameters; a hanchan is pinned to one.
+
+    When the club edits a ruleset, a new version is stored and games already played keep the
+    version they started under.
+    """
+
+    ruleset_id = models.SlugField(_("ruleset"), max_length=40)
+    version = models.PositiveIntegerField(_("version"))
+    name = models.CharField(_("name"), max_length=120)
+    parameters = models.JSONField(_("parameters"))
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["ruleset_id", "version"], name="unique_ruleset_version")
+        ]
+        ordering = ["ruleset_id", "-version"]
+
+    def __str__(self) -> str:
+        return f"{self.ruleset_id} v{self.version}"
+
+    def ruleset(self, overrides: dict[str, Any] | None = None) -> Ruleset:
+        """The engine ruleset of this version, with a game's ``overrides`` applied.
+
+        Raises ``RecordError`` for bad overrides (keys ``overrides.<name>``).
+        """
+        base = ruleset_from_mapping(self.parameters)
+        return apply_overrides(base, overrides) if overrides else base
+
+    @classmethod
+    def current(cls, ruleset_id: str) -> RulesetVersion:
+        """The stored version matching the built-in ruleset ``ruleset_id`` now, created if the
+        built-in changed since the last stored version (or was never stored).
+
+        Raises ``KeyError`` for an unknown ruleset id.
+        """
+        parameters = load_ruleset(ruleset_id).parameters()
+        latest = cls.objects.filter(ruleset_id=ruleset_id).order_by("-version").first()
+        if latest is not None and latest.parameters == parameters:
+            return latest
+        return cls.objects.create(
+            ruleset_id=ruleset_id,
+            version=1 if latest is None else latest.version + 1,
+            name=parameters["name"],
+            parameters=parameters,
+        )
+
+
+class HanchanQuerySet(models.QuerySet["Hanchan"]):
+    def in_play(self) -> HanchanQuerySet:
+        return self.filter(status=Hanchan.Status.IN_PLAY)
+
+    def finished(self) -> HanchanQuerySet:
+        return self.filter(status=Hanchan.Status.FINISHED)
+
+
+class Hanchan(models.Model):
+    """One game (hanchan or tonpuusen) at a table.
+
+    ``version`` goes up with every change, so that two phones entering at the same table are
+    told when the game moved on under them. ``state`` is the engine's snapshot between hands
+    (``Game.snapshot()``) plus the table view, so entering a hand never replays the game.
+    """
+
+    class Status(models.TextChoices):
+        IN_PLAY = "in_play", _("in play")
+        FINISHED = "finished", _("finished")
+        VOIDED = "voided", _("voided")
+
+    ruleset_version = models.ForeignKey(
+        RulesetVersion, on_delete=models.PROTECT, related_name="hanchans"
+    )
+    overrides = models.JSONField(_("rule overrides"), default=dict, blank=True)
+    played_on = models.DateField(_("date"))
+    venue = models.CharField(_("venue"), max_length=120, blank=True)
+    table_name = models.CharField(_("table"), max_length=40, blank=True)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.IN_PLAY, db_index=True
+    )
+    version = models.PositiveIntegerField(default=0)
+    state = models.JSONField(default=dict)
+    ended_by = models.CharField(_("ended by"), max_length=20, blank=True)
+    created_by = models.ForeignKey(
+        Member, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    objects = HanchanQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-played_on", "-created_at"]
+        verbose_name = _("hanchan")
+        verbose_name_plural = _("hanchans")
+
+    def __str__(self) -> str:
+        return f"{self.played_on} {self.table_name or self.pk}"
+
+    def ruleset(self) -> Ruleset:
+        """The engine ruleset this game is played under (its pinned version + overrides)."""
+        return self.ruleset_version.ruleset(self.overrides or None)
+
+    def game(self, ruleset: Ruleset | None = None) -> Game:
+        """The engine game between hands, restored from ``state`` (no replay)."""
+        return Game.restore(ruleset or self.ruleset(), self.state["game"])
+
+
+class Seat(models.Model):
+    """Who sat where (index 0 = the first dealer) and the final settlement of that seat."""
+
+    hanchan = models.ForeignKey(Hanchan, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField(_("seat"))
+    member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="seats")
+    final_score = models.IntegerField(_("final score"), null=True, blank=True)
+    rank = models.PositiveSmallIntegerField(_("rank"), null=True, blank=True)
+    points = models.IntegerField(_("points"), null=True, blank=True)
+    chips = models.IntegerField(_("chips"), null=True, blank=True)
+    uma_ep = models.IntegerField(_("uma (ep)"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["hanchan", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["hanchan", "index"], name="unique_seat_index"),
+            models.UniqueConstraint(fields=["hanchan", "member"], name="unique_seat_member"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.hanchan_id}#{self.index} {self.member_id}"
+
+
+class HandEntry(models.Model):
+    """One hand as entered: the record-format hand object and what the engine made of it.
+
+    ``result`` holds the replay-output hand (round, dealer, honba, deposits_before, deltas,
+    scores, deposits_after) plus ``payments`` (who paid whom). ``request_id`` makes entry
+    idempotent: the same request arriving twice records the hand once.
+    """
+
+    hanchan = models.ForeignKey(Hanchan, on_delete=models.CASCADE, related_name="hands")
+    sequence = models.PositiveIntegerField(_("hand number"))
+    data = models.JSONField(_("hand"))
+    result = models.JSONField(_("result"))
+    request_id = models.UUIDField(null=True, blank=True)
+    entered_by = models.ForeignKey(
+        Member, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    entered_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["hanchan", "sequence"]
+        constraints = [
+            models.UniqueConstraint(fields=["hanchan", "sequence"], name="unique_hand_sequence"),
+            models.UniqueConstraint(fields=["hanchan", "request_id"], name="unique_hand_request"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.hanchan_id}/{self.sequence}"
+
+
+class LedgerChange(models.Model):
+    """History: every change to a game's hands or status, with who and when.
+
+    Nothing entered is ever lost: a corrected hand keeps its old data here, an undone hand
+    its whole entry, a voided game the status it had.
+    """
+
+    class Action(models.TextChoices):
+        STARTED = "started", _("started")
+        RECORDED = "recorded", _("hand recorded")
+        CORRECTED = "corrected", _("hand corrected")
+        UNDONE = "undone", _("hand undone")
+        FINISHED = "finished", _("finished")
+        VOIDED = "voided", _("voided")
+
+    hanchan = models.ForeignKey(Hanchan, on_delete=models.CASCADE, related_name="changes")
+    action = models.CharField(max_length=12, choices=Action.choices)
+    sequence = models.PositiveIntegerField(null=True, blank=True)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    by = models.ForeignKey(Member, on_delete=models.SET_NULL, null=True, blank=True)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["hanchan", "at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.hanchan_id} {self.action} {self.sequence}"
