@@ -361,7 +361,7 @@ def hanchan_record(hanchan: Hanchan) -> dict[str, Any]:
         "ruleset": hanchan.ruleset_version.ruleset_id,
         "overrides": overrides,
         "players": [seat.member.display_name for seat in seats],
-        "hands": [entry.data for entry in hanchan.hands.order_by("sequence")],
+        "hands": [entry.data for entry in sorted(hanchan.hands.all(), key=lambda e: e.sequence)],
         "date": hanchan.played_on.isoformat(),
         "venue": hanchan.venue,
         "table": hanchan.table_name,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import json
 import random
 import uuid
 
@@ -295,3 +296,69 @@ def test_it_uses_a_constant_number_of_queries_per_hand_entry(game):
         counts.append(len(queries))
     assert len(set(counts)) == 1
     assert counts[0] <= 10, counts
+
+
+def test_it_round_trips_games_through_export_and_import_commands(game, tmp_path):
+    import io
+    import json
+
+    from django.core.management import call_command
+
+    yakuman = {"result": "tsumo", "wins": [{"winner": 0, "limit": "yakuman"}]}
+    for hand in (RON, yakuman, yakuman):
+        record(game, hand)
+    out = io.StringIO()
+    call_command("export_games", stdout=out)
+    records = json.loads(out.getvalue())
+    assert [r["players"] for r in records] == [["Aoki", "Baba", "Chiba", "Doi"]]
+    path = tmp_path / "games.json"
+    path.write_text(out.getvalue(), encoding="utf-8")
+    call_command("import_games", str(path), stdout=io.StringIO())
+    copy = Hanchan.objects.exclude(pk=game.pk).get()
+    assert copy.status == Hanchan.Status.FINISHED
+    assert copy.played_on == DAY
+    original = [(s.final_score, s.rank, s.points) for s in game.seats.order_by("index")]
+    assert [(s.final_score, s.rank, s.points) for s in copy.seats.order_by("index")] == original
+
+
+def test_it_refuses_unknown_players_unless_asked_to_create_them(db, tmp_path):
+    import io
+
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    record_ = {
+        "format": "club-game/1",
+        "ruleset": "fuji-sanma",
+        "players": ["Eto", "Fujii", "Goto"],
+        "hands": [{"result": "tsumo", "wins": [{"winner": 0, "han": 2}]}],
+        "date": "2026-10-01",
+    }
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps(record_), encoding="utf-8")
+    err = io.StringIO()
+    with pytest.raises(CommandError):
+        call_command("import_games", str(path), stdout=io.StringIO(), stderr=err)
+    assert "unknown player(s): Eto, Fujii, Goto" in err.getvalue()
+    assert Hanchan.objects.count() == 0
+    call_command("import_games", str(path), "--create-members", stdout=io.StringIO())
+    game = Hanchan.objects.get()
+    assert game.played_on == datetime.date(2026, 10, 1)
+    assert sorted(Member.objects.values_list("display_name", flat=True)) == ["Eto", "Fujii", "Goto"]
+
+
+def test_it_stores_nothing_from_a_file_with_one_bad_record(players, tmp_path):
+    import io
+
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    good = {"ruleset": "makura-1.5", "players": ["Aoki", "Baba", "Chiba", "Doi"], "hands": [RON]}
+    bad = {**good, "hands": [RON, {"result": "ron", "loser": 9, "wins": []}]}
+    path = tmp_path / "two.json"
+    path.write_text(json.dumps([good, bad]), encoding="utf-8")
+    err = io.StringIO()
+    with pytest.raises(CommandError):
+        call_command("import_games", str(path), stdout=io.StringIO(), stderr=err)
+    assert "record 2: hand 1: wins" in err.getvalue()
+    assert Hanchan.objects.count() == 0

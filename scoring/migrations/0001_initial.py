@@ -5,106 +5,239 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('clubsite', '0001_initial'),
+        ("clubsite", "0001_initial"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Hanchan',
+            name="Hanchan",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('overrides', models.JSONField(blank=True, default=dict, verbose_name='rule overrides')),
-                ('played_on', models.DateField(verbose_name='date')),
-                ('venue', models.CharField(blank=True, max_length=120, verbose_name='venue')),
-                ('table_name', models.CharField(blank=True, max_length=40, verbose_name='table')),
-                ('status', models.CharField(choices=[('in_play', 'in play'), ('finished', 'finished'), ('voided', 'voided')], db_index=True, default='in_play', max_length=10, verbose_name='status')),
-                ('version', models.PositiveIntegerField(default=0)),
-                ('state', models.JSONField(default=dict)),
-                ('ended_by', models.CharField(blank=True, max_length=20, verbose_name='ended by')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='clubsite.member')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "overrides",
+                    models.JSONField(blank=True, default=dict, verbose_name="rule overrides"),
+                ),
+                ("played_on", models.DateField(verbose_name="date")),
+                ("venue", models.CharField(blank=True, max_length=120, verbose_name="venue")),
+                ("table_name", models.CharField(blank=True, max_length=40, verbose_name="table")),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("in_play", "in play"),
+                            ("finished", "finished"),
+                            ("voided", "voided"),
+                        ],
+                        db_index=True,
+                        default="in_play",
+                        max_length=10,
+                        verbose_name="status",
+                    ),
+                ),
+                ("version", models.PositiveIntegerField(default=0)),
+                ("state", models.JSONField(default=dict)),
+                ("ended_by", models.CharField(blank=True, max_length=20, verbose_name="ended by")),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="clubsite.member",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'hanchan',
-                'verbose_name_plural': 'hanchans',
-                'ordering': ['-played_on', '-created_at'],
+                "verbose_name": "hanchan",
+                "verbose_name_plural": "hanchans",
+                "ordering": ["-played_on", "-created_at"],
             },
         ),
         migrations.CreateModel(
-            name='LedgerChange',
+            name="LedgerChange",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('action', models.CharField(choices=[('started', 'started'), ('recorded', 'hand recorded'), ('corrected', 'hand corrected'), ('undone', 'hand undone'), ('finished', 'finished'), ('voided', 'voided')], max_length=12)),
-                ('sequence', models.PositiveIntegerField(blank=True, null=True)),
-                ('before', models.JSONField(blank=True, null=True)),
-                ('after', models.JSONField(blank=True, null=True)),
-                ('at', models.DateTimeField(auto_now_add=True)),
-                ('by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, to='clubsite.member')),
-                ('hanchan', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='changes', to='scoring.hanchan')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "action",
+                    models.CharField(
+                        choices=[
+                            ("started", "started"),
+                            ("recorded", "hand recorded"),
+                            ("corrected", "hand corrected"),
+                            ("undone", "hand undone"),
+                            ("finished", "finished"),
+                            ("voided", "voided"),
+                        ],
+                        max_length=12,
+                    ),
+                ),
+                ("sequence", models.PositiveIntegerField(blank=True, null=True)),
+                ("before", models.JSONField(blank=True, null=True)),
+                ("after", models.JSONField(blank=True, null=True)),
+                ("at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        to="clubsite.member",
+                    ),
+                ),
+                (
+                    "hanchan",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="changes",
+                        to="scoring.hanchan",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['hanchan', 'at', 'pk'],
+                "ordering": ["hanchan", "at", "pk"],
             },
         ),
         migrations.CreateModel(
-            name='RulesetVersion',
+            name="RulesetVersion",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('ruleset_id', models.SlugField(max_length=40, verbose_name='ruleset')),
-                ('version', models.PositiveIntegerField(verbose_name='version')),
-                ('name', models.CharField(max_length=120, verbose_name='name')),
-                ('parameters', models.JSONField(verbose_name='parameters')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("ruleset_id", models.SlugField(max_length=40, verbose_name="ruleset")),
+                ("version", models.PositiveIntegerField(verbose_name="version")),
+                ("name", models.CharField(max_length=120, verbose_name="name")),
+                ("parameters", models.JSONField(verbose_name="parameters")),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
             ],
             options={
-                'ordering': ['ruleset_id', '-version'],
-                'constraints': [models.UniqueConstraint(fields=('ruleset_id', 'version'), name='unique_ruleset_version')],
+                "ordering": ["ruleset_id", "-version"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("ruleset_id", "version"), name="unique_ruleset_version"
+                    )
+                ],
             },
         ),
         migrations.AddField(
-            model_name='hanchan',
-            name='ruleset_version',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='hanchans', to='scoring.rulesetversion'),
+            model_name="hanchan",
+            name="ruleset_version",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="hanchans",
+                to="scoring.rulesetversion",
+            ),
         ),
         migrations.CreateModel(
-            name='HandEntry',
+            name="HandEntry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('sequence', models.PositiveIntegerField(verbose_name='hand number')),
-                ('data', models.JSONField(verbose_name='hand')),
-                ('result', models.JSONField(verbose_name='result')),
-                ('request_id', models.UUIDField(blank=True, null=True)),
-                ('entered_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('entered_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='clubsite.member')),
-                ('hanchan', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='hands', to='scoring.hanchan')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("sequence", models.PositiveIntegerField(verbose_name="hand number")),
+                ("data", models.JSONField(verbose_name="hand")),
+                ("result", models.JSONField(verbose_name="result")),
+                ("request_id", models.UUIDField(blank=True, null=True)),
+                ("entered_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "entered_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="clubsite.member",
+                    ),
+                ),
+                (
+                    "hanchan",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="hands",
+                        to="scoring.hanchan",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['hanchan', 'sequence'],
-                'constraints': [models.UniqueConstraint(fields=('hanchan', 'sequence'), name='unique_hand_sequence'), models.UniqueConstraint(fields=('hanchan', 'request_id'), name='unique_hand_request')],
+                "ordering": ["hanchan", "sequence"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("hanchan", "sequence"), name="unique_hand_sequence"
+                    ),
+                    models.UniqueConstraint(
+                        fields=("hanchan", "request_id"), name="unique_hand_request"
+                    ),
+                ],
             },
         ),
         migrations.CreateModel(
-            name='Seat',
+            name="Seat",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('index', models.PositiveSmallIntegerField(verbose_name='seat')),
-                ('final_score', models.IntegerField(blank=True, null=True, verbose_name='final score')),
-                ('rank', models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='rank')),
-                ('points', models.IntegerField(blank=True, null=True, verbose_name='points')),
-                ('chips', models.IntegerField(blank=True, null=True, verbose_name='chips')),
-                ('uma_ep', models.IntegerField(blank=True, null=True, verbose_name='uma (ep)')),
-                ('hanchan', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seats', to='scoring.hanchan')),
-                ('member', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='seats', to='clubsite.member')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("index", models.PositiveSmallIntegerField(verbose_name="seat")),
+                (
+                    "final_score",
+                    models.IntegerField(blank=True, null=True, verbose_name="final score"),
+                ),
+                (
+                    "rank",
+                    models.PositiveSmallIntegerField(blank=True, null=True, verbose_name="rank"),
+                ),
+                ("points", models.IntegerField(blank=True, null=True, verbose_name="points")),
+                ("chips", models.IntegerField(blank=True, null=True, verbose_name="chips")),
+                ("uma_ep", models.IntegerField(blank=True, null=True, verbose_name="uma (ep)")),
+                (
+                    "hanchan",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="seats",
+                        to="scoring.hanchan",
+                    ),
+                ),
+                (
+                    "member",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="seats",
+                        to="clubsite.member",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['hanchan', 'index'],
-                'constraints': [models.UniqueConstraint(fields=('hanchan', 'index'), name='unique_seat_index'), models.UniqueConstraint(fields=('hanchan', 'member'), name='unique_seat_member')],
+                "ordering": ["hanchan", "index"],
+                "constraints": [
+                    models.UniqueConstraint(fields=("hanchan", "index"), name="unique_seat_index"),
+                    models.UniqueConstraint(
+                        fields=("hanchan", "member"), name="unique_seat_member"
+                    ),
+                ],
             },
         ),
     ]
