@@ -553,20 +553,30 @@ class Game:
             ended = "dealer_top"
         return ended
 
-    def _dealer_won_or_tenpai(self, hand: Hand) -> bool:
+    def _dealer_won(self, hand: Hand) -> bool:
+        """The dealer won this hand: a ron/tsumo win, or a nagashi that counts as a win."""
         dealer = self.hand_number
         if hand.result == "ron" or hand.result == "tsumo":
             return any(w.winner == dealer for w in hand.wins)
-        return hand.result == "draw" and dealer in hand.tenpai
+        return (
+            hand.result == "draw"
+            and dealer in hand.nagashi
+            and self.ruleset.nagashi_rotation == "as_win"
+        )
+
+    def _dealer_tenpai(self, hand: Hand) -> bool:
+        return hand.result == "draw" and self.hand_number in hand.tenpai
+
+    def _dealer_won_or_tenpai(self, hand: Hand) -> bool:
+        return self._dealer_won(hand) or self._dealer_tenpai(hand)
 
     def _check_dealer_stop(self, hand: Hand, scores: list[int], keep_dealer: bool) -> str:
         rs = self.ruleset
         if not self.is_all_last():
             raise RecordError(None, "dealer_stops", "only the all-last dealer can stop")
-        won_or_tenpai = self._dealer_won_or_tenpai(hand)
-        if keep_dealer and won_or_tenpai and hand.result != "draw":
+        if keep_dealer and self._dealer_won(hand):
             kind, allowed = "agari_yame", rs.agari_yame
-        elif keep_dealer and won_or_tenpai and not hand.nagashi:
+        elif keep_dealer and self._dealer_tenpai(hand):
             kind, allowed = "tenpai_yame", rs.tenpai_yame
         else:
             raise RecordError(
