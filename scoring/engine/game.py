@@ -138,6 +138,7 @@ class Game:
         self.settlement: Settlement | None = None
         self._winds = ruleset.round_winds()
         self._hands_before = 0  # hands played before a restore(); results holds the rest
+        self._no_chips = (0,) * n
 
     @property
     def hands_played(self) -> int:
@@ -257,16 +258,17 @@ class Game:
         ended = self._end_after_hand(hand, new_scores, keep_dealer, ledger)
 
         # Everything is valid: commit.
+        # Positional: HandResult is built for every hand of every replay.
         record = HandResult(
-            round=self.round_label,
-            dealer=dealer,
-            honba=honba,
-            deposits_before=self.deposits,
-            deltas=tuple(deltas),
-            scores=tuple(new_scores),
-            deposits_after=ledger.table,
-            payments=tuple(ledger.payments),
-            chips=tuple(ledger.chips),
+            self.round_label,
+            dealer,
+            honba,
+            self.deposits,
+            tuple(deltas),
+            tuple(new_scores),
+            ledger.table,
+            tuple(ledger.payments),
+            tuple(ledger.chips) if ledger.chips_moved else self._no_chips,
         )
         self.results.append(record)
         self.scores = new_scores
@@ -343,7 +345,8 @@ class Game:
             liable = win.pao if win.pao is not None and win.pao != loser else None
             if liable is None:
                 ledger.pay(loser, winner, value, "ron")
-                ledger.pay(loser, winner, honba_points, "honba")
+                if honba_points:
+                    ledger.pay(loser, winner, honba_points, "honba")
                 ledger.pay_chips((loser,), winner, win.chips)
             else:
                 # Pao on a ron: the liable player and the discarder pay half each (M-05,
@@ -421,7 +424,8 @@ class Game:
             payers = tuple(seat for seat in range(n) if seat != winner)
             for seat in payers:
                 ledger.pay(seat, winner, dealer_share if seat == dealer else other_share, "tsumo")
-                ledger.pay(seat, winner, each_honba, "honba")
+                if each_honba:
+                    ledger.pay(seat, winner, each_honba, "honba")
         ledger.pay_chips(payers, winner, win.chips)
         ledger.wins.append(winner)
         ledger.take_deposits(winner)

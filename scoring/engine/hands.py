@@ -123,9 +123,11 @@ def _seats(data: Mapping[str, Any], key: str, players: int, index: int) -> tuple
     value = data.get(key)
     if value is None:
         return ()
-    if not isinstance(value, list):
+    if value.__class__ is not list:
         raise RecordError(index, key, "must be a list of seats")
-    out = tuple(_seat(v, players, index, key) for v in value)
+    if not value:
+        return ()
+    out = tuple([_seat(v, players, index, key) for v in value])
     if len(set(out)) != len(out):
         raise RecordError(index, key, "lists a seat twice")
     return out
@@ -171,7 +173,7 @@ def parse_hand(data: Any, players: int, index: int) -> Hand:
         raw_wins = data.get("wins")
         if not isinstance(raw_wins, list) or not raw_wins:
             raise RecordError(index, "wins", "must be a non-empty list of wins")
-        wins = tuple(_parse_win(w, i, index, players) for i, w in enumerate(raw_wins))
+        wins = tuple([_parse_win(w, i, index, players) for i, w in enumerate(raw_wins)])
         if len(wins) > 1 and len({w.winner for w in wins}) != len(wins):
             raise RecordError(index, "wins", "the same seat wins twice")
         if result == "tsumo":
