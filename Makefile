@@ -13,7 +13,7 @@ ARGS ?=
 .PHONY: help run test bench lint clean
 
 help:
-	@echo "make run    migrate the database and serve http://$(HOST):$(PORT)/ (HOST=, PORT=)"
+	@echo "make run    migrate, load the demo club, serve http://$(HOST):$(PORT)/ (HOST=, PORT=)"
 	@echo "make test   run the test suite (extra pytest arguments: ARGS=)"
 	@echo "make bench  run the benchmarks (python -m benchmarks; ARGS=)"
 	@echo "make lint   ruff, missing migrations, mypy"
@@ -39,8 +39,9 @@ $(STAMP): pyproject.toml
 
 run: $(STAMP)
 	$(BIN)/python manage.py migrate
+	$(BIN)/python manage.py load_demo
 	@echo
-	@echo "    Serving on http://$(HOST):$(PORT)/"
+	@echo "    Open http://$(HOST):$(PORT)/ and log in as aoki / mahjong-demo (a staff member)."
 	@echo
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 

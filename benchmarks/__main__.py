@@ -18,8 +18,8 @@ from mahjong.constants import EAST, SOUTH
 from mahjong.hand_calculating.hand_config import HandConfig, OptionalRules
 from mahjong.hand_calculating.scores import ScoresCalculator
 
-from benchmarks.sample_games import sample_records
 from scoring.engine import hand_payment, legal_fu, load_ruleset, replay_record
+from scoring.sample_games import sample_records
 
 PAYMENT_TARGET = 200_000
 REPLAY_TARGET = 5_000

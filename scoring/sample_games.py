@@ -1,4 +1,7 @@
-"""Deterministic, realistic game records for benchmarks: complete hanchans under a ruleset."""
+"""Deterministic, plausible game records: for benchmarks, demo data and synthetic history.
+
+Hands are drawn at random but always legal: each is tried on the engine before it is kept.
+"""
 
 from __future__ import annotations
 
@@ -42,30 +45,42 @@ def _random_hand(rng: random.Random, game: Game) -> dict[str, Any]:
     return {"result": "draw", "tenpai": tenpai, "riichi": riichi}
 
 
-def sample_records(ruleset_id: str, count: int, seed: int = 20261122) -> list[dict[str, Any]]:
-    """``count`` complete game records under ``ruleset_id``, the same for the same seed."""
-    rng = random.Random(seed)
+def sample_hands(
+    rng: random.Random, ruleset_id: str, in_play_after: int | None = None
+) -> list[dict[str, Any]]:
+    """The hands of one game under ``ruleset_id``, drawn from ``rng``.
+
+    A complete game by default; with ``in_play_after=k``, the first ``k`` hands of a game
+    that is still in play after them.
+    """
     rs = load_ruleset(ruleset_id)
-    records: list[dict[str, Any]] = []
-    while len(records) < count:
+    limit = 300 if in_play_after is None else in_play_after
+    while True:
         game = Game(rs)
         hands: list[dict[str, Any]] = []
-        while game.ended_by is None and len(hands) < 200:
+        while game.ended_by is None and len(hands) < limit:
             raw = _random_hand(rng, game)
-            if game.is_all_last() and rs.agari_yame and rng.random() < 0.3:
-                raw["dealer_stops"] = True
+            if in_play_after is None and game.is_all_last() and rng.random() < 0.3:
+                raw["dealer_stops"] = rs.agari_yame or rs.tenpai_yame
             try:
                 game.play(parse_hand(raw, rs.players, len(hands)))
             except RecordError:
                 continue
             hands.append(raw)
-        if game.ended_by is not None:
-            records.append(
-                {
-                    "format": "club-game/1",
-                    "ruleset": ruleset_id,
-                    "players": ["Aoki", "Baba", "Chiba", "Doi"][: rs.players],
-                    "hands": hands,
-                }
-            )
-    return records
+        if (game.ended_by is None) == (in_play_after is not None):
+            return hands
+
+
+def sample_records(ruleset_id: str, count: int, seed: int = 20261122) -> list[dict[str, Any]]:
+    """``count`` complete game records under ``ruleset_id``, the same for the same seed."""
+    rng = random.Random(seed)
+    players = ["Aoki", "Baba", "Chiba", "Doi"][: load_ruleset(ruleset_id).players]
+    return [
+        {
+            "format": "club-game/1",
+            "ruleset": ruleset_id,
+            "players": players,
+            "hands": sample_hands(rng, ruleset_id),
+        }
+        for _ in range(count)
+    ]
