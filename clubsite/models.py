@@ -33,6 +33,17 @@ class Member(models.Model):
     def __str__(self) -> str:
         return self.display_name
 
+    @classmethod
+    def for_user(cls, user: AbstractBaseUser | AnonymousUser) -> Member | None:
+        """The profile of ``user``; None for anonymous visitors and for accounts without one
+        (a superuser made with ``createsuperuser``, say), which may still log in."""
+        if not user.is_authenticated:
+            return None
+        # A missing profile raises RelatedObjectDoesNotExist, an AttributeError, hence the
+        # default. The reverse accessor caches its answer, either one, on the user object.
+        member: Member | None = getattr(user, "member", None)
+        return member
+
     @property
     def sort_key(self) -> str:
         """Name order for lists: the furigana reading where given, else the display name."""

@@ -1,7 +1,10 @@
-"""Pages about the club's built-in rulesets.
+"""Pages about the club's built-in rulesets, and the language switch.
 
 The rulesets come from the scoring engine (plain Python); these views only format them for
 people: points with thousands separators, uma in thousands with signs.
+
+Every page is for members only (`LoginRequiredMiddleware`); the few that anyone may see are
+marked `@login_not_required`.
 """
 
 import dataclasses
@@ -10,9 +13,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, Self
 
+from django.contrib.auth.decorators import login_not_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext
+from django.views import i18n
 from django.views.decorators.http import require_safe
 
 from scoring.engine import available_rulesets, load_ruleset
@@ -156,3 +161,13 @@ def ruleset_detail(request: HttpRequest, ruleset_id: str) -> HttpResponse:
         "sources": ruleset.sources,
     }
     return render(request, "rulesets/detail.html", context)
+
+
+@login_not_required
+def set_language(request: HttpRequest) -> HttpResponse:
+    """Django's language switch, open to visitors too: the login page has it in its footer.
+
+    A wrapper rather than ``login_not_required(i18n.set_language)``, which would mark Django's
+    own function in place.
+    """
+    return i18n.set_language(request)

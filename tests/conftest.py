@@ -1,10 +1,89 @@
-"""Shared fixtures. Personas (member, coordinator, outsider) join as the views that need them do."""
+"""Shared fixtures: the club's personas and clients logged in as them.
+
+Each persona is a `Member` whose user logs in with the password ``<username>-password``:
+
+- ``member``: Aoki, an ordinary club member (the one whose phone number is on file);
+- ``other_member``: Baba, another member, for "not your own" cases;
+- ``coordinator``: Chiba, who will coordinate meetups (for now a member like any other);
+- ``staff_member``: Doi, a club steward (``is_staff``);
+- ``outsider``: Endo, a logged-in member who is not seated at the table under test;
+- ``staff``: a steward's account without a member profile, as ``createsuperuser`` would make.
+"""
+
+from collections.abc import Callable, Iterator
 
 import pytest
 from django.contrib.auth.models import User
+from django.test import Client
+from django.test.utils import override_settings
+
+from clubsite.models import Member
+
+
+@pytest.fixture(autouse=True, scope="session")
+def fast_password_hashing() -> Iterator[None]:
+    """MD5 instead of PBKDF2 at full strength, which takes about 0.4 s per password."""
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
+
+
+def make_member(
+    username: str, display_name: str, furigana: str, *, phone: str = "", is_staff: bool = False
+) -> Member:
+    user = User.objects.create_user(username, password=f"{username}-password", is_staff=is_staff)
+    return Member.objects.create(
+        user=user, display_name=display_name, furigana=furigana, phone=phone
+    )
+
+
+@pytest.fixture
+def member(db: None) -> Member:
+    """A club member, the one usually at the table under test."""
+    return make_member("aoki", "Aoki", "あおき", phone="090-1234-5678")
+
+
+@pytest.fixture
+def other_member(db: None) -> Member:
+    return make_member("baba", "Baba", "ばば")
+
+
+@pytest.fixture
+def coordinator(db: None) -> Member:
+    """A member who will coordinate meetups once there are meetups; a plain member for now."""
+    return make_member("chiba", "Chiba", "ちば")
+
+
+@pytest.fixture
+def staff_member(db: None) -> Member:
+    """A club steward with a member profile: plays, and may use the admin."""
+    return make_member("doi", "Doi", "どい", is_staff=True)
+
+
+@pytest.fixture
+def outsider(db: None) -> Member:
+    """A logged-in member who is not seated at any table the test sets up."""
+    return make_member("endo", "Endo", "えんどう")
 
 
 @pytest.fixture
 def staff(db: None) -> User:
-    """A club officer who runs the site and may use the admin."""
+    """A club officer who runs the site and may use the admin, without a member profile."""
     return User.objects.create_user("staff", password="staff-password", is_staff=True)
+
+
+@pytest.fixture
+def csrf_client() -> Client:
+    """An anonymous client that checks CSRF tokens as a browser's requests are checked."""
+    return Client(enforce_csrf_checks=True)
+
+
+@pytest.fixture
+def client_for(db: None) -> Callable[[Member], Client]:
+    """``client_for(member)``: a CSRF-checking client logged in as that member."""
+
+    def logged_in(member: Member) -> Client:
+        client = Client(enforce_csrf_checks=True)
+        client.force_login(member.user)
+        return client
+
+    return logged_in

@@ -1,12 +1,20 @@
 import re
+from collections.abc import Callable
 
+import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 from django.utils.html import escape
-from pytest_django.asserts import assertContains
+from pytest_django.asserts import assertContains, assertRedirects
 
+from clubsite.models import Member
 from scoring.engine import load_ruleset
+
+
+@pytest.fixture
+def member_client(client_for: Callable[[Member], Client], member: Member) -> Client:
+    return client_for(member)
 
 
 def element_by_id(html: str, tag: str, element_id: str) -> str:
@@ -18,8 +26,8 @@ def element_by_id(html: str, tag: str, element_id: str) -> str:
     return match.group(1)
 
 
-def test_it_lists_the_builtin_rulesets(client: Client) -> None:
-    response = client.get(reverse("ruleset_list"))
+def test_it_lists_the_builtin_rulesets(member_client: Client) -> None:
+    response = member_client.get(reverse("ruleset_list"))
 
     assert response.status_code == 200
     card = element_by_id(response.text, "article", "ruleset-makura-1.5")
@@ -28,10 +36,10 @@ def test_it_lists_the_builtin_rulesets(client: Client) -> None:
     assert reverse("ruleset_detail", args=["makura-1.5"]) in card
 
 
-def test_it_shows_a_rulesets_parameters(client: Client) -> None:
+def test_it_shows_a_rulesets_parameters(member_client: Client) -> None:
     ruleset = load_ruleset("makura-1.5")
 
-    response = client.get(reverse("ruleset_detail", args=["makura-1.5"]))
+    response = member_client.get(reverse("ruleset_detail", args=["makura-1.5"]))
 
     assert response.status_code == 200
     assertContains(response, escape(ruleset.name))
@@ -40,14 +48,29 @@ def test_it_shows_a_rulesets_parameters(client: Client) -> None:
     assert "<td>25,000</td>" in row
 
 
-def test_it_gives_404_for_an_unknown_ruleset(client: Client) -> None:
-    response = client.get(reverse("ruleset_detail", args=["no-such-ruleset"]))
+def test_it_gives_404_for_an_unknown_ruleset(member_client: Client) -> None:
+    response = member_client.get(reverse("ruleset_detail", args=["no-such-ruleset"]))
 
     assert response.status_code == 404
 
 
-def test_it_serves_the_full_page_with_vendored_htmx(client: Client) -> None:
-    response = client.get(reverse("ruleset_list"))
+@pytest.mark.parametrize(
+    "path",
+    [
+        reverse("ruleset_list"),
+        reverse("ruleset_detail", args=["makura-1.5"]),
+        # Not a 404: anonymous visitors learn nothing, not even which rulesets exist.
+        reverse("ruleset_detail", args=["no-such-ruleset"]),
+    ],
+)
+def test_it_sends_anonymous_visitors_to_the_login_page(client: Client, path: str) -> None:
+    response = client.get(path)
+
+    assertRedirects(response, f"{reverse('login')}?next={path}")
+
+
+def test_it_serves_the_full_page_with_vendored_htmx(member_client: Client) -> None:
+    response = member_client.get(reverse("ruleset_list"))
 
     assertContains(response, "<html")
     assertContains(response, "django_htmx/htmx-2.min.js")

@@ -1,0 +1,12 @@
+from django.contrib import admin
+
+from clubsite.models import Member
+
+
+@admin.register(Member)
+class MemberAdmin(admin.ModelAdmin):
+    list_display = ["display_name", "furigana", "user", "user__is_staff"]
+    list_filter = ["user__is_staff"]
+    list_select_related = ["user"]
+    search_fields = ["display_name", "furigana", "user__username"]
+    autocomplete_fields = ["user"]
