@@ -82,6 +82,6 @@ class Command(BaseCommand):
 
     def _member(self, username: str, name: str, furigana: str, *, staff: bool) -> Member:
         user = get_user_model().objects.create_user(
-            username=username, password=DEMO_PASSWORD, is_staff=staff
+            username=username, password=DEMO_PASSWORD, is_staff=staff, is_superuser=staff
         )
         return Member.objects.create(user=user, display_name=name, furigana=furigana)
