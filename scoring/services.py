@@ -200,11 +200,7 @@ def hand_correct(
         StaleHanchan: the game changed since ``expected_version``.
     """
     with transaction.atomic():
-        hanchan = _locked(hanchan_id)
-        if hanchan.status == Hanchan.Status.VOIDED:
-            raise LedgerError(_("This game was voided."))
-        _check_version(hanchan, expected_version)
-        entries = list(hanchan.hands.order_by("sequence"))
+        hanchan, entries = _locked_with_hands(hanchan_id, expected_version)
         if not 0 <= sequence < len(entries):
             raise LedgerError(_("There is no such hand."), "sequence")
         ruleset = hanchan.ruleset()
@@ -213,10 +209,12 @@ def hand_correct(
         hands[sequence] = _parse(hand, ruleset, sequence).to_json()
         game = _replay(ruleset, hands, changed=sequence)
         changed = []
+        now = timezone.now()
         for entry, data, result in zip(entries, hands, game.results, strict=True):
             result_json = _result_json(result)
             if entry.data != data or entry.result != result_json:
-                entry.data, entry.result = data, result_json
+                # bulk_update does not touch auto_now fields.
+                entry.data, entry.result, entry.updated_at = data, result_json, now
                 changed.append(entry)
         HandEntry.objects.bulk_update(changed, ["data", "result", "updated_at"])
         _save_game(hanchan, game)
@@ -239,11 +237,7 @@ def hand_undo_last(*, hanchan_id: int, expected_version: int, by: Member | None 
         StaleHanchan: the game changed since ``expected_version``.
     """
     with transaction.atomic():
-        hanchan = _locked(hanchan_id)
-        if hanchan.status == Hanchan.Status.VOIDED:
-            raise LedgerError(_("This game was voided."))
-        _check_version(hanchan, expected_version)
-        entries = list(hanchan.hands.order_by("sequence"))
+        hanchan, entries = _locked_with_hands(hanchan_id, expected_version)
         if not entries:
             raise LedgerError(_("There is no hand to undo."))
         last = entries.pop()
@@ -387,6 +381,16 @@ def _locked(hanchan_id: int) -> Hanchan:
         )
     except Hanchan.DoesNotExist:
         raise LedgerError(_("There is no such game.")) from None
+
+
+def _locked_with_hands(hanchan_id: int, expected_version: int) -> tuple[Hanchan, list[HandEntry]]:
+    """A game that may still be changed (not voided, at the expected version), locked, and
+    its hands in order."""
+    hanchan = _locked(hanchan_id)
+    if hanchan.status == Hanchan.Status.VOIDED:
+        raise LedgerError(_("This game was voided."))
+    _check_version(hanchan, expected_version)
+    return hanchan, list(hanchan.hands.order_by("sequence"))
 
 
 def _check_version(hanchan: Hanchan, expected_version: int) -> None:

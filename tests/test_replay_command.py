@@ -27,6 +27,17 @@ def replay_output(path: Path) -> dict:
     return json.loads(out.getvalue())
 
 
+def run_replay(path: Path) -> subprocess.CompletedProcess[str]:
+    """``manage.py replay`` in a process of its own, to see its exit status and streams."""
+    return subprocess.run(
+        [sys.executable, "manage.py", "replay", str(path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
 def test_it_has_worked_examples_for_every_club_ruleset():
     rulesets = {p.parent.name for p in EXAMPLES}
     assert {"makura-1.3", "makura-1.5", "sanma-float", "home-nashinashi", "fuji-sanma"} <= rulesets
@@ -94,13 +105,7 @@ def test_it_exits_2_with_one_line_naming_the_hand_and_key(tmp_path: Path, hands,
     record = {"ruleset": "makura-1.5", "players": ["A", "B", "C", "D"], "hands": hands}
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(record), encoding="utf-8")
-    done = subprocess.run(
-        [sys.executable, "manage.py", "replay", str(path)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    done = run_replay(path)
     assert done.returncode == 2
     assert done.stdout == ""
     assert done.stderr.strip() == line
@@ -110,12 +115,6 @@ def test_it_exits_2_with_one_line_naming_the_hand_and_key(tmp_path: Path, hands,
 def test_it_exits_2_on_a_file_that_is_not_json(tmp_path: Path):
     path = tmp_path / "bad.json"
     path.write_text("{not json", encoding="utf-8")
-    done = subprocess.run(
-        [sys.executable, "manage.py", "replay", str(path)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    done = run_replay(path)
     assert done.returncode == 2
     assert done.stderr.startswith("record: not valid JSON")
