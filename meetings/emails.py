@@ -1,0 +1,107 @@
+"""The e-mails of the meetups: each notice to the members it concerns and to the club's list,
+and the reminders to confirm. Through Django's e-mail framework (the console in development).
+
+Every member gets their own message in their own language (``MeetupProfile.languages_of``: the
+last language they used the meetup pages in, else the site's, Japanese); the list gets the
+site's language. Members without an e-mail address are skipped. No message ever holds a
+member's phone number.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from email.utils import formataddr
+
+from django.conf import settings
+from django.core.mail import EmailMessage, mailers
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import translation
+from django.utils.text import Truncator
+from django.utils.translation import gettext
+
+from clubsite.models import Member
+from meetings.models import Application, Meetup, MeetupProfile, Notice
+
+
+def notice_emails_send(notice_id: int, member_ids: Sequence[int]) -> int:
+    """E-mail a notice to the members ``member_ids`` and to ``CLUB_LIST_ADDRESS``; returns the
+    number of messages sent."""
+    notice = Notice.objects.select_related("meetup__venue").get(pk=notice_id)
+    meetup = Meetup.objects.for_page().get(pk=notice.meetup_id)
+    members = list(Member.objects.select_related("user").filter(pk__in=member_ids))
+    languages = MeetupProfile.languages_of(members)
+    messages = []
+    for member in members:
+        if not member.user.email:
+            continue
+        with translation.override(languages[member.pk]):
+            messages.append(_notice_message(notice, meetup, member))
+    if settings.CLUB_LIST_ADDRESS:
+        with translation.override(settings.LANGUAGE_CODE):
+            messages.append(_notice_message(notice, meetup, None))
+    return mailers.default.send_messages(messages) or 0
+
+
+def reminder_emails_send(application_ids: Sequence[int]) -> int:
+    """Remind the members of these applications to confirm; returns the number sent."""
+    applications = list(
+        Application.objects.select_related("member__user", "meetup__venue").filter(
+            pk__in=application_ids
+        )
+    )
+    languages = MeetupProfile.languages_of(a.member for a in applications)
+    messages = []
+    for application in applications:
+        member = application.member
+        if not member.user.email:
+            continue
+        with translation.override(languages[member.pk]):
+            meetup = Meetup.objects.for_page().get(pk=application.meetup_id)
+            subject = gettext("Please confirm: %(days)s at %(venue)s") % {
+                "days": meetup.days_text(),
+                "venue": meetup.venue.name,
+            }
+            body = render_to_string(
+                "meetings/email/reminder.txt",
+                {"meetup": meetup, "member": member, "url": _absolute_url(meetup)},
+            ).strip()
+            messages.append(_message(subject, body, member))
+    return mailers.default.send_messages(messages) or 0
+
+
+def _notice_message(notice: Notice, meetup: Meetup, member: Member | None) -> EmailMessage:
+    application = meetup.application_of(member)
+    body = render_to_string(
+        "meetings/email/notice.txt",
+        {
+            "notice": notice,
+            "text": notice.text(),
+            "meetup": meetup,
+            "please_confirm": application is not None and application.awaiting_confirmation(),
+            "results": meetup.results() if notice.kind == Notice.Kind.REPORTED else [],
+            "url": _absolute_url(meetup),
+        },
+    ).strip()
+    return _message(notice.text(), body, member)
+
+
+def _message(subject: str, body: str, member: Member | None) -> EmailMessage:
+    # A header is one line; a member's message may hold line breaks.
+    line = Truncator(" ".join(subject.split())).chars(90)
+    to = (
+        [formataddr((member.display_name, member.user.email))]
+        if member is not None
+        else [settings.CLUB_LIST_ADDRESS]
+    )
+    club = gettext("Mahjong club")
+    return EmailMessage(
+        subject=f"[{club}] {line}",
+        body=body + "\n",
+        from_email=settings.DEFAULT_FROM_EMAIL,
+        to=to,
+    )
+
+
+def _absolute_url(meetup: Meetup) -> str:
+    return settings.CLUB_SITE_URL.rstrip("/") + reverse("meetings:detail", args=[meetup.pk])

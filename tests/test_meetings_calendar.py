@@ -1,0 +1,164 @@
+"""Calendar files: the .ics of a confirmed meetup and a member's feed of their confirmed meetups
+(fetched by calendar apps without a login, by the secret in its address)."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Callable
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from icalendar import Calendar
+
+from clubsite.models import Member
+from meetings import services
+from meetings.models import MeetupProfile
+from tests.test_meetings_support import (
+    AOKI_PHONE,
+    confirmed,
+    day,
+    more_members,
+    post,
+    provisional,
+    seat_of,
+)
+
+ClientFor = Callable[[Member], Client]
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def players(member: Member, other_member: Member) -> list[Member]:
+    return [member, other_member, *more_members("fujii", "goto")]
+
+
+def events(content: bytes) -> list[dict[str, object]]:
+    calendar = Calendar.from_ical(content)
+    return [dict(event) for event in calendar.walk("VEVENT")]
+
+
+def test_it_serves_an_ics_file_for_a_confirmed_meetup(
+    client_for: ClientFor, coordinator: Member, players: list[Member]
+) -> None:
+    meetup = confirmed(coordinator, players, days=(7,))
+
+    response = client_for(players[0]).get(reverse("meetings:ics", args=[meetup.pk]))
+
+    assert response.status_code == 200
+    assert response["Content-Type"] == "text/calendar; charset=utf-8"
+    assert f'filename="meetup-{meetup.pk}.ics"' in response["Content-Disposition"]
+    text = response.content.decode()
+    assert f"DTSTART;TZID=Asia/Tokyo:{day(7):%Y%m%d}T190000" in text
+    assert f"DTEND;TZID=Asia/Tokyo:{day(7):%Y%m%d}T230000" in text
+    assert "BEGIN:VTIMEZONE" in text and "TZID:Asia/Tokyo" in text
+    assert "SUMMARY:麻雀例会（ビック）" in text
+    assert "LOCATION:ビック\\, 札幌市中央区北4条西2丁目 Aiビル4F" in text
+    assert AOKI_PHONE not in text
+    (event,) = events(response.content)
+    assert event["UID"] == f"meetup-{meetup.pk}@clubsite"
+    assert event["DTSTART"].dt == datetime.datetime.combine(day(7), datetime.time(19, 0)).replace(
+        tzinfo=datetime.timezone(datetime.timedelta(hours=9))
+    )
+    assert "Chiba、Aoki、Baba、Fujii" in str(event["DESCRIPTION"])
+
+
+def test_it_writes_the_ics_in_the_readers_language(
+    client_for: ClientFor, coordinator: Member, players: list[Member]
+) -> None:
+    meetup = confirmed(coordinator, players, days=(7,))
+
+    response = client_for(players[0]).get(
+        reverse("meetings:ics", args=[meetup.pk]), headers={"Accept-Language": "en"}
+    )
+
+    assert "SUMMARY:Mahjong meetup at ビック" in response.content.decode()
+
+
+def test_it_revises_the_event_when_the_date_moves(
+    client_for: ClientFor, coordinator: Member, players: list[Member]
+) -> None:
+    meetup = confirmed(coordinator, players, days=(7,))
+    services.meetup_move(
+        meetup_id=meetup.pk, by=coordinator.user, date=day(8), start_time=datetime.time(18, 0)
+    )
+    for application in meetup.lineup()[1:]:
+        services.meetup_confirm(meetup_id=meetup.pk, by=application.member.user)
+    services.meetup_finalize(meetup_id=meetup.pk, by=coordinator.user)
+
+    response = client_for(players[0]).get(reverse("meetings:ics", args=[meetup.pk]))
+
+    text = response.content.decode()
+    assert f"DTSTART;TZID=Asia/Tokyo:{day(8):%Y%m%d}T180000" in text
+    assert "SEQUENCE:1" in text
+
+
+def test_it_has_no_ics_before_the_final_notice(
+    client_for: ClientFor, coordinator: Member, players: list[Member]
+) -> None:
+    recruiting = post(coordinator)
+    provisional_one = provisional(coordinator, players, days=(9,))
+
+    for meetup in (recruiting, provisional_one):
+        response = client_for(players[0]).get(reverse("meetings:ics", args=[meetup.pk]))
+        assert response.status_code == 404
+
+
+def test_it_feeds_a_members_confirmed_meetups_to_calendar_apps_without_a_login(
+    client: Client, coordinator: Member, players: list[Member], outsider: Member
+) -> None:
+    mine = confirmed(coordinator, players, days=(7,))
+    confirmed(outsider, more_members("harada", "imai", "kanda"), days=(8,))  # not Aoki's
+    provisional(coordinator, players, days=(9,))  # not confirmed yet
+    waiting = confirmed(coordinator, [players[1], players[2], players[3], players[0]], days=(10,))
+    assert seat_of(waiting, players[0]).seated is False
+    token = MeetupProfile.of(players[0]).calendar_token
+
+    response = client.get(reverse("meetings:feed", args=[token]))
+
+    assert response.status_code == 200
+    assert response["Content-Type"] == "text/calendar; charset=utf-8"
+    assert [str(event["UID"]) for event in events(response.content)] == [
+        f"meetup-{mine.pk}@clubsite"
+    ]
+    assert "X-WR-CALNAME:麻雀クラブの例会" in response.content.decode()
+
+
+def test_it_writes_the_feed_in_the_members_language(
+    client: Client, coordinator: Member, players: list[Member]
+) -> None:
+    confirmed(coordinator, players, days=(7,))
+    MeetupProfile.remember_language(players[0], "en")
+
+    response = client.get(
+        reverse("meetings:feed", args=[MeetupProfile.of(players[0]).calendar_token])
+    )
+
+    assert "SUMMARY:Mahjong meetup at ビック" in response.content.decode()
+
+
+def test_it_refuses_an_unknown_feed_address(client: Client, member: Member) -> None:
+    MeetupProfile.of(member)
+
+    assert client.get(reverse("meetings:feed", args=["not-the-secret"])).status_code == 404
+
+
+def test_it_makes_a_new_feed_address_that_retires_the_old_one(
+    client: Client, client_for: ClientFor, member: Member
+) -> None:
+    old = MeetupProfile.of(member).calendar_token
+    member_client = client_for(member)
+    page = member_client.get(reverse("meetings:list"))
+    assert f"/meetups/calendar/{old}.ics" in page.text
+    token = page.text.split('name="csrfmiddlewaretoken" value="')[1].split('"')[0]
+
+    response = member_client.post(
+        reverse("meetings:calendar_reset"), {"csrfmiddlewaretoken": token}
+    )
+
+    assert response.status_code == 302
+    new = MeetupProfile.of(member).calendar_token
+    assert new != old
+    assert client.get(reverse("meetings:feed", args=[old])).status_code == 404
+    assert client.get(reverse("meetings:feed", args=[new])).status_code == 200
