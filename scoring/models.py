@@ -7,6 +7,8 @@ read stored numbers and never replay games. Points are integers in points.
 
 from __future__ import annotations
 
+from collections.abc import Collection
+from datetime import date
 from typing import Any
 
 from django.db import models
@@ -109,6 +111,10 @@ class Hanchan(models.Model):
 
     class Meta:
         ordering = ["-played_on", "-created_at"]
+        indexes = [
+            # Standings and champions: finished games in a date range.
+            models.Index(fields=["status", "played_on"], name="hanchan_status_played_on"),
+        ]
         verbose_name = _("hanchan")
         verbose_name_plural = _("hanchans")
 
@@ -124,6 +130,22 @@ class Hanchan(models.Model):
         return Game.restore(ruleset or self.ruleset(), self.state["game"])
 
 
+class SeatQuerySet(models.QuerySet["Seat"]):
+    """Filters for reading the stored settlement (standings, champions, player pages)."""
+
+    def finished(self) -> SeatQuerySet:
+        """Seats of finished games only: voided games and games in play count nowhere."""
+        return self.filter(hanchan__status=Hanchan.Status.FINISHED)
+
+    def played_between(self, start: date, end: date) -> SeatQuerySet:
+        """Seats of games played from ``start`` to ``end``, both included (club-local dates)."""
+        return self.filter(hanchan__played_on__range=(start, end))
+
+    def under_versions(self, version_ids: Collection[int]) -> SeatQuerySet:
+        """Seats of games pinned to one of these :class:`RulesetVersion` ids."""
+        return self.filter(hanchan__ruleset_version_id__in=list(version_ids))
+
+
 class Seat(models.Model):
     """Who sat where (index 0 = the first dealer) and the final settlement of that seat."""
 
@@ -135,6 +157,8 @@ class Seat(models.Model):
     points = models.IntegerField(_("points"), null=True, blank=True)
     chips = models.IntegerField(_("chips"), null=True, blank=True)
     uma_ep = models.IntegerField(_("uma (ep)"), null=True, blank=True)
+
+    objects = SeatQuerySet.as_manager()
 
     class Meta:
         ordering = ["hanchan", "index"]

@@ -1,0 +1,234 @@
+"""Standings on PostgreSQL: time and SQL queries for one month and for all time, on a 1-year
+and on a 10-year club history (issue 4: under 100 ms and at most 10 queries on 10 years of
+120 members and >= 20,000 hanchans; the 10-year month at most 1.5 times the 1-year month).
+
+:func:`run_standings_bench` (re)creates the database ``clubsite_bench`` on the PostgreSQL
+server of ``DATABASE_URL`` (or 127.0.0.1:5432 as ``postgres``), migrates it, fills it with
+``seed_history`` and measures, once per history size, in a child process that points Django
+at that database; it returns the report as lines of text. ``python -m benchmarks.standings``
+prints them. Seeding the 10-year history takes a minute or two.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+BENCH_DATABASE = "clubsite_bench"
+MEMBERS = 120
+SEED = 1
+# A fixed last day, so that every run measures the same history; the month measured is the
+# last one of the history.
+END = datetime.date(2026, 10, 31)
+TIME_TARGET_MS = 100.0
+QUERY_TARGET = 10
+MONTH_RATIO_TARGET = 1.5
+ROUNDS = 25
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_standings_bench(*, keep: bool = False) -> list[str]:
+    """Seed a 1-year and a 10-year history into ``clubsite_bench`` and measure the standings.
+
+    Returns the report lines: per history its hanchans, then side by side the best time of
+    ``ROUNDS`` runs (ms; the median in parentheses, the best keeps other load on the machine
+    out of the verdict) and the query count of the monthly and all-time standings (and, for
+    information, the champions history and the player page), the targets and a verdict per
+    line. ``keep`` leaves the database (with the 10-year history) in place afterwards.
+
+    Raises:
+        RuntimeError: PostgreSQL is unreachable or a child process failed.
+    """
+    server = _server_url()
+    results = {}
+    try:
+        for years in (1, 10):
+            _recreate_database(server)
+            results[years] = _measure_in_child(f"{server}/{BENCH_DATABASE}", years)
+    finally:
+        if not keep:
+            _drop_database(server)
+    return _report(results[1], results[10])
+
+
+def _server_url() -> str:
+    """``postgres://user@host:port`` of the PostgreSQL server to use."""
+    import dj_database_url
+
+    url = os.environ.get("DATABASE_URL", "")
+    if url.startswith(("postgres://", "postgresql://")):
+        config = dj_database_url.parse(url)
+        user = config.get("USER") or "postgres"
+        password = f":{config['PASSWORD']}" if config.get("PASSWORD") else ""
+        host = config.get("HOST") or "127.0.0.1"
+        port = config.get("PORT") or 5432
+        return f"postgres://{user}{password}@{host}:{port}"
+    return "postgres://postgres@127.0.0.1:5432"
+
+
+def _admin(server: str, sql: str) -> None:
+    import psycopg
+
+    try:
+        with psycopg.connect(f"{server}/postgres", autocommit=True) as connection:
+            connection.execute(sql)
+    except psycopg.OperationalError as error:
+        raise RuntimeError(f"PostgreSQL at {server}: {error}") from None
+
+
+def _drop_database(server: str) -> None:
+    _admin(server, f"DROP DATABASE IF EXISTS {BENCH_DATABASE} WITH (FORCE)")
+
+
+def _recreate_database(server: str) -> None:
+    _drop_database(server)
+    _admin(server, f"CREATE DATABASE {BENCH_DATABASE}")
+
+
+def _measure_in_child(database_url: str, years: int) -> dict[str, Any]:
+    """Migrate, seed and measure in a fresh interpreter whose Django uses ``database_url``."""
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "DJANGO_SETTINGS_MODULE": "clubsite.settings",
+        # As deployed: with DEBUG on, Django would also keep every query it runs.
+        "DJANGO_DEBUG": "0",
+        "DJANGO_SECRET_KEY": "benchmark-only",
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "benchmarks.standings", "--child", str(years)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"standings bench ({years} years) failed:\n{done.stderr[-3000:]}")
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def _child(years: int) -> dict[str, Any]:
+    """In the child: build the history, then time the standings."""
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.db import connection, reset_queries
+    from django.test.utils import CaptureQueriesContext
+
+    from scoring import standings
+    from scoring.models import Hanchan
+
+    call_command("migrate", verbosity=0, skip_checks=True)
+    started = time.perf_counter()
+    call_command(
+        "seed_history",
+        years=years,
+        members=MEMBERS,
+        seed=SEED,
+        end=END,
+        skip_checks=True,
+        stdout=open(os.devnull, "w"),  # noqa: SIM115 - closed with the process
+    )
+    seeding = time.perf_counter() - started
+    with connection.cursor() as cursor:
+        # What autovacuum does soon after a bulk load; without statistics the planner
+        # guesses one row per table and picks nested loops.
+        cursor.execute("ANALYZE")
+
+    month = standings.month_period(END.year, END.month)
+    year = standings.year_period(END.year)
+    whole = standings.all_time_period()
+    regular = max(standings.period_standings(whole).rows, key=lambda row: row.games).member_id
+    cases: dict[str, Callable[[], object]] = {
+        "month": lambda: standings.period_standings(month, min_games=4),
+        "all_time": lambda: standings.period_standings(whole, min_games=4),
+        "champions": lambda: standings.champions_history(today=END + datetime.timedelta(days=1)),
+        "player_year": lambda: standings.player_stats(regular, year),
+        "player_all_time": lambda: standings.player_stats(regular, whole),
+    }
+    measured = {}
+    for name, work in cases.items():
+        work()  # warm: connection, ruleset versions in the server's cache
+        times = []
+        for _ in range(ROUNDS):
+            start = time.perf_counter()
+            work()
+            times.append((time.perf_counter() - start) * 1000)
+        reset_queries()
+        with CaptureQueriesContext(connection) as queries:
+            work()
+        measured[name] = {
+            "median_ms": statistics.median(times),
+            "best_ms": min(times),
+            "queries": len(queries),
+        }
+    return {
+        "years": years,
+        "hanchans": Hanchan.objects.count(),
+        "finished": Hanchan.objects.finished().count(),
+        "seeding_s": seeding,
+        "measured": measured,
+    }
+
+
+def _report(small: dict[str, Any], large: dict[str, Any]) -> list[str]:
+    lines = [
+        f"standings on PostgreSQL, {MEMBERS} members, best (median) of {ROUNDS} "
+        f"(targets: < {TIME_TARGET_MS:.0f} ms, <= {QUERY_TARGET} queries)",
+        f"{'':<40} {'1-year history':>22} {'10-year history':>22}",
+        f"{'hanchans (seeding time)':<40} {_count(small):>22} {_count(large):>22}",
+    ]
+    labels = {
+        "month": f"monthly standings ({END:%Y-%m})",
+        "all_time": "all-time standings",
+        "champions": "champions history",
+        "player_year": f"player page, busiest member, {END.year}",
+        "player_all_time": "player page, busiest member, all time",
+    }
+    for name, label in labels.items():
+        cells = [_cell(run["measured"][name]) for run in (small, large)]
+        verdict = ""
+        if name in ("month", "all_time"):
+            ok = all(
+                run["measured"][name]["best_ms"] < TIME_TARGET_MS
+                and run["measured"][name]["queries"] <= QUERY_TARGET
+                for run in (small, large)
+            )
+            verdict = " ok" if ok else " ABOVE TARGET"
+        lines.append(f"{label:<40} {cells[0]:>22} {cells[1]:>22}{verdict}")
+    ratio = large["measured"]["month"]["best_ms"] / small["measured"]["month"]["best_ms"]
+    verdict = "ok" if ratio <= MONTH_RATIO_TARGET else "ABOVE TARGET"
+    lines.append(
+        f"{'monthly, 10-year / 1-year (best)':<40} {'':>22} {f'{ratio:.2f}x':>22} "
+        f"target <= {MONTH_RATIO_TARGET} {verdict}"
+    )
+    lines.append("(champions history and player pages: for information, no target)")
+    if large["hanchans"] < 20_000:
+        lines.append(f"10-year history has only {large['hanchans']:,} hanchans (< 20,000)")
+    return lines
+
+
+def _count(run: dict[str, Any]) -> str:
+    return f"{run['hanchans']:,} ({run['seeding_s']:.0f} s)"
+
+
+def _cell(measured: dict[str, Any]) -> str:
+    return f"{measured['best_ms']:.1f} ({measured['median_ms']:.0f}) ms, {measured['queries']} q"
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "--child":
+        print(json.dumps(_child(int(sys.argv[2]))))
+    else:
+        print("\n".join(run_standings_bench(keep="--keep" in sys.argv)))

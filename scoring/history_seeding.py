@@ -1,0 +1,378 @@
+"""A synthetic club history for development and benchmarks (``manage.py seed_history``).
+
+Years of club nights are made of random but legal games (:func:`scoring.sample_games.sample_hands`)
+stored through :func:`hanchans_import_bulk`, which checks every record exactly as
+:func:`scoring.services.hanchan_import` does and stores the same rows, but writes a whole night
+with a few bulk inserts instead of a dozen queries per game. Voided games go through
+:func:`scoring.services.hanchan_void`. Everything is drawn from one seeded ``random.Random``:
+the same arguments on the same database give the same history.
+"""
+
+from __future__ import annotations
+
+import datetime
+import random
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from clubsite.models import Member
+from scoring.engine import Game, RecordError, replay_record
+from scoring.models import Hanchan, HandEntry, LedgerChange, RulesetVersion, Seat
+from scoring.sample_games import sample_hands
+
+# The ledger services' own JSON shapes, so that bulk rows are exactly the service's rows.
+from scoring.services import LedgerError, _result_json, _state_json, hanchan_void
+from scoring.standings import club_today
+
+
+@dataclass(frozen=True, slots=True)
+class GameToImport:
+    """One record for :func:`hanchans_import_bulk`: the arguments of ``hanchan_import``."""
+
+    record: Mapping[str, Any]
+    members_by_name: Mapping[str, Member]
+    played_on: datetime.date
+    by: Member | None = None
+
+
+def hanchans_import_bulk(
+    games: Sequence[GameToImport], *, versions: dict[str, RulesetVersion] | None = None
+) -> list[Hanchan]:
+    """Store many game records as :func:`scoring.services.hanchan_import` would, row for row.
+
+    Each record is replayed through the engine and checked as ``hanchan_import`` checks it
+    (valid record, a member for every player name, nobody at two seats); the hanchans, seats,
+    "started" history entries and hands are then written with four bulk inserts. Finished
+    games get their settlement per seat, games whose hands stop early stay in play.
+
+    ``versions`` caches :meth:`RulesetVersion.current` per ruleset id across calls (a caller
+    storing many batches while the built-in rulesets cannot change).
+
+    Returns the hanchans, in the order of ``games``. Must run inside the caller's
+    transaction.
+
+    Raises:
+        LedgerError: as ``hanchan_import``, for the first bad record; nothing is written.
+    """
+    versions = {} if versions is None else versions
+    now = timezone.now()
+    prepared = []
+    for game in games:
+        try:
+            replay = replay_record(game.record)
+        except RecordError as error:
+            raise LedgerError(error.line(), error.key) from None
+        try:
+            members = [game.members_by_name[name] for name in replay.players]
+        except KeyError as missing:
+            raise LedgerError(
+                _("No member is called %(name)s.") % {"name": missing.args[0]}
+            ) from None
+        if len({m.pk for m in members}) != len(members):
+            raise LedgerError(_("A player cannot sit at two seats."), "players")
+        played = Game(replay.ruleset)
+        for hand in replay.hands:
+            played.play(hand)
+        ruleset_id = replay.ruleset.id
+        if ruleset_id not in versions:
+            versions[ruleset_id] = RulesetVersion.current(ruleset_id)
+        settlement = played.settlement
+        record = game.record
+        hanchan = Hanchan(
+            ruleset_version=versions[ruleset_id],
+            overrides=dict(record.get("overrides") or {}),
+            played_on=game.played_on,
+            venue=str(record.get("venue", ""))[:120],
+            table_name=str(record.get("table", ""))[:40],
+            status=Hanchan.Status.IN_PLAY if settlement is None else Hanchan.Status.FINISHED,
+            version=1,
+            state=_state_json(played),
+            ended_by="" if settlement is None else settlement.ended_by,
+            created_by=game.by,
+            finished_at=None if settlement is None else now,
+        )
+        prepared.append((hanchan, members, replay, game.by))
+
+    hanchans = Hanchan.objects.bulk_create([p[0] for p in prepared])
+    seats: list[Seat] = []
+    changes: list[LedgerChange] = []
+    entries: list[HandEntry] = []
+    for hanchan, members, replay, by in prepared:
+        settlement = replay.settlement
+        for index, member in enumerate(members):
+            seat = Seat(hanchan=hanchan, index=index, member=member)
+            if settlement is not None:
+                seat.final_score = settlement.scores[index]
+                seat.rank = settlement.ranks[index]
+                seat.points = settlement.points[index]
+                seat.chips = None if settlement.chips is None else settlement.chips[index]
+                seat.uma_ep = None if settlement.uma_ep is None else settlement.uma_ep[index]
+            seats.append(seat)
+        changes.append(
+            LedgerChange(
+                hanchan=hanchan,
+                action=LedgerChange.Action.STARTED,
+                after={"players": [m.pk for m in members], "ruleset": replay.ruleset.id},
+                by=by,
+            )
+        )
+        entries.extend(
+            HandEntry(
+                hanchan=hanchan,
+                sequence=sequence,
+                data=hand.to_json(),
+                result=_result_json(result),
+                entered_by=by,
+            )
+            for sequence, (hand, result) in enumerate(
+                zip(replay.hands, replay.results, strict=True)
+            )
+        )
+    Seat.objects.bulk_create(seats)
+    LedgerChange.objects.bulk_create(changes)
+    HandEntry.objects.bulk_create(entries, batch_size=2000)
+    return hanchans
+
+
+# -- the synthetic club -------------------------------------------------------------------------
+
+# (family name, reading) and (given name, reading): common Japanese names.
+FAMILY_NAMES = [
+    ("佐藤", "さとう"), ("鈴木", "すずき"), ("高橋", "たかはし"), ("田中", "たなか"),
+    ("伊藤", "いとう"), ("渡辺", "わたなべ"), ("山本", "やまもと"), ("中村", "なかむら"),
+    ("小林", "こばやし"), ("加藤", "かとう"), ("吉田", "よしだ"), ("山田", "やまだ"),
+    ("佐々木", "ささき"), ("山口", "やまぐち"), ("松本", "まつもと"), ("井上", "いのうえ"),
+    ("木村", "きむら"), ("林", "はやし"), ("斎藤", "さいとう"), ("清水", "しみず"),
+    ("山崎", "やまざき"), ("森", "もり"), ("池田", "いけだ"), ("橋本", "はしもと"),
+    ("阿部", "あべ"), ("石川", "いしかわ"), ("山下", "やました"), ("中島", "なかじま"),
+    ("石井", "いしい"), ("小川", "おがわ"), ("前田", "まえだ"), ("岡田", "おかだ"),
+    ("長谷川", "はせがわ"), ("藤田", "ふじた"), ("後藤", "ごとう"), ("近藤", "こんどう"),
+    ("村上", "むらかみ"), ("遠藤", "えんどう"), ("青木", "あおき"), ("坂本", "さかもと"),
+    ("斉藤", "さいとう"), ("福田", "ふくだ"), ("太田", "おおた"), ("西村", "にしむら"),
+    ("藤井", "ふじい"), ("金子", "かねこ"), ("岡本", "おかもと"), ("藤原", "ふじわら"),
+]  # fmt: skip
+GIVEN_NAMES = [
+    ("健一", "けんいち"), ("誠", "まこと"), ("大輔", "だいすけ"), ("翔太", "しょうた"),
+    ("拓也", "たくや"), ("直樹", "なおき"), ("浩二", "こうじ"), ("隆", "たかし"),
+    ("亮", "りょう"), ("剛", "つよし"), ("修", "おさむ"), ("学", "まなぶ"),
+    ("和也", "かずや"), ("智之", "ともゆき"), ("雄一", "ゆういち"), ("哲也", "てつや"),
+    ("茂", "しげる"), ("進", "すすむ"), ("達也", "たつや"), ("悠斗", "ゆうと"),
+    ("陽子", "ようこ"), ("恵子", "けいこ"), ("由美", "ゆみ"), ("真由美", "まゆみ"),
+    ("美穂", "みほ"), ("麻衣", "まい"), ("彩", "あや"), ("千尋", "ちひろ"),
+    ("直美", "なおみ"), ("裕子", "ゆうこ"), ("愛", "あい"), ("さくら", "さくら"),
+]  # fmt: skip
+VENUES = ["ビック", "ビック", "ビック", "麻雀クラブJUN", "さわやか麻雀"]
+# Club nights: Wednesdays and Saturdays, and Fridays every other week (2.5 a week).
+CLUB_WEEKDAYS = (2, 5)
+EXTRA_WEEKDAY = 4
+# Rulesets of the tables: mostly the club's standard, now and then another.
+FOUR_PLAYER_RULESETS = [
+    ("makura-1.5", 88),
+    ("makura-1.3", 4),
+    ("tenhou-4p", 5),
+    ("home-nashinashi", 3),
+]
+THREE_PLAYER_RULESETS = [("sanma-float", 5), ("fuji-sanma", 3), ("tenhou-3p", 2)]
+# How likely a member is to come on a given night: a few regulars, many occasional players.
+ATTENDANCE = [0.05, 0.1, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6]
+VOID_RATE = 0.005
+
+
+@dataclass
+class SeedSummary:
+    """What :func:`seed_history` made."""
+
+    members: int = 0
+    nights: int = 0
+    hanchans: int = 0
+    voided: int = 0
+    hands: int = 0
+    by_ruleset: Counter[str] = field(default_factory=Counter)
+
+
+@dataclass(frozen=True, slots=True)
+class _Regular:
+    member: Member
+    joined: datetime.date
+    left: datetime.date
+    attendance: float
+
+
+def seed_history(
+    *,
+    years: int,
+    members: int,
+    seed: int = 1,
+    games_per_night: int = 3,
+    end: datetime.date | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> SeedSummary:
+    """Create ``members`` members and ``years`` years of club nights ending on ``end``.
+
+    Club nights fall on Wednesdays and Saturdays, and every other Friday. Each member has a
+    join date (most from the start), perhaps a leaving date, and a chance of coming on a
+    night; those who come are drawn into tables of four (three left over make a 3-player
+    table) ``games_per_night`` times, and each table plays one hanchan per round: mostly under
+    makura-1.5, sometimes under another ruleset; about one game in 200 is voided.
+
+    Args:
+        end: the last day (default: today where the club is).
+        progress: called with a line of text after each year.
+
+    Returns:
+        A :class:`SeedSummary`. One transaction per club night.
+
+    Raises:
+        ValueError: ``years``, ``members`` or ``games_per_night`` below 1, or fewer than 4
+            members.
+    """
+    if years < 1 or games_per_night < 1:
+        raise ValueError("years and games per night must be at least 1")
+    if members < 4:
+        raise ValueError("a club needs at least 4 members")
+    rng = random.Random(seed)
+    last = end if end is not None else club_today()
+    first = _years_before(last, years) + datetime.timedelta(days=1)
+    summary = SeedSummary()
+    club = _make_members(rng, members, seed, first, last)
+    summary.members = len(club)
+    versions: dict[str, RulesetVersion] = {}
+
+    night = first
+    nights_before = games_before = 0
+    while night <= last:
+        if _is_club_night(night):
+            present = [
+                r.member
+                for r in club
+                if r.joined <= night <= r.left and rng.random() < r.attendance
+            ]
+            _club_night(rng, night, present, games_per_night, summary, versions)
+        following = night + datetime.timedelta(days=1)
+        if progress is not None and (following.year != night.year or following > last):
+            progress(
+                f"{night.year}: {summary.nights - nights_before} club nights, "
+                f"{summary.hanchans - games_before:,} hanchans"
+            )
+            nights_before, games_before = summary.nights, summary.hanchans
+        night = following
+    return summary
+
+
+def _years_before(day: datetime.date, years: int) -> datetime.date:
+    try:
+        return day.replace(year=day.year - years)
+    except ValueError:  # 29 February
+        return day.replace(year=day.year - years, day=28)
+
+
+def _is_club_night(day: datetime.date) -> bool:
+    weekday = day.weekday()
+    return weekday in CLUB_WEEKDAYS or (
+        weekday == EXTRA_WEEKDAY and day.isocalendar().week % 2 == 0
+    )
+
+
+def _make_members(
+    rng: random.Random, count: int, seed: int, first: datetime.date, last: datetime.date
+) -> list[_Regular]:
+    """``count`` new members with unused Japanese names and accounts with no password."""
+    taken = set(Member.objects.values_list("display_name", flat=True))
+    names = [(f, g) for f in FAMILY_NAMES for g in GIVEN_NAMES]
+    rng.shuffle(names)
+    chosen = []
+    for (family, family_kana), (given, given_kana) in names:
+        name = f"{family} {given}"
+        if name not in taken:
+            chosen.append((name, f"{family_kana} {given_kana}"))
+        if len(chosen) == count:
+            break
+    else:
+        raise ValueError(f"not enough unused names for {count} members")
+    user_model = get_user_model()
+    prefix = f"history-{seed}-"
+    existing = set(
+        user_model.objects.filter(username__startswith=prefix).values_list("username", flat=True)
+    )
+    numbers = (n for n in range(1, 10**6) if f"{prefix}{n:04d}" not in existing)
+    users = [user_model(username=f"{prefix}{next(numbers):04d}") for _ in chosen]
+    for user in users:
+        user.set_unusable_password()
+    with transaction.atomic():
+        users = user_model.objects.bulk_create(users)
+        created = Member.objects.bulk_create(
+            Member(user=user, display_name=name, furigana=kana)
+            for user, (name, kana) in zip(users, chosen, strict=True)
+        )
+    span = (last - first).days
+    club = []
+    for member in created:
+        # Two thirds are there from the start; the others join later. One in five leaves.
+        joined = first
+        if rng.random() > 2 / 3:
+            joined = first + datetime.timedelta(days=rng.randrange(max(span, 1)))
+        left = last
+        if rng.random() < 0.2:
+            left = joined + datetime.timedelta(days=rng.randrange(max((last - joined).days, 1)))
+        club.append(_Regular(member, joined, left, rng.choice(ATTENDANCE)))
+    return club
+
+
+def _weighted(rng: random.Random, choices: Sequence[tuple[str, int]]) -> str:
+    return rng.choices([c for c, _w in choices], weights=[w for _c, w in choices])[0]
+
+
+def _club_night(
+    rng: random.Random,
+    night: datetime.date,
+    present: list[Member],
+    rounds: int,
+    summary: SeedSummary,
+    versions: dict[str, RulesetVersion],
+) -> None:
+    if len(present) < 3:
+        return
+    venue = rng.choice(VENUES)
+    games = []
+    for _round in range(rounds):
+        rng.shuffle(present)
+        tables = [present[i : i + 4] for i in range(0, len(present) - 3, 4)]
+        if len(present) % 4 == 3:
+            tables.append(present[-3:])
+        for number, players in enumerate(tables):
+            pool = FOUR_PLAYER_RULESETS if len(players) == 4 else THREE_PLAYER_RULESETS
+            ruleset_id = _weighted(rng, pool)
+            record = {
+                "format": "club-game/1",
+                "ruleset": ruleset_id,
+                "players": [m.display_name for m in players],
+                "hands": sample_hands(rng, ruleset_id),
+                "venue": venue,
+                "table": chr(ord("A") + number),
+            }
+            games.append(
+                GameToImport(
+                    record=record,
+                    members_by_name={m.display_name: m for m in players},
+                    played_on=night,
+                    by=players[0],
+                )
+            )
+    voids = [rng.random() < VOID_RATE for _ in games]
+    with transaction.atomic():
+        hanchans = hanchans_import_bulk(games, versions=versions)
+        for hanchan, void in zip(hanchans, voids, strict=True):
+            if void:
+                hanchan_void(hanchan_id=hanchan.pk, expected_version=hanchan.version)
+    summary.nights += 1
+    summary.hanchans += len(games)
+    summary.voided += sum(voids)
+    summary.hands += sum(len(g.record["hands"]) for g in games)
+    summary.by_ruleset.update(g.record["ruleset"] for g in games)
