@@ -3,13 +3,16 @@
 - han/fu payments per second through ``hand_payment`` (target >= 200,000/s), and the same
   grid through the ``mahjong`` package's ``ScoresCalculator`` in the same run (the engine must
   be no slower: ratio >= 1.0);
-- complete-hanchan replays per second through ``replay_record`` (target >= 5,000/s).
+- complete-hanchan replays per second through ``replay_record`` (target >= 5,000/s);
+- hand entry over HTTP on PostgreSQL with 20 concurrent phones, and SQL queries per hand entry
+  and per table render (:mod:`benchmarks.hand_entry`, in a process of its own).
 
 Each figure is the best of several rounds, to keep other load on the machine out of it.
 """
 
 from __future__ import annotations
 
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -101,6 +104,10 @@ def main() -> int:
     line("ratio engine / ScoresCalculator", ours / theirs, 1.0, "x")
     print(f"replays: {len(records)} complete hanchans, {hands / len(records):.1f} hands each")
     line("replay_record (complete hanchan)", replay_rate, REPLAY_TARGET, "replays/s")
+    sys.stdout.flush()
+    # Django is set up there against a scratch PostgreSQL database, so it runs apart.
+    entry = subprocess.run([sys.executable, "-m", "benchmarks.hand_entry"], check=False)
+    failures += entry.returncode != 0
     return 1 if failures else 0
 
 

@@ -50,6 +50,23 @@ class Member(models.Model):
         return self.furigana or self.display_name
 
     def phone_visible_to(self, viewer: AbstractBaseUser | AnonymousUser) -> bool:
-        """Whether ``viewer`` may see this member's phone number (staff only, for now;
-        meetup coordinators are added with the meetups)."""
-        return bool(viewer.is_authenticated and getattr(viewer, "is_staff", False))
+        """Whether ``viewer`` may see this member's phone number: staff, and the coordinator
+        of a meetup this member has applied to while it is being arranged (recruiting,
+        provisional or confirmed), who must be able to phone them in an emergency (seed 001
+        L446–447). Nobody else, not even other members of the same meetup."""
+        if not viewer.is_authenticated:
+            return False
+        if getattr(viewer, "is_staff", False):
+            return True
+        # Imported here: the meetings app builds on this module.
+        from meetings.models import Meetup
+
+        return (
+            Meetup.objects.being_arranged()
+            .filter(
+                coordinator__user_id=viewer.pk,
+                applications__member=self,
+                applications__withdrawn_at__isnull=True,
+            )
+            .exists()
+        )

@@ -99,8 +99,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# The ruleset a new game starts with unless the players pick another (a built-in ruleset id).
+CLUB_DEFAULT_RULESET = "makura-1.5"
+
 LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "ruleset_list"
+LOGIN_REDIRECT_URL = "game_list"
 LOGOUT_REDIRECT_URL = "login"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -120,6 +123,20 @@ USE_I18N = True
 TIME_ZONE = "Asia/Tokyo"
 USE_TZ = True
 
+# -- The club's own rules for standings and titles (rules-spec §4.4, T-04, T-06) -------------
+# Where the club lives: "this month" and every month/half-year boundary are dates there.
+CLUB_TIME_ZONE = os.environ.get("CLUB_TIME_ZONE", TIME_ZONE)
+# Rulesets whose games count when a standings table names none ("standard-rule games", §4.4).
+CLUB_STANDARD_RULESETS = ["makura-1.5"]
+# Minimum finished games in the month (the half year) to hold that title; the spec leaves both
+# open (§4.4 "Minimum games ... configurable, since none is stated").
+CHAMPION_MIN_GAMES = 4
+HALF_YEAR_CHAMPION_MIN_GAMES = 24
+# Equal top totals: "standings" breaks them as the standings table does (average rank, then
+# best game) and shares the title only when those are equal too; "shared" shares the title
+# among everyone on the top total. The spec leaves ties open (§4.4, T-06).
+CHAMPION_TIES = "standings"
+
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
@@ -129,3 +146,31 @@ if not DEBUG:
         "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
         "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
     }
+
+# E-mail: meetup notices and reminders, through Django's mailers. Development prints them on
+# the console; a deployment sets DJANGO_EMAIL_BACKEND=django.core.mail.backends.smtp.EmailBackend
+# (the default when not debugging) and DJANGO_EMAIL_HOST, _PORT, _HOST_USER, _HOST_PASSWORD,
+# _USE_TLS.
+email_backend = os.environ.get(
+    "DJANGO_EMAIL_BACKEND",
+    "django.core.mail.backends.console.EmailBackend"
+    if DEBUG
+    else "django.core.mail.backends.smtp.EmailBackend",
+)
+MAILERS: dict[str, dict[str, object]] = {"default": {"BACKEND": email_backend}}
+if email_backend == "django.core.mail.backends.smtp.EmailBackend":
+    MAILERS["default"]["OPTIONS"] = {
+        "host": os.environ.get("DJANGO_EMAIL_HOST", "localhost"),
+        "port": int(os.environ.get("DJANGO_EMAIL_PORT", "25")),
+        "username": os.environ.get("DJANGO_EMAIL_HOST_USER", ""),
+        "password": os.environ.get("DJANGO_EMAIL_HOST_PASSWORD", ""),
+        "use_tls": envbool("DJANGO_EMAIL_USE_TLS", "0"),
+    }
+DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "clubsite@example.org")
+
+# Meetups: every notice also goes to the club's mailing list (empty: none); links in e-mails
+# start with CLUB_SITE_URL; members who have not confirmed a line-up are reminded after
+# MEETUP_REMINDER_HOURS (manage.py send_meetup_reminders).
+CLUB_LIST_ADDRESS = os.environ.get("CLUB_LIST_ADDRESS", "club-list@example.org")
+CLUB_SITE_URL = os.environ.get("CLUB_SITE_URL", "http://127.0.0.1:8000")
+MEETUP_REMINDER_HOURS = int(os.environ.get("MEETUP_REMINDER_HOURS", "24"))

@@ -1,6 +1,6 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.urls import path
+from django.urls import include, path
 
 from clubsite import views
 
@@ -30,8 +30,10 @@ account_patterns = [
 ]
 
 urlpatterns = [
-    path("", views.ruleset_list, name="ruleset_list"),
+    path("", include("scoring.urls")),
+    path("rulesets/", views.ruleset_list, name="ruleset_list"),
     path("rulesets/<str:ruleset_id>/", views.ruleset_detail, name="ruleset_detail"),
+    path("meetups/", include("meetings.urls")),
     *account_patterns,
     path("i18n/setlang/", views.set_language, name="set_language"),
     path("admin/", admin.site.urls),

@@ -19,6 +19,8 @@ from django.test.utils import override_settings
 
 from clubsite.models import Member
 
+pytest_plugins = ["tests.browser"]
+
 
 @pytest.fixture(autouse=True, scope="session")
 def fast_password_hashing() -> Iterator[None]:

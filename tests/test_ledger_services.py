@@ -11,6 +11,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils.translation import override
 
 from clubsite.models import Member
 from scoring.engine import replay_record
@@ -202,7 +203,7 @@ def test_it_refuses_a_correction_that_makes_a_later_hand_impossible(game):
     record(game, RON)
     record(game, {"result": "draw", "tenpai": []})
     game.refresh_from_db()
-    with pytest.raises(LedgerError, match="hand 2 impossible"):
+    with override("en"), pytest.raises(LedgerError, match="hand 2 impossible"):
         hand_correct(
             hanchan_id=game.pk,
             sequence=0,

@@ -109,8 +109,8 @@ def test_it_shows_no_account_controls_to_anonymous_visitors(client: Client) -> N
 def test_it_logs_a_member_in_and_goes_home(csrf_client: Client, member: Member) -> None:
     response = log_in(csrf_client, "aoki", "aoki-password")
 
-    assertRedirects(response, reverse("ruleset_list"))
-    assert site_user(csrf_client.get(reverse("ruleset_list")).text) == "Aoki"
+    assertRedirects(response, reverse("game_list"))
+    assert site_user(csrf_client.get(reverse("game_list")).text) == "Aoki"
 
 
 def test_it_honours_next_after_login(csrf_client: Client, member: Member) -> None:
@@ -124,7 +124,7 @@ def test_it_honours_next_after_login(csrf_client: Client, member: Member) -> Non
 def test_it_ignores_a_next_to_another_site(csrf_client: Client, member: Member) -> None:
     response = log_in(csrf_client, "aoki", "aoki-password", next_path="https://evil.example/")
 
-    assertRedirects(response, reverse("ruleset_list"))
+    assertRedirects(response, reverse("game_list"))
 
 
 def test_it_refuses_a_wrong_password(csrf_client: Client, member: Member) -> None:
@@ -147,7 +147,7 @@ def test_it_sends_a_logged_in_member_from_the_login_page_home(
 ) -> None:
     response = client_for(member).get(reverse("login"))
 
-    assertRedirects(response, reverse("ruleset_list"))
+    assertRedirects(response, reverse("game_list"))
 
 
 def test_it_logs_out_by_post(client_for: ClientFor, member: Member) -> None:
@@ -193,7 +193,7 @@ def test_it_changes_the_password(
     # Still logged in on the phone that made the change.
     assert client.get("/").status_code == 200
     assert log_in(csrf_client, "aoki", "aoki-password").status_code == 200
-    assertRedirects(log_in(csrf_client, "aoki", "tsumo-pinfu-dora2"), reverse("ruleset_list"))
+    assertRedirects(log_in(csrf_client, "aoki", "tsumo-pinfu-dora2"), reverse("game_list"))
 
 
 def test_it_refuses_a_password_change_with_the_wrong_old_password(
@@ -261,8 +261,8 @@ def test_it_escapes_the_display_name(client_for: ClientFor, member: Member) -> N
 def test_it_lets_a_user_without_a_profile_log_in(csrf_client: Client, staff: User) -> None:
     response = log_in(csrf_client, "staff", "staff-password")
 
-    assertRedirects(response, reverse("ruleset_list"))
-    assert site_user(csrf_client.get(reverse("ruleset_list")).text) == "staff"
+    assertRedirects(response, reverse("game_list"))
+    assert site_user(csrf_client.get(reverse("game_list")).text) == "staff"
 
 
 def test_it_finds_the_member_for_a_user(member: Member, staff: User) -> None:

@@ -1,0 +1,269 @@
+"""Hand entry over HTTP against PostgreSQL with 20 concurrent phones, and queries per request.
+
+Run by ``make bench`` (``python -m benchmarks``) as ``python -m benchmarks.hand_entry`` in a
+process of its own, because it points Django at a scratch database ``clubsite_bench_entry``
+on the local PostgreSQL (127.0.0.1:5432, user postgres; override with BENCH_PG_URL), which it
+creates, migrates and drops. It serves the app as production would, with gunicorn (4 worker
+processes for the 2 cores, DEBUG off), on a free loopback port.
+
+Each of 20 clients is a phone at its own table: it confirms a hand (an exhaustive draw or a
+mangan tsumo, alternating), then waits a moment as a phone does (0.2-0.6 s), and so on. The
+latency of the confirm POST is measured, with its status (a redirect is success). Afterwards
+every game must hold exactly the hands its client confirmed.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PG_SERVER = os.environ.get("BENCH_PG_URL", "postgres://postgres@127.0.0.1:5432")
+DB_NAME = "clubsite_bench_entry"
+CLIENTS = 20
+HANDS_PER_CLIENT = 12
+CSRF_SECRET = "b" * 32  # an unmasked secret is a valid token for Django's CSRF check
+P95_TARGET_MS = 50
+QUERY_TARGET = 15
+
+
+def _recreate_database() -> None:
+    import psycopg
+
+    with psycopg.connect(f"{PG_SERVER}/postgres", autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{DB_NAME}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{DB_NAME}"')
+
+
+def _drop_database() -> None:
+    import psycopg
+
+    with psycopg.connect(f"{PG_SERVER}/postgres", autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{DB_NAME}" WITH (FORCE)')
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _setup_club() -> list[tuple[int, str]]:
+    """Members, one game per client, and a session per client: [(game id, session key)]."""
+    import datetime
+
+    from django.contrib.auth import get_user_model
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.core.management import call_command
+
+    from clubsite.models import Member
+    from scoring.services import hanchan_start
+
+    call_command("migrate", verbosity=0)
+    # DEBUG is off, as in production: pages need the hashed static files' manifest.
+    call_command("collectstatic", interactive=False, verbosity=0)
+    tables = []
+    for table in range(CLIENTS):
+        members = []
+        for seat in range(4):
+            user = get_user_model().objects.create_user(f"p{table}-{seat}")
+            members.append(Member.objects.create(user=user, display_name=f"P{table}-{seat}"))
+        game = hanchan_start(
+            ruleset_id="makura-1.5",
+            members=members,
+            played_on=datetime.date(2026, 11, 22),
+            table_name=str(table),
+        )
+        session = SessionStore()
+        session["_auth_user_id"] = str(members[0].user.pk)
+        session["_auth_user_backend"] = "django.contrib.auth.backends.ModelBackend"
+        session["_auth_user_hash"] = members[0].user.get_session_auth_hash()
+        session.create()
+        tables.append((game.pk, session.session_key or ""))
+    return tables
+
+
+def _hand_fields(number: int) -> dict[str, str | list[str]]:
+    """Hand ``number`` of a bench game: mostly exhaustive draws with everyone tenpai (the
+    dealer stays, honba grows), and every fourth hand a mangan tsumo by the seat after the
+    dealer, which moves the deal on. 31 hands stay within East 1 to South 4."""
+    if number % 4 != 3:
+        return {"result": "draw", "tenpai": ["0", "1", "2", "3"]}
+    winner = str((number // 4 + 1) % 4)  # the dealer is seat number // 4
+    return {"result": "tsumo", "winner": winner, f"value_{winner}": "mangan"}
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: object, **kwargs: object) -> None:
+        return None
+
+
+def _client(base: str, game: int, session: str, latencies: list[float], errors: list[str]) -> None:
+    opener = urllib.request.build_opener(_NoRedirect)
+    rng = random.Random(game)
+    headers = {
+        "Cookie": f"sessionid={session}; csrftoken={CSRF_SECRET}",
+        "X-CSRFToken": CSRF_SECRET,
+        "Referer": base + "/",
+        "Content-Type": "application/x-www-form-urlencoded",
+    }
+    for number in range(HANDS_PER_CLIENT):
+        fields = {
+            "request_id": str(uuid.uuid4()),
+            "version": str(number),
+            "confirm": "1",
+            **_hand_fields(number),
+        }
+        body = urllib.parse.urlencode(fields, doseq=True).encode()
+        request = urllib.request.Request(
+            f"{base}/games/{game}/hands/", data=body, headers=headers, method="POST"
+        )
+        start = time.perf_counter()
+        try:
+            with opener.open(request, timeout=30) as response:
+                status = response.status
+        except urllib.error.HTTPError as error:
+            status = error.code
+        except OSError as error:
+            errors.append(f"game {game} hand {number}: {error}")
+            continue
+        latencies.append(time.perf_counter() - start)
+        if status != 302:
+            errors.append(f"game {game} hand {number}: HTTP {status}")
+        time.sleep(rng.uniform(0.2, 0.6))
+
+
+def _query_counts() -> list[str]:
+    """Queries per hand entry and per table render, early in a game and after 30 hands."""
+    import datetime
+
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    from clubsite.models import Member
+    from scoring.services import hanchan_start
+
+    members = list(Member.objects.order_by("pk")[:4])
+    game = hanchan_start(
+        ruleset_id="makura-1.5", members=members, played_on=datetime.date(2026, 11, 22)
+    )
+    client = Client()
+    client.force_login(members[0].user)
+    entry, render = {}, {}
+    for number in range(31):
+        if number in (1, 30):
+            with CaptureQueriesContext(connection) as render_queries:
+                page = client.get(f"/games/{game.pk}/")
+            assert page.status_code == 200, page.status_code
+            render[number] = len(render_queries)
+        data: dict[str, str | list[str]] = {
+            "request_id": str(uuid.uuid4()),
+            "version": str(number),
+            "confirm": "1",
+            **_hand_fields(number),
+        }
+        with CaptureQueriesContext(connection) as entry_queries:
+            response = client.post(f"/games/{game.pk}/hands/", data)
+        assert response.status_code == 302, (number, response.status_code)
+        if number in (1, 30):
+            entry[number] = len(entry_queries)
+    worst = max(*entry.values(), *render.values())
+    verdict = "ok" if worst <= QUERY_TARGET and len(set(entry.values())) == 1 else "CHECK"
+    return [
+        f"{'SQL queries per hand entry (hand 2 / hand 31)':<44} {entry[1]:>5} / {entry[30]:<5}",
+        f"{'SQL queries per table render (1 / 30 hands)':<44} {render[1]:>5} / {render[30]:<5}"
+        f" target <= {QUERY_TARGET}, constant {verdict}",
+    ]
+
+
+def main() -> int:
+    os.environ["DATABASE_URL"] = f"{PG_SERVER}/{DB_NAME}"
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "clubsite.settings")
+    os.environ["DJANGO_DEBUG"] = "0"
+    os.environ.setdefault("DJANGO_SECRET_KEY", "bench-" + uuid.uuid4().hex)
+    os.environ["DJANGO_ALLOWED_HOSTS"] = "127.0.0.1,testserver"
+    import django
+
+    _recreate_database()
+    try:
+        django.setup()
+        tables = _setup_club()
+        port = _free_port()
+        server = subprocess.Popen(
+            [
+                str(Path(sys.executable).parent / "gunicorn"),
+                "clubsite.wsgi",
+                "--bind",
+                f"127.0.0.1:{port}",
+                "--workers",
+                "4",
+            ],
+            cwd=ROOT,
+            env=os.environ.copy(),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            base = f"http://127.0.0.1:{port}"
+            for _ in range(100):
+                try:
+                    urllib.request.urlopen(base + "/accounts/login/", timeout=1).close()
+                    break
+                except OSError:
+                    time.sleep(0.1)
+            latencies: list[float] = []
+            errors: list[str] = []
+            threads = [
+                threading.Thread(target=_client, args=(base, game, session, latencies, errors))
+                for game, session in tables
+            ]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
+
+        from scoring.models import HandEntry
+
+        stored = {g: HandEntry.objects.filter(hanchan_id=g).count() for g, _ in tables}
+        missing = [g for g, count in stored.items() if count != HANDS_PER_CLIENT]
+        ms = sorted(latency * 1000 for latency in latencies)
+        p50 = statistics.median(ms) if ms else float("nan")
+        p95 = ms[max(0, round(len(ms) * 0.95) - 1)] if ms else float("nan")
+        ok = p95 < P95_TARGET_MS and not errors and not missing
+        lines = [
+            f"hand entry over HTTP (gunicorn, 4 workers), PostgreSQL, {CLIENTS} concurrent phones, "
+            f"{len(ms)} confirms",
+            f"{'confirm POST latency p50 / p95':<44} {p50:>6.1f} / {p95:.1f} ms"
+            f"   target p95 < {P95_TARGET_MS} ms {'ok' if p95 < P95_TARGET_MS else 'ABOVE'}",
+            f"{'errors / games with a hand missing or twice':<44} {len(errors):>6} / "
+            f"{len(missing)}   target 0 {'ok' if not errors and not missing else 'FAILED'}",
+            *_query_counts(),
+        ]
+        print("\n".join(lines))
+        for error in errors[:5]:
+            print("  ", error)
+        return 0 if ok else 1
+    finally:
+        from django.db import connections
+
+        connections.close_all()
+        _drop_database()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

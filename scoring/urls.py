@@ -1,0 +1,20 @@
+from django.urls import path
+
+from scoring import views
+
+urlpatterns = [
+    path("", views.game_list, name="game_list"),
+    path("games/new/", views.game_new, name="game_new"),
+    path("games/<int:pk>/", views.game_detail, name="game_detail"),
+    path("games/<int:pk>/record.json", views.game_record, name="game_record"),
+    path("games/<int:pk>/hands/", views.hand_create, name="hand_create"),
+    path("games/<int:pk>/hands/preview/", views.hand_preview, name="hand_preview"),
+    path("games/<int:pk>/hands/<int:number>/edit/", views.hand_edit, name="hand_edit"),
+    path(
+        "games/<int:pk>/hands/<int:number>/preview/",
+        views.hand_edit_preview,
+        name="hand_edit_preview",
+    ),
+    path("games/<int:pk>/undo/", views.hand_undo, name="hand_undo"),
+    path("games/<int:pk>/void/", views.game_void, name="game_void"),
+]

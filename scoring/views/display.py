@@ -1,0 +1,403 @@
+"""What the ledger pages show, formatted for people: round labels in the usual Japanese style,
+hand summaries ("ロン 馬場←千葉 3飜30符 3,900"), deltas with signs, settlement in thousands.
+
+Everything here reads numbers the engine computed (stored results, or a preview's
+``HandResult``); nothing is worked out but the text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, gettext_noop, pgettext, pgettext_lazy
+
+from clubsite.views import MINUS, format_points
+from scoring.engine import Ruleset
+from scoring.forms import (
+    ABORT_LABELS,
+    LIMIT_LABELS,
+    PENALTY_LABELS,
+    RESULT_LABELS,
+    SEAT_WINDS,
+    fu_label,
+    han_label,
+    yakuman_label,
+)
+
+ROUND_WINDS: dict[str, Promise] = {
+    "E": pgettext_lazy("round wind", "East"),
+    "S": pgettext_lazy("round wind", "South"),
+    "W": pgettext_lazy("round wind", "West"),
+    "N": pgettext_lazy("round wind", "North"),
+}
+PAYMENT_REASONS: dict[str, Promise] = {
+    "ron": gettext_lazy("Ron"),
+    "tsumo": gettext_lazy("Tsumo"),
+    "pao": gettext_lazy("Pao"),
+    "rinshan": gettext_lazy("Kan feeder pays"),
+    "honba": gettext_lazy("Honba"),
+    "noten": gettext_lazy("Noten payment"),
+    "nagashi": gettext_lazy("Nagashi"),
+    "chombo": gettext_lazy("Chombo"),
+    "riichi": gettext_lazy("Riichi stick"),
+    "riichi_return": gettext_lazy("Riichi stick back"),
+    "penalty": gettext_lazy("Penalty"),
+    "deposits": gettext_lazy("Deposits"),
+    "tobi": gettext_lazy("Bust payment"),
+}
+NAGASHI_LABELS: dict[str, Promise] = {
+    "mangan": gettext_lazy("Nagashi mangan"),
+    "baiman": gettext_lazy("Nagashi baiman"),
+    "yakuman": gettext_lazy("Nagashi yakuman"),
+}
+RANK_LABELS: dict[int, Promise] = {
+    1: gettext_lazy("1st"),
+    2: gettext_lazy("2nd"),
+    3: gettext_lazy("3rd"),
+    4: gettext_lazy("4th"),
+}
+# The built-in rulesets' names (scoring/rulesets/*.toml), here for makemessages: a game shows
+# its pinned ruleset's name in the reader's language when the name is one of these.
+RULESET_NAMES = (
+    gettext_noop("Makura Club standard rules v1.5"),
+    gettext_noop("Makura Club standard rules v1.3"),
+    gettext_noop("Shinbashi FUJI Club 3-player rules"),
+    gettext_noop("Home game house rules (nashi-nashi, chips)"),
+    gettext_noop("3-player club rules (floating uma)"),
+    gettext_noop("Tenhou 4-player East-South (般南喰赤)"),
+    gettext_noop("Tenhou 3-player East-South (三般南喰赤)"),
+)
+# Values of a win that go to the winner as the hand's price (honba and deposits aside).
+_VALUE_REASONS = frozenset({"ron", "tsumo", "pao", "rinshan"})
+
+
+def ruleset_title(name: str) -> str:
+    """A ruleset's name as the reader says it (a name not in RULESET_NAMES stays as it is)."""
+    return _(name) if name else name
+
+
+def round_label(code: str) -> str:
+    """ "E1" -> "東1局" (Japanese) / "East 1"; an unknown code is shown as it is."""
+    wind = ROUND_WINDS.get(code[:1])
+    if wind is None or not code[1:].isdigit():
+        return code
+    return _("%(wind)s %(number)s") % {"wind": wind, "number": code[1:]}
+
+
+def honba_label(honba: int) -> str:
+    return _("%(n)d honba") % {"n": honba}
+
+
+def signed_points(points: int) -> str:
+    """A score change: "+3,900", "−3,900", "0"."""
+    return f"+{format_points(points)}" if points > 0 else format_points(points)
+
+
+def settlement_points(points: int) -> str:
+    """Settlement in thousands with one decimal, as clubs write it: 55000 -> "+55.0",
+    -12300 -> "−12.3", 0 -> "0.0". Finer amounts keep their digits (150 -> "+0.15")."""
+    whole, rest = divmod(abs(points), 1000)
+    decimals = str(rest // 100) if rest % 100 == 0 else f"{rest:03d}".rstrip("0")
+    amount = f"{whole}.{decimals}"
+    if points > 0:
+        return f"+{amount}"
+    if points < 0:
+        return f"{MINUS}{amount}"
+    return amount
+
+
+def signed_count(count: int) -> str:
+    """Chips or ep: "+3", "−2", "0"."""
+    if count > 0:
+        return f"+{count}"
+    return f"{MINUS}{-count}" if count < 0 else "0"
+
+
+def sign_class(points: int) -> str:
+    return "plus" if points > 0 else "minus" if points < 0 else "zero"
+
+
+def ended_by_label(ended_by: str, last_round: str) -> str:
+    """Why the game ended, e.g. "南4局終了", "トビ終了", "アガリやめ"."""
+    if ended_by == "last_hand":
+        return _("Ended after %(round)s") % {"round": round_label(last_round)}
+    labels = {
+        "tobi": _("Ended by a bust (tobi)"),
+        "agari_yame": _("Agari-yame: the dealer stopped after winning"),
+        "tenpai_yame": _("Tenpai-yame: the dealer stopped when tenpai"),
+        "dealer_top": _("Ended with the dealer on top"),
+    }
+    return labels.get(ended_by, ended_by)
+
+
+def refusal_text(key: str, message: str, ruleset: Ruleset) -> str:
+    """An engine refusal (``RecordError``: the record key at fault and an English sentence)
+    in the reader's language. The engine is plain Python and speaks English only; the key,
+    and for keys with several reasons the English text, say which message to show. A refusal
+    no form sends (a malformed record) keeps the engine's English."""
+    field = re.sub(r"\[\d+\]", "[]", key)
+    text = {
+        "result": _("This game is over: no more hands can be entered."),
+        "open_riichi": _("These rules have no open riichi."),
+        "wins[].fu": _("This fu is not possible under these rules."),
+        "wins[].pao": _("These rules have no pao (liability for a yakuman)."),
+        "wins[].chips": _("These rules have no chips."),
+        "kind": _("These rules have no such abortive draw."),
+        "penalties[].kind": _("These rules have no such penalty."),
+        "nagashi": _("These rules have no nagashi mangan."),
+    }.get(field)
+    if text is not None:
+        return text
+    if field == "riichi" and ruleset.riichi_min_score:
+        return _("Not enough points to declare riichi: it takes at least %(points)s.") % {
+            "points": format_points(ruleset.riichi_min_score)
+        }
+    if field == "wins[].han" and ruleset.two_han_minimum_from_honba:
+        return _("From %(n)d honba a win needs at least 2 han.") % {
+            "n": ruleset.two_han_minimum_from_honba
+        }
+    if field == "wins":
+        if "sancha_ron" in message:
+            return _("Three players winning on one discard is an abortive draw under these rules.")
+        if "at most" in message:
+            return _("At most %(n)d players can win on one discard under these rules.") % {
+                "n": ruleset.multi_ron_max
+            }
+    if field == "dealer_stops":
+        if "all-last" in message:
+            return _("Only the dealer of the last hand (all-last) can end the game.")
+        if "keeping the deal" in message:
+            return _("The dealer can end the game only after keeping the deal by a win or tenpai.")
+        if "agari_yame" in message:
+            return _("These rules have no agari-yame.")
+        if "tenpai_yame" in message:
+            return _("These rules have no tenpai-yame.")
+        if "points yet" in message:
+            return _("Nobody has %(points)s points yet: the game goes on.") % {
+                "points": format_points(ruleset.extension_target)
+            }
+    return _("Not possible under these rules: %(why)s") % {"why": message}
+
+
+@dataclass(frozen=True)
+class Cell:
+    """A signed number and its sign ("plus", "minus", "zero") for colouring."""
+
+    text: str
+    sign: str
+
+    @classmethod
+    def delta(cls, points: int) -> Cell:
+        return cls(signed_points(points), sign_class(points))
+
+
+@dataclass(frozen=True)
+class SeatView:
+    index: int
+    name: str
+    score: str
+    wind: str
+    is_dealer: bool
+
+
+@dataclass(frozen=True)
+class TableView:
+    """The table before the next hand: round, honba, deposits and each seat's score."""
+
+    round: str
+    honba: str
+    honba_count: int
+    deposits: str
+    deposits_points: int
+    seats: list[SeatView]
+
+    @classmethod
+    def of(cls, table: Mapping[str, Any], names: Sequence[str]) -> TableView:
+        n = len(names)
+        dealer = table["dealer"]
+        return cls(
+            round=round_label(table["round"]),
+            honba=honba_label(table["honba"]),
+            honba_count=table["honba"],
+            deposits=format_points(table["deposits"]),
+            deposits_points=table["deposits"],
+            seats=[
+                SeatView(
+                    index=seat,
+                    name=names[seat],
+                    score=format_points(table["scores"][seat]),
+                    wind=str(SEAT_WINDS[(seat - dealer) % n]),
+                    is_dealer=seat == dealer,
+                )
+                for seat in range(n)
+            ],
+        )
+
+
+@dataclass(frozen=True)
+class PaymentLine:
+    """ "千葉 → 馬場 3,900 (ロン)": ``payer``/``payee`` are names or "the table"."""
+
+    payer: str
+    payee: str
+    amount: str
+    reason: str
+
+
+def payment_lines(payments: Sequence[Mapping[str, Any]], names: Sequence[str]) -> list[PaymentLine]:
+    table = _("Table")
+    return [
+        PaymentLine(
+            payer=table if p["payer"] is None else names[p["payer"]],
+            payee=table if p["payee"] is None else names[p["payee"]],
+            amount=format_points(p["amount"]),
+            reason=str(PAYMENT_REASONS.get(p["reason"], p["reason"])),
+        )
+        for p in payments
+    ]
+
+
+@dataclass(frozen=True)
+class SeatChange:
+    name: str
+    delta: Cell
+    score: str
+
+
+@dataclass(frozen=True)
+class Preview:
+    """What a hand will do, from the engine: who pays whom, each seat's change and score."""
+
+    payments: list[PaymentLine]
+    seats: list[SeatChange]
+    deposits_after: str
+    ends: str
+
+    @classmethod
+    def of(
+        cls,
+        result: Mapping[str, Any],
+        names: Sequence[str],
+        ended_by: str | None,
+    ) -> Preview:
+        return cls(
+            payments=payment_lines(result["payments"], names),
+            seats=[
+                SeatChange(names[s], Cell.delta(result["deltas"][s]), format_points(score))
+                for s, score in enumerate(result["scores"])
+            ],
+            deposits_after=format_points(result["deposits_after"]),
+            ends="" if ended_by is None else ended_by_label(ended_by, result["round"]),
+        )
+
+
+def _value_text(win: Mapping[str, Any], fu_scoring: bool) -> str:
+    limit = win.get("limit")
+    if limit == "yakuman":
+        return yakuman_label(win.get("yakuman", 1))
+    if limit is not None:
+        return str(LIMIT_LABELS.get(limit, limit))
+    if fu_scoring and win.get("fu") is not None:
+        return _("%(han)s %(fu)s") % {"han": han_label(win["han"]), "fu": fu_label(win["fu"])}
+    return han_label(win["han"])
+
+
+def _win_price(winner: int, payments: Sequence[Mapping[str, Any]]) -> str:
+    """What the win was worth as players say it: "3,900" for a ron, "2,000/4,000" or
+    "4,000 all" for a tsumo (read from the engine's payments; honba left out)."""
+    paid = [p for p in payments if p["payee"] == winner and p["reason"] in _VALUE_REASONS]
+    if not paid:
+        return ""
+    if all(p["reason"] == "tsumo" for p in paid):
+        amounts = sorted({p["amount"] for p in paid})
+        if len(amounts) == 1:
+            return _("%(points)s all") % {"points": format_points(amounts[0])}
+        return "/".join(format_points(a) for a in amounts)
+    return format_points(sum(p["amount"] for p in paid))
+
+
+def name_list(names: Sequence[str], seats: Sequence[int]) -> str:
+    """The players at ``seats``: "Aoki, Chiba" (English), "Aoki・Chiba" (Japanese)."""
+    return pgettext("between names in a list", ", ").join(names[s] for s in seats)
+
+
+def hand_summary(
+    data: Mapping[str, Any],
+    result: Mapping[str, Any],
+    names: Sequence[str],
+    *,
+    fu_scoring: bool,
+    nagashi: str,
+) -> str:
+    """One line for the hand list, e.g. "ロン 馬場←千葉 3飜30符 3,900"."""
+    outcome = data["result"]
+    label = str(RESULT_LABELS.get(outcome, outcome))
+    payments = result.get("payments", [])
+    if outcome in ("ron", "tsumo"):
+        parts = []
+        for win in data.get("wins", []):
+            who = names[win["winner"]]
+            if outcome == "ron":
+                who = f"{who}←{names[data['loser']]}"
+            price = _win_price(win["winner"], payments)
+            parts.append(" ".join(x for x in (who, _value_text(win, fu_scoring), price) if x))
+        return f"{label} " + " / ".join(parts)
+    if outcome == "draw":
+        if data.get("nagashi"):
+            nagashi_label = str(NAGASHI_LABELS.get(nagashi, label))
+            return f"{label} {nagashi_label} " + name_list(names, data["nagashi"])
+        tenpai = data.get("tenpai", [])
+        if not tenpai:
+            return f"{label} " + _("all noten")
+        if len(tenpai) == len(names):
+            return f"{label} " + _("all tenpai")
+        return f"{label} " + _("tenpai: %(names)s") % {"names": name_list(names, tenpai)}
+    if outcome == "abort":
+        kind = data.get("kind", "")
+        return f"{label} {ABORT_LABELS.get(kind, kind)}"
+    return f"{label} {names[data['offender']]}"
+
+
+def hand_extras(data: Mapping[str, Any], names: Sequence[str]) -> list[str]:
+    """Small tags under a hand's summary: riichi, penalties, the dealer's stop."""
+    tags = []
+    if data.get("riichi"):
+        tags.append(_("Riichi: %(names)s") % {"names": name_list(names, data["riichi"])})
+    for penalty in data.get("penalties", []):
+        kind = PENALTY_LABELS.get(penalty["kind"], penalty["kind"])
+        tags.append(f"{kind}: {names[penalty['seat']]}")
+    if data.get("dealer_stops"):
+        tags.append(_("The dealer ends the game"))
+    return tags
+
+
+@dataclass(frozen=True)
+class HandRow:
+    """One line of the hand list."""
+
+    number: int
+    round: str
+    honba: str
+    summary: str
+    extras: list[str]
+    deltas: list[Cell]
+
+
+@dataclass(frozen=True)
+class EndRow:
+    rank: int
+    rank_label: str
+    name: str
+    score: str
+    points: Cell
+    chips: str
+    uma_ep: str
+
+
+def rank_label(rank: int) -> str:
+    return str(RANK_LABELS.get(rank, rank))

@@ -1,0 +1,255 @@
+"""Games: the list (the home page), starting a game, the table screen, export, undo, void."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django_htmx.http import HttpResponseClientRedirect
+
+from scoring.engine import available_rulesets, load_ruleset
+from scoring.forms import GameStartForm, UndoLastHandForm, VoidGameForm, member_options
+from scoring.models import Hanchan
+from scoring.services import (
+    LedgerError,
+    StaleHanchan,
+    hanchan_record,
+    hanchan_start,
+    hanchan_void,
+    hand_undo_last,
+)
+from scoring.views.display import (
+    Cell,
+    TableView,
+    ruleset_title,
+    settlement_points,
+    sign_class,
+)
+from scoring.views.table import (
+    HtmxHttpRequest,
+    acting_member,
+    load_hanchan,
+    render_table,
+    require_keeper,
+    seats_of,
+    wants_fragment,
+)
+
+RECENT_FINISHED = 20
+
+
+@dataclass(frozen=True)
+class PlayerLine:
+    name: str
+    rank: int
+    points: Cell
+
+
+@dataclass(frozen=True)
+class GameCard:
+    """A game in the list: in play with its table, or finished with ranks and points."""
+
+    pk: int
+    played_on: date
+    ruleset_name: str
+    table_name: str
+    venue: str
+    table: TableView | None
+    players: list[PlayerLine]
+
+    @classmethod
+    def of(cls, hanchan: Hanchan) -> GameCard:
+        seats = seats_of(hanchan)
+        names = [seat.member.display_name for seat in seats]
+        in_play = hanchan.status == Hanchan.Status.IN_PLAY
+        players = [
+            PlayerLine(
+                seat.member.display_name,
+                seat.rank or 0,
+                Cell(settlement_points(seat.points or 0), sign_class(seat.points or 0)),
+            )
+            for seat in sorted(seats, key=lambda s: (s.rank or 0, s.index))
+        ]
+        return cls(
+            pk=hanchan.pk,
+            played_on=hanchan.played_on,
+            ruleset_name=ruleset_title(hanchan.ruleset_version.name),
+            table_name=hanchan.table_name,
+            venue=hanchan.venue,
+            table=TableView.of(hanchan.state["table"], names) if in_play else None,
+            players=[] if in_play else players,
+        )
+
+
+@require_safe
+@login_required
+def game_list(request: HttpRequest) -> HttpResponse:
+    """Home: the games in play, then the latest finished games."""
+    games = Hanchan.objects.select_related("ruleset_version").prefetch_related("seats__member")
+    in_play = games.in_play().order_by("-played_on", "-created_at")
+    finished = games.finished().order_by("-played_on", "-finished_at", "-pk")[:RECENT_FINISHED]
+    context = {
+        "in_play": [GameCard.of(h) for h in in_play],
+        "finished": [GameCard.of(h) for h in finished],
+    }
+    return render(request, "scoring/game_list.html", context)
+
+
+def ruleset_choices() -> list[tuple[str, str]]:
+    """The club's default ruleset first, then the other built-ins by id."""
+    default = settings.CLUB_DEFAULT_RULESET
+    ids = sorted(available_rulesets(), key=lambda ruleset_id: (ruleset_id != default, ruleset_id))
+    choices = []
+    for ruleset_id in ids:
+        ruleset = load_ruleset(ruleset_id)
+        label = _("%(name)s (%(players)d players)") % {
+            "name": ruleset_title(ruleset.name),
+            "players": ruleset.players,
+        }
+        choices.append((ruleset_id, label))
+    return choices
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def game_new(request: HtmxHttpRequest) -> HttpResponse:
+    """Start a game. Changing the ruleset or the name filter redraws the seats (htmx GET of
+    the ``seats`` region; without JavaScript the "Update" button posts ``refresh``)."""
+    source = request.POST if request.method == "POST" else request.GET
+    seats = [source.get(f"player_{seat}", "") for seat in range(4)]
+    choices = ruleset_choices()
+    members = member_options(source.get("q", ""), seats)
+    member = acting_member(request)
+    if request.method == "POST" and "refresh" not in request.POST:
+        form = GameStartForm(
+            request.POST, ruleset_choices=choices, members=members, user=request.user
+        )
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                hanchan = hanchan_start(
+                    ruleset_id=data["ruleset"],
+                    members=data["players"],
+                    played_on=data["played_on"],
+                    venue=data["venue"],
+                    table_name=data["table_name"],
+                    draw_seats=data["draw_seats"],
+                    by=member,
+                )
+            except LedgerError as error:
+                form.add_error(error.field if error.field in form.fields else None, str(error))
+            else:
+                if wants_fragment(request):
+                    return HttpResponseClientRedirect(hanchan_url(hanchan))
+                return redirect("game_detail", hanchan.pk)
+        region = "game-form"
+    else:
+        initial = {
+            "ruleset": settings.CLUB_DEFAULT_RULESET,
+            "played_on": timezone.localdate(),
+            "player_0": member.pk if member is not None else None,
+        }
+        for key in ("ruleset", "played_on", "venue", "table_name", "draw_seats"):
+            if key in source:
+                initial[key] = source[key]
+        initial.update({f"player_{seat}": pk for seat, pk in enumerate(seats) if pk})
+        if "ruleset" in source and not any(seats):
+            initial["player_0"] = None
+        form = GameStartForm(
+            initial=initial, ruleset_choices=choices, members=members, user=request.user
+        )
+        region = "seats"
+    context = {"form": form, "query": source.get("q", "")}
+    template = "scoring/game_new.html"
+    if wants_fragment(request):
+        template += f"#{region}"
+    return render(request, template, context)
+
+
+def hanchan_url(hanchan: Hanchan) -> str:
+    return reverse("game_detail", args=[hanchan.pk])
+
+
+@require_safe
+@login_required
+def game_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """The table screen: anyone logged in may look; players and staff get the hand form.
+    An htmx request gets every region (e.g. "cancel" while correcting a hand)."""
+    hanchan = load_hanchan(pk)
+    return render_table(request, hanchan, update_all=True)
+
+
+@require_safe
+@login_required
+def game_record(request: HttpRequest, pk: int) -> HttpResponse:
+    """The game as a club-game/1 record, to download."""
+    hanchan = load_hanchan(pk)
+    response = JsonResponse(
+        hanchan_record(hanchan), json_dumps_params={"ensure_ascii": False, "indent": 2}
+    )
+    filename = f"game-{hanchan.pk}-{hanchan.played_on.isoformat()}.json"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@require_POST
+@login_required
+def hand_undo(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """Take back the last hand (after the confirm step on the table screen)."""
+    hanchan = load_hanchan(pk)
+    require_keeper(request, hanchan)
+    form = UndoLastHandForm(request.POST)
+    if not form.is_valid():
+        return render_table(request, hanchan, update_all=True, notice=_("Nothing was undone."))
+    try:
+        hand_undo_last(
+            hanchan_id=pk,
+            expected_version=form.cleaned_data["version"],
+            by=acting_member(request, hanchan),
+        )
+    except StaleHanchan as stale:
+        return render_table(request, load_hanchan(pk), update_all=True, notice=str(stale))
+    except LedgerError as error:
+        return render_table(request, hanchan, update_all=True, notice=str(error))
+    return table_changed(request, pk, _("The last hand was undone."))
+
+
+@require_POST
+@login_required
+def game_void(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """Void the game: it stays in the ledger, counting nowhere."""
+    hanchan = load_hanchan(pk)
+    require_keeper(request, hanchan)
+    form = VoidGameForm(request.POST)
+    if not form.is_valid():
+        return render_table(request, hanchan, update_all=True, notice=_("Nothing was voided."))
+    try:
+        hanchan_void(
+            hanchan_id=pk,
+            expected_version=form.cleaned_data["version"],
+            by=acting_member(request, hanchan),
+        )
+    except StaleHanchan as stale:
+        return render_table(request, load_hanchan(pk), update_all=True, notice=str(stale))
+    except LedgerError as error:
+        return render_table(request, hanchan, update_all=True, notice=str(error))
+    return table_changed(request, pk, _("The game was voided."))
+
+
+def table_changed(request: HtmxHttpRequest, pk: int, notice: str) -> HttpResponse:
+    """After a write: post/redirect/get for a page, the updated regions for htmx."""
+    if wants_fragment(request):
+        return render_table(
+            request, load_hanchan(pk), update_all=True, notice=notice, notice_is_success=True
+        )
+    messages.success(request, notice)
+    return redirect("game_detail", pk)

@@ -1,0 +1,202 @@
+"""Hand entry on the table screen: live preview, confirm, and corrections of earlier hands.
+
+The hand form is one HTML form. Without JavaScript, its "Preview" button posts it to the
+preview view, which draws the table screen again with the form, the engine's payments and
+the confirm button; "Confirm" posts it to the record view. With htmx, every change posts the
+form to the preview view, which swaps the ``entry`` region; confirming swaps in a fresh form
+and updates the scores and the hand list out of band.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from scoring.engine import parse_hand
+from scoring.models import Hanchan, HandEntry
+from scoring.services import LedgerError, StaleHanchan, hand_correct, hand_record
+from scoring.views.display import hand_summary, refusal_text
+from scoring.views.table import (
+    HtmxHttpRequest,
+    acting_member,
+    correction_form,
+    load_hanchan,
+    names_of,
+    new_hand_form,
+    preview_correction,
+    preview_next_hand,
+    render_table,
+    replay_until,
+    require_keeper,
+    stored_hand_form,
+    wants_fragment,
+)
+
+
+def _game_over(request: HtmxHttpRequest, hanchan: Hanchan) -> HttpResponse:
+    if hanchan.status == Hanchan.Status.VOIDED:
+        notice = _("This game was voided.")
+    else:
+        notice = _("This game is over: no more hands can be entered.")
+    return render_table(request, hanchan, update_all=True, notice=notice)
+
+
+def _stale(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    hanchan = load_hanchan(pk)
+    return render_table(request, hanchan, update_all=True, notice=str(StaleHanchan(hanchan)))
+
+
+def _saved(request: HtmxHttpRequest, pk: int, notice: str) -> HttpResponse:
+    """Post/redirect/get for a page; for htmx, a fresh form and the updated regions."""
+    if wants_fragment(request):
+        return render_table(
+            request, load_hanchan(pk), update_all=True, notice=notice, notice_is_success=True
+        )
+    messages.success(request, notice)
+    return redirect("game_detail", pk)
+
+
+@require_POST
+@login_required
+def hand_preview(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """The next hand as tapped so far, with the engine's payments once it is complete."""
+    hanchan = load_hanchan(pk)
+    require_keeper(request, hanchan)
+    if hanchan.status != Hanchan.Status.IN_PLAY:
+        return _game_over(request, hanchan)
+    ruleset = hanchan.ruleset()
+    form = new_hand_form(hanchan, ruleset, request.POST)
+    preview = None
+    if form.is_valid():
+        if form.cleaned_data["version"] != hanchan.version:
+            return _stale(request, pk)
+        preview = preview_next_hand(hanchan, ruleset, form)
+    return render_table(request, hanchan, form=form, preview=preview)
+
+
+@require_POST
+@login_required
+def hand_create(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """Record the next hand. A resent form (same request id) records it once; a form drawn
+    before another phone entered a hand is refused with the current table."""
+    hanchan = load_hanchan(pk)
+    require_keeper(request, hanchan)
+    ruleset = hanchan.ruleset()
+    form = new_hand_form(hanchan, ruleset, request.POST, strict=True)
+    if form.is_valid() and form.hand is not None:
+        data = form.cleaned_data
+        try:
+            recorded = hand_record(
+                hanchan_id=pk,
+                hand=form.hand,
+                expected_version=data["version"],
+                request_id=data["request_id"] or uuid.uuid4(),
+                by=acting_member(request, hanchan),
+            )
+        except StaleHanchan:
+            return _stale(request, pk)
+        except LedgerError as error:
+            if hanchan.status != Hanchan.Status.IN_PLAY:
+                return _game_over(request, hanchan)
+            message = str(error)
+            if error.field:
+                # The engine's refusal: its key, and its English text as the message.
+                message = refusal_text(error.field, message, ruleset)
+            form.add_record_error(error.field, message)
+        else:
+            entry = recorded.entry
+            summary = hand_summary(
+                entry.data,
+                entry.result,
+                form.names,
+                fu_scoring=ruleset.fu_scoring,
+                nagashi=ruleset.nagashi,
+            )
+            return _saved(request, pk, _("Recorded: %(hand)s") % {"hand": summary})
+    elif hanchan.status != Hanchan.Status.IN_PLAY:
+        return _game_over(request, hanchan)
+    return render_table(request, hanchan, form=form)
+
+
+def _entries(hanchan: Hanchan, number: int) -> list[HandEntry]:
+    entries = list(hanchan.hands.order_by("sequence"))
+    if not 1 <= number <= len(entries):
+        raise Http404(_("There is no such hand."))
+    return entries
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def hand_edit(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
+    """Correct hand ``number`` (1-based): the hand form filled in as stored, its preview, and
+    on confirm the correction (every later hand is recomputed, or the correction refused)."""
+    hanchan = load_hanchan(pk)
+    require_keeper(request, hanchan)
+    if hanchan.status == Hanchan.Status.VOIDED:
+        return _game_over(request, hanchan)
+    entries = _entries(hanchan, number)
+    sequence = number - 1
+    ruleset = hanchan.ruleset()
+    names = names_of(hanchan)
+    before = replay_until(ruleset, entries, sequence)
+    if request.method == "GET":
+        form = stored_hand_form(ruleset, before, names, hanchan.version, entries[sequence])
+        form.is_valid()
+        preview = preview_correction(before, entries, sequence, form)
+        return render_table(request, hanchan, form=form, preview=preview, editing=number)
+    form = correction_form(ruleset, before, names, hanchan.version, request.POST, strict=True)
+    preview = None
+    if form.is_valid():
+        preview = preview_correction(before, entries, sequence, form)
+    if preview is not None and form.hand is not None:
+        try:
+            hand_correct(
+                hanchan_id=pk,
+                sequence=sequence,
+                hand=form.hand,
+                expected_version=form.cleaned_data["version"],
+                by=acting_member(request, hanchan),
+            )
+        except StaleHanchan:
+            if _already_corrected(pk, sequence, form.hand, ruleset.players):
+                return _saved(request, pk, _("Hand %(n)d corrected.") % {"n": number})
+            return _stale(request, pk)
+        except LedgerError as error:
+            form.add_record_error("", str(error))
+            preview = None
+        else:
+            return _saved(request, pk, _("Hand %(n)d corrected.") % {"n": number})
+    return render_table(request, hanchan, form=form, preview=preview, editing=number)
+
+
+def _already_corrected(pk: int, sequence: int, hand: dict[str, object], players: int) -> bool:
+    """A resent correction: the game moved on only because this very correction was stored."""
+    entry = HandEntry.objects.filter(hanchan_id=pk, sequence=sequence).first()
+    return entry is not None and entry.data == parse_hand(hand, players, sequence).to_json()
+
+
+@require_POST
+@login_required
+def hand_edit_preview(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
+    """The correction as tapped so far, with its payments; nothing is written."""
+    hanchan = load_hanchan(pk)
+    require_keeper(request, hanchan)
+    if hanchan.status == Hanchan.Status.VOIDED:
+        return _game_over(request, hanchan)
+    entries = _entries(hanchan, number)
+    sequence = number - 1
+    ruleset = hanchan.ruleset()
+    before = replay_until(ruleset, entries, sequence)
+    form = correction_form(ruleset, before, names_of(hanchan), hanchan.version, request.POST)
+    preview = None
+    if form.is_valid():
+        if form.cleaned_data["version"] != hanchan.version:
+            return _stale(request, pk)
+        preview = preview_correction(before, entries, sequence, form)
+    return render_table(request, hanchan, form=form, preview=preview, editing=number)

@@ -1,0 +1,336 @@
+"""The table screen's pieces shared by the game and hand views: who may keep score, the page
+context, previews through the engine, and full-page or htmx-fragment responses.
+
+The table screen has four regions, each a template partial of ``scoring/game_detail.html``:
+``status`` (round, honba, deposits and scores, or the end screen), ``entry`` (the hand form),
+``hands`` (the hand list) and ``actions`` (undo, void, export). An htmx request gets the
+region it asked for; a write also updates the other regions out of band.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django_htmx.middleware import HtmxDetails
+
+from clubsite.models import Member
+from clubsite.views import format_points
+from scoring.engine import Game, RecordError, Ruleset, parse_hand
+from scoring.forms import HandForm, hand_form_data
+from scoring.models import Hanchan, HandEntry, Seat
+from scoring.views.display import (
+    Cell,
+    EndRow,
+    HandRow,
+    Preview,
+    TableView,
+    ended_by_label,
+    hand_extras,
+    hand_summary,
+    honba_label,
+    rank_label,
+    refusal_text,
+    round_label,
+    ruleset_title,
+    settlement_points,
+    sign_class,
+    signed_count,
+)
+
+TEMPLATE = "scoring/game_detail.html"
+
+
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails
+
+
+def wants_fragment(request: HtmxHttpRequest) -> bool:
+    """An htmx request for a region: boosted and history-restore requests get whole pages."""
+    htmx = request.htmx
+    return bool(htmx) and not htmx.boosted and not htmx.history_restore_request
+
+
+def load_hanchan(pk: int) -> Hanchan:
+    return get_object_or_404(
+        Hanchan.objects.select_related("ruleset_version").prefetch_related("seats__member"),
+        pk=pk,
+    )
+
+
+def seats_of(hanchan: Hanchan) -> list[Seat]:
+    return sorted(hanchan.seats.all(), key=lambda seat: seat.index)
+
+
+def may_keep_score(user: AbstractBaseUser | AnonymousUser, seats: Sequence[Seat]) -> bool:
+    """Members seated at the game, and staff, may enter, correct, undo and void."""
+    if not user.is_authenticated:
+        return False
+    if getattr(user, "is_staff", False):
+        return True
+    return any(seat.member.user_id == user.pk for seat in seats)
+
+
+def require_keeper(request: HttpRequest, hanchan: Hanchan) -> None:
+    if not may_keep_score(request.user, seats_of(hanchan)):
+        raise PermissionDenied(_("Only the players at this table and staff may change it."))
+
+
+def acting_member(request: HttpRequest, hanchan: Hanchan | None = None) -> Member | None:
+    """Who is doing this, for the history: a player's profile comes with the seats already
+    loaded; anyone else's (staff) takes a query."""
+    if hanchan is not None:
+        for seat in seats_of(hanchan):
+            if seat.member.user_id == request.user.pk:
+                return seat.member
+    return Member.for_user(request.user)
+
+
+def names_of(hanchan: Hanchan) -> list[str]:
+    return [seat.member.display_name for seat in seats_of(hanchan)]
+
+
+# -- the hand form --------------------------------------------------------------------------------
+
+
+def new_hand_form(
+    hanchan: Hanchan, ruleset: Ruleset, data: Any = None, *, strict: bool = False
+) -> HandForm:
+    """The form for the next hand; a fresh request id and the version it was drawn at."""
+    table = hanchan.state["table"]
+    return HandForm(
+        data,
+        ruleset=ruleset,
+        names=names_of(hanchan),
+        dealer=table["dealer"],
+        all_last=table["all_last"],
+        strict=strict,
+        initial={"request_id": uuid.uuid4(), "version": hanchan.version},
+    )
+
+
+def result_json(game: Game) -> dict[str, Any]:
+    """The last hand the game played, as stored results are (with payments)."""
+    result = game.results[-1]
+    data = result.to_json()
+    data["payments"] = [payment.to_json() for payment in result.payments]
+    return data
+
+
+def preview_next_hand(hanchan: Hanchan, ruleset: Ruleset, form: HandForm) -> Preview | None:
+    """Play the form's hand on a throwaway copy of the game; nothing is written."""
+    if form.hand is None:
+        return None
+    game = hanchan.game(ruleset)
+    try:
+        game.play(parse_hand(form.hand, ruleset.players, game.hands_played))
+    except RecordError as error:
+        form.add_record_error(error.key, refusal_text(error.key, error.message, ruleset))
+        return None
+    return Preview.of(result_json(game), form.names, game.ended_by)
+
+
+def replay_until(ruleset: Ruleset, entries: Sequence[HandEntry], sequence: int) -> Game:
+    """The game just before hand ``sequence``, replayed from the stored hands."""
+    game = Game(ruleset)
+    for entry in entries[:sequence]:
+        game.play(parse_hand(entry.data, ruleset.players, entry.sequence))
+    return game
+
+
+def correction_form(
+    ruleset: Ruleset,
+    before: Game,
+    names: Sequence[str],
+    version: int,
+    data: Any,
+    *,
+    strict: bool = False,
+) -> HandForm:
+    return HandForm(
+        data,
+        ruleset=ruleset,
+        names=names,
+        dealer=before.dealer,
+        all_last=before.is_all_last(),
+        strict=strict,
+        initial={"version": version},
+    )
+
+
+def stored_hand_form(
+    ruleset: Ruleset, before: Game, names: Sequence[str], version: int, entry: HandEntry
+) -> HandForm:
+    """The correction form filled in with the hand as stored."""
+    data = hand_form_data(entry.data)
+    data["version"] = str(version)
+    return correction_form(ruleset, before, names, version, data)
+
+
+def preview_correction(
+    before: Game, entries: Sequence[HandEntry], sequence: int, form: HandForm
+) -> Preview | None:
+    """The corrected hand's payments, after checking every later hand still replays."""
+    if form.hand is None:
+        return None
+    ruleset = before.ruleset
+    game = before
+    try:
+        game.play(parse_hand(form.hand, ruleset.players, sequence))
+    except RecordError as error:
+        form.add_record_error(error.key, refusal_text(error.key, error.message, ruleset))
+        return None
+    corrected = result_json(game)
+    for later in entries[sequence + 1 :]:
+        try:
+            game.play(parse_hand(later.data, ruleset.players, later.sequence))
+        except RecordError as error:
+            form.add_record_error(
+                "",
+                _("Correcting this hand makes hand %(n)d impossible: %(why)s")
+                % {
+                    "n": later.sequence + 1,
+                    "why": refusal_text(error.key, error.message, ruleset),
+                },
+            )
+            return None
+    preview = Preview.of(corrected, form.names, None)
+    if game.ended_by is not None:
+        last_round = game.results[-1].round
+        return Preview(
+            preview.payments,
+            preview.seats,
+            preview.deposits_after,
+            ended_by_label(game.ended_by, last_round),
+        )
+    return preview
+
+
+# -- the page ------------------------------------------------------------------------------------
+
+
+def hand_rows(
+    entries: Sequence[HandEntry], names: Sequence[str], ruleset: Ruleset
+) -> list[HandRow]:
+    """The hand list, in the order of ``entries`` (the page shows the latest first)."""
+    return [
+        HandRow(
+            number=entry.sequence + 1,
+            round=round_label(entry.result["round"]),
+            honba=honba_label(entry.result["honba"]) if entry.result["honba"] else "",
+            summary=hand_summary(
+                entry.data,
+                entry.result,
+                names,
+                fu_scoring=ruleset.fu_scoring,
+                nagashi=ruleset.nagashi,
+            ),
+            extras=hand_extras(entry.data, names),
+            deltas=[Cell.delta(d) for d in entry.result["deltas"]],
+        )
+        for entry in entries
+    ]
+
+
+def end_rows(seats: Sequence[Seat]) -> list[EndRow]:
+    ranked = sorted(seats, key=lambda seat: (seat.rank or 0, seat.index))
+    return [
+        EndRow(
+            rank=seat.rank or 0,
+            rank_label=rank_label(seat.rank or 0),
+            name=seat.member.display_name,
+            score=_points(seat.final_score),
+            points=Cell(settlement_points(seat.points or 0), sign_class(seat.points or 0)),
+            chips="" if seat.chips is None else signed_count(seat.chips),
+            uma_ep="" if seat.uma_ep is None else signed_count(seat.uma_ep),
+        )
+        for seat in ranked
+    ]
+
+
+def _points(points: int | None) -> str:
+    return "" if points is None else format_points(points)
+
+
+def table_context(
+    request: HttpRequest,
+    hanchan: Hanchan,
+    *,
+    form: HandForm | None = None,
+    preview: Preview | None = None,
+    notice: str = "",
+    notice_is_success: bool = False,
+    editing: int | None = None,
+) -> dict[str, Any]:
+    """Everything the table screen shows. ``form`` defaults to an empty form for the next
+    hand (for players and staff, while the game is in play); ``editing`` is the number
+    (1-based) of the hand the form corrects. ``notice`` tells what just happened: a write
+    that went through (``notice_is_success``), or why nothing was written."""
+    seats = seats_of(hanchan)
+    names = [seat.member.display_name for seat in seats]
+    ruleset = hanchan.ruleset()
+    can_keep = may_keep_score(request.user, seats)
+    in_play = hanchan.status == Hanchan.Status.IN_PLAY
+    if form is None and in_play and can_keep:
+        form = new_hand_form(hanchan, ruleset)
+    entries = list(hanchan.hands.order_by("-sequence"))
+    hands = hand_rows(entries, names, ruleset)
+    finished = hanchan.status == Hanchan.Status.FINISHED
+    last_round = entries[0].result["round"] if entries else ""
+    if editing is None:
+        form_action = reverse("hand_create", args=[hanchan.pk])
+        preview_action = reverse("hand_preview", args=[hanchan.pk])
+    else:
+        form_action = reverse("hand_edit", args=[hanchan.pk, editing])
+        preview_action = reverse("hand_edit_preview", args=[hanchan.pk, editing])
+    return {
+        "hanchan": hanchan,
+        "ruleset": ruleset,
+        "ruleset_name": ruleset_title(hanchan.ruleset_version.name),
+        "names": names,
+        "table": TableView.of(hanchan.state["table"], names),
+        "can_keep": can_keep,
+        "in_play": in_play,
+        "finished": finished,
+        "voided": hanchan.status == Hanchan.Status.VOIDED,
+        "form": form if (in_play or editing is not None) and can_keep else None,
+        "preview": preview,
+        "notice": notice,
+        "notice_is_success": notice_is_success,
+        "editing": editing,
+        "form_action": form_action,
+        "preview_action": preview_action,
+        "hands": hands,
+        "last_hand": hands[0] if hands else None,
+        "end_rows": end_rows(seats) if finished else [],
+        "has_chips": finished and any(seat.chips is not None for seat in seats),
+        "has_ep": finished and any(seat.uma_ep is not None for seat in seats),
+        "ended_by": ended_by_label(hanchan.ended_by, last_round) if finished else "",
+        "seat_count": len(seats),
+    }
+
+
+def render_table(
+    request: HtmxHttpRequest,
+    hanchan: Hanchan,
+    *,
+    region: str = "entry",
+    update_all: bool = False,
+    status: int = 200,
+    **context: Any,
+) -> HttpResponse:
+    """The table screen; for htmx, its ``region`` (and, with ``update_all``, every other
+    region out of band: after a write, the scores and the hand list changed too)."""
+    full = table_context(request, hanchan, **context)
+    if not wants_fragment(request):
+        return render(request, TEMPLATE, full, status=status)
+    if update_all:
+        return render(request, "scoring/table_update.html", full, status=status)
+    return render(request, f"{TEMPLATE}#{region}", full, status=status)

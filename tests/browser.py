@@ -1,0 +1,58 @@
+"""Browser-test fixtures: Playwright driving Debian's Chromium against a live test server.
+
+Tests marked ``browser`` get a phone-sized page (390 x 844). Without /usr/bin/chromium they
+are skipped locally, but fail under CI (``CI=true``), where .ci/run installs Chromium.
+Screenshots go to tests/screenshots/ (ignored by git).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+SCREENSHOTS = Path(__file__).parent / "screenshots"
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI needs /usr/bin/chromium for the browser tests (.ci/run installs it)")
+        pytest.skip("Debian's Chromium is not installed (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    # Playwright's sync API runs an event loop in this thread; the tests' own ORM calls are
+    # still synchronous and safe.
+    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM),
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def phone(chromium: Any, live_server: Any) -> Iterator[Any]:
+    """A fresh phone-sized browser page (Japanese by default) and the live server's URL as
+    ``page.base_url``."""
+    context = chromium.new_context(viewport=PHONE, locale="ja-JP", device_scale_factor=2)
+    page = context.new_page()
+    page.base_url = live_server.url
+    yield page
+    context.close()
+
+
+def screenshot(page: Any, name: str) -> Path:
+    """Save a full-page screenshot as tests/screenshots/<name>.png and return its path."""
+    SCREENSHOTS.mkdir(exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
