@@ -7,6 +7,7 @@ read stored numbers and never replay games. Points are integers in points.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Collection
 from datetime import date
 from typing import Any
@@ -16,6 +17,8 @@ from django.utils.translation import gettext_lazy as _
 
 from clubsite.models import Member
 from scoring.engine import Game, Ruleset, apply_overrides, load_ruleset, ruleset_from_mapping
+
+_RULESETS: dict[tuple[str, str], Ruleset] = {}
 
 
 class RulesetVersion(models.Model):
@@ -45,8 +48,18 @@ class RulesetVersion(models.Model):
 
         Raises ``RecordError`` for bad overrides (keys ``overrides.<name>``).
         """
-        base = ruleset_from_mapping(self.parameters)
-        return apply_overrides(base, overrides) if overrides else base
+        # Validating the parameters costs more than serialising them: keep each validated
+        # Ruleset per process, keyed by its content.
+        key = (
+            json.dumps(self.parameters, sort_keys=True),
+            json.dumps(overrides or {}, sort_keys=True),
+        )
+        ruleset = _RULESETS.get(key)
+        if ruleset is None:
+            base = ruleset_from_mapping(self.parameters)
+            ruleset = apply_overrides(base, overrides) if overrides else base
+            _RULESETS[key] = ruleset
+        return ruleset
 
     @classmethod
     def current(cls, ruleset_id: str) -> RulesetVersion:
