@@ -5,7 +5,9 @@
   be no slower: ratio >= 1.0);
 - complete-hanchan replays per second through ``replay_record`` (target >= 5,000/s);
 - hand entry over HTTP on PostgreSQL with 20 concurrent phones, and SQL queries per hand entry
-  and per table render (:mod:`benchmarks.hand_entry`, in a process of its own).
+  and per table render (:mod:`benchmarks.hand_entry`, in a process of its own);
+- standings for one month and for all time on a 1-year and a 10-year history on PostgreSQL
+  (:mod:`benchmarks.standings`; seeding the 10-year history takes a minute or two).
 
 Each figure is the best of several rounds, to keep other load on the machine out of it.
 """
@@ -21,6 +23,7 @@ from mahjong.constants import EAST, SOUTH
 from mahjong.hand_calculating.hand_config import HandConfig, OptionalRules
 from mahjong.hand_calculating.scores import ScoresCalculator
 
+from benchmarks.standings import run_standings_bench
 from scoring.engine import hand_payment, legal_fu, load_ruleset, replay_record
 from scoring.sample_games import sample_records
 
@@ -108,6 +111,9 @@ def main() -> int:
     # Django is set up there against a scratch PostgreSQL database, so it runs apart.
     entry = subprocess.run([sys.executable, "-m", "benchmarks.hand_entry"], check=False)
     failures += entry.returncode != 0
+    standings_lines = run_standings_bench()
+    print("\n".join(standings_lines))
+    failures += any("BELOW" in line or "ABOVE" in line for line in standings_lines)
     return 1 if failures else 0
 
 
