@@ -18,3 +18,11 @@ urlpatterns = [
     path("games/<int:pk>/undo/", views.hand_undo, name="hand_undo"),
     path("games/<int:pk>/void/", views.game_void, name="game_void"),
 ]
+
+urlpatterns += [
+    path("standings/", views.standings_page, name="standings"),
+    path("standings/export.csv", views.standings_export, name="standings_export"),
+    path("standings/champions/", views.champions_page, name="champions"),
+    path("members/<int:member_id>/", views.member_page, name="member_detail"),
+    path("members/<int:member_id>/games.csv", views.member_games_export, name="member_games_csv"),
+]

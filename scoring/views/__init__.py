@@ -9,8 +9,20 @@ from scoring.views.games import (
     hand_undo,
 )
 from scoring.views.hands import hand_create, hand_edit, hand_edit_preview, hand_preview
+from scoring.views.standings import (
+    champions_page,
+    member_games_export,
+    member_page,
+    standings_export,
+    standings_page,
+)
 
 __all__ = [
+    "champions_page",
+    "member_games_export",
+    "member_page",
+    "standings_export",
+    "standings_page",
     "game_detail",
     "game_list",
     "game_new",

@@ -397,6 +397,7 @@ class EndRow:
     points: Cell
     chips: str
     uma_ep: str
+    member_id: int = 0
 
 
 def rank_label(rank: int) -> str:

@@ -26,6 +26,7 @@ from clubsite.views import format_points
 from scoring.engine import Game, RecordError, Ruleset, parse_hand
 from scoring.forms import HandForm, hand_form_data
 from scoring.models import Hanchan, HandEntry, Seat
+from scoring.views.charts import hand_scores_chart
 from scoring.views.display import (
     Cell,
     EndRow,
@@ -246,6 +247,7 @@ def end_rows(seats: Sequence[Seat]) -> list[EndRow]:
             rank=seat.rank or 0,
             rank_label=rank_label(seat.rank or 0),
             name=seat.member.display_name,
+            member_id=seat.member_id,
             score=_points(seat.final_score),
             points=Cell(settlement_points(seat.points or 0), sign_class(seat.points or 0)),
             chips="" if seat.chips is None else signed_count(seat.chips),
@@ -314,6 +316,15 @@ def table_context(
         "has_ep": finished and any(seat.uma_ep is not None for seat in seats),
         "ended_by": ended_by_label(hanchan.ended_by, last_round) if finished else "",
         "seat_count": len(seats),
+        "member_ids": [seat.member_id for seat in seats],
+        "score_chart": hand_scores_chart(
+            scores_by_hand=[
+                (round_label(entry.result["round"]), entry.result["scores"])
+                for entry in reversed(entries)
+            ],
+            names=names,
+            start=ruleset.start_points,
+        ),
     }
 
 
