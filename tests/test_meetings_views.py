@@ -434,6 +434,24 @@ def test_it_keeps_the_call_form_from_accounts_without_a_profile(staff: User) -> 
     assert client.get(reverse("meetings:new")).status_code == 404
 
 
+def test_it_lets_a_coordinator_who_does_not_play_apply_with_the_small_button(
+    client_for: ClientFor, coordinator: Member, players: list[Member]
+) -> None:
+    """Once the call has applicants the big button is the declaration; the small one applies
+    for every open date, which it carries in hidden fields."""
+    meetup = apply(post(coordinator, plays=False), *players)
+    client = client_for(coordinator)
+    page = client.get(url("detail", meetup))
+    assertContains(page, 'data-next-action="declare"')
+    small = re.search(r'<section class="mu-actions" id="my-actions">.*?</form>', page.text, re.S)
+    assert small and 'class="mu-button plain"' in small.group(0)
+    dates = re.findall(r'type="hidden" name="dates" value="(\d+)"', small.group(0))
+    assert len(dates) == 2
+
+    assert press(client, meetup, "apply", {"dates": dates}).status_code == 302
+    assert len(seat_of(fresh(meetup), coordinator).dates.all()) == 2
+
+
 def test_it_re_renders_an_apply_form_without_dates(
     client_for: ClientFor, coordinator: Member, member: Member
 ) -> None:

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import datetime
 import random
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
+from unittest import mock
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
@@ -12,6 +15,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from clubsite.models import Member
+from meetings import services as meetups
+from meetings.models import Meetup, Venue
 from scoring.engine import load_ruleset
 from scoring.sample_games import sample_hands
 from scoring.services import hanchan_import
@@ -41,13 +46,21 @@ DEMO_GAMES = [
     (1, "makura-1.3", (2, 6, 10, 11), None),
     (0, "makura-1.5", (0, 3, 6, 9), 5),
 ]
+# The meetups, as indexes into DEMO_MEMBERS (the coordinator first; everyone plays):
+# six days ago Aoki's table met and reported its game; Doi's line-up for later this week has
+# two of four confirmed; Chiba calls for players for Friday and Saturday next week.
+DEMO_HELD = (6, (0, 1, 2, 3))
+DEMO_PROVISIONAL = (3, (3, 7, 8, 9), 1)  # (in days, players, how many confirmed besides Doi)
+DEMO_OPEN_CALL = ((4, 5), (2, 4, 5))  # (weekdays next week, Mon = 0; applicants in order)
 
 
 class Command(BaseCommand):
     help = (
         f"Create a demo club: a dozen members (password {DEMO_PASSWORD}; aoki is staff), "
-        "finished games under several rulesets and one game in play. Does nothing if members "
-        "exist."
+        "finished games under several rulesets and one game in play, and three meetups: one "
+        "held and reported, one waiting for confirmations, one open call. Does nothing if "
+        "members exist. The meetups' notices are e-mailed to example.org addresses through "
+        "the configured mailer (the console in development)."
     )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -75,13 +88,94 @@ class Command(BaseCommand):
                     played_on=today - datetime.timedelta(days=days_ago),
                     by=players[0],
                 )
+            self._held_meetup(members, today)
+            self._provisional_meetup(members, today)
+            self._open_call(members, today)
         self.stdout.write(
-            f"Demo club loaded: {len(members)} members, {len(DEMO_GAMES)} games. "
-            f"Log in as aoki / {DEMO_PASSWORD}."
+            f"Demo club loaded: {len(members)} members, {len(DEMO_GAMES)} games, "
+            f"{Meetup.objects.count()} meetups. Log in as aoki / {DEMO_PASSWORD}."
         )
 
     def _member(self, username: str, name: str, furigana: str, *, staff: bool) -> Member:
         user = get_user_model().objects.create_user(
-            username=username, password=DEMO_PASSWORD, is_staff=staff, is_superuser=staff
+            username=username,
+            password=DEMO_PASSWORD,
+            email=f"{username}@example.org",
+            is_staff=staff,
+            is_superuser=staff,
         )
-        return Member.objects.create(user=user, display_name=name, furigana=furigana)
+        number = Member.objects.count() + 1
+        return Member.objects.create(
+            user=user, display_name=name, furigana=furigana, phone=f"090-0000-{number:04d}"
+        )
+
+    def _held_meetup(self, members: Sequence[Member], today: datetime.date) -> None:
+        """A meetup that took place and reported the demo's game of its day and table."""
+        days_ago, seats = DEMO_HELD
+        day = today - datetime.timedelta(days=days_ago)
+        coordinator, *players = [members[i] for i in seats]
+        # The services accept only future dates and mark a meetup held only on its day: the
+        # call is made two days before, as it would have been, with the clock set back.
+        with _clock_at(day - datetime.timedelta(days=2), datetime.time(20, 0)):
+            meetup = self._arranged(coordinator, players, day, confirmed=len(players))
+            meetups.meetup_finalize(meetup_id=meetup.pk, by=coordinator.user)
+        with _clock_at(day, datetime.time(23, 30)):
+            meetups.meetup_mark_held(meetup_id=meetup.pk, by=coordinator.user)
+            played = Meetup.objects.get(pk=meetup.pk).report_candidates()
+            meetups.meetup_report(
+                meetup_id=meetup.pk,
+                by=coordinator.user,
+                hanchans=list(played),
+                note="" if played else "楽しかったです。",
+            )
+
+    def _provisional_meetup(self, members: Sequence[Member], today: datetime.date) -> None:
+        in_days, seats, confirmed = DEMO_PROVISIONAL
+        coordinator, *players = [members[i] for i in seats]
+        day = today + datetime.timedelta(days=in_days)
+        self._arranged(coordinator, players, day, confirmed=confirmed)
+
+    def _open_call(self, members: Sequence[Member], today: datetime.date) -> None:
+        weekdays, seats = DEMO_OPEN_CALL
+        coordinator, *applicants = [members[i] for i in seats]
+        next_monday = today + datetime.timedelta(days=7 - today.weekday())
+        meetup = meetups.meetup_post(
+            by=coordinator.user,
+            dates=[next_monday + datetime.timedelta(days=weekday) for weekday in weekdays],
+            venue=_main_venue(),
+            ruleset_id="makura-1.5",
+            note="金曜か土曜、どちらか都合のいい方で。",
+        )
+        for member in applicants:
+            meetups.meetup_apply(meetup_id=meetup.pk, by=member.user)
+
+    def _arranged(
+        self, coordinator: Member, players: Sequence[Member], day: datetime.date, *, confirmed: int
+    ) -> Meetup:
+        """A call for ``day`` that ``players`` applied to, its line-up declared and confirmed
+        by the first ``confirmed`` of them (the coordinator plays and counts as confirmed)."""
+        meetup = meetups.meetup_post(
+            by=coordinator.user, dates=[day], venue=_main_venue(), ruleset_id="makura-1.5"
+        )
+        for member in players:
+            meetups.meetup_apply(meetup_id=meetup.pk, by=member.user)
+        meetups.meetup_declare(meetup_id=meetup.pk, by=coordinator.user, date=day)
+        for member in players[:confirmed]:
+            meetups.meetup_confirm(meetup_id=meetup.pk, by=member.user)
+        return meetup
+
+
+def _main_venue() -> Venue:
+    venue = Venue.default()
+    if venue is None:  # the seeded venues were deleted: make one up
+        venue = Venue.objects.create(name="ビック", address="札幌市中央区北4条西2丁目")
+    return venue
+
+
+@contextmanager
+def _clock_at(day: datetime.date, time: datetime.time) -> Iterator[None]:
+    """Run the meetup services as if it were ``time`` on ``day`` (club time), so that a past
+    meetup is arranged the way it was then and its notices carry those times."""
+    moment = timezone.make_aware(datetime.datetime.combine(day, time))
+    with mock.patch.object(timezone, "now", lambda: moment):
+        yield
