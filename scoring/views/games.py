@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 
@@ -205,35 +206,48 @@ def game_record(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 def hand_undo(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Take back the last hand (after the confirm step on the table screen)."""
-    hanchan = load_hanchan(pk)
-    require_keeper(request, hanchan)
-    form = UndoLastHandForm(request.POST)
-    if not form.is_valid():
-        return render_table(request, hanchan, update_all=True, notice=_("Nothing was undone."))
-    try:
-        hand_undo_last(
-            hanchan_id=pk,
-            expected_version=form.cleaned_data["version"],
-            by=acting_member(request, hanchan),
-        )
-    except StaleHanchan as stale:
-        return render_table(request, load_hanchan(pk), update_all=True, notice=str(stale))
-    except LedgerError as error:
-        return render_table(request, hanchan, update_all=True, notice=str(error))
-    return table_changed(request, pk, _("The last hand was undone."))
+    return _versioned_action(
+        request,
+        pk,
+        UndoLastHandForm,
+        hand_undo_last,
+        refused=_("Nothing was undone."),
+        done=_("The last hand was undone."),
+    )
 
 
 @require_POST
 @login_required
 def game_void(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Void the game: it stays in the ledger, counting nowhere."""
+    return _versioned_action(
+        request,
+        pk,
+        VoidGameForm,
+        hanchan_void,
+        refused=_("Nothing was voided."),
+        done=_("The game was voided."),
+    )
+
+
+def _versioned_action(
+    request: HtmxHttpRequest,
+    pk: int,
+    form_class: type[UndoLastHandForm] | type[VoidGameForm],
+    service: Callable[..., object],
+    *,
+    refused: str,
+    done: str,
+) -> HttpResponse:
+    """A keeper's write that only needs the game version the page was drawn at: undo, void.
+    A stale version or a refusal re-draws the table with the reason; nothing is written."""
     hanchan = load_hanchan(pk)
     require_keeper(request, hanchan)
-    form = VoidGameForm(request.POST)
+    form = form_class(request.POST)
     if not form.is_valid():
-        return render_table(request, hanchan, update_all=True, notice=_("Nothing was voided."))
+        return render_table(request, hanchan, update_all=True, notice=refused)
     try:
-        hanchan_void(
+        service(
             hanchan_id=pk,
             expected_version=form.cleaned_data["version"],
             by=acting_member(request, hanchan),
@@ -242,7 +256,7 @@ def game_void(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         return render_table(request, load_hanchan(pk), update_all=True, notice=str(stale))
     except LedgerError as error:
         return render_table(request, hanchan, update_all=True, notice=str(error))
-    return table_changed(request, pk, _("The game was voided."))
+    return table_changed(request, pk, done)
 
 
 def table_changed(request: HtmxHttpRequest, pk: int, notice: str) -> HttpResponse:
