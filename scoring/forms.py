@@ -9,6 +9,7 @@ puts next to the matching field. No points are worked out here.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -20,8 +21,8 @@ from django.db.models import Q, QuerySet
 from django.forms.boundfield import BoundField, BoundWidget
 from django.utils.functional import Promise
 from django.utils.html import format_html
+from django.utils.translation import get_language, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from clubsite.models import Member
 from clubsite.views import format_points
@@ -280,6 +281,24 @@ class PenaltyRow:
     field: BoundField
 
 
+@functools.lru_cache(maxsize=64)
+def _value_choices(rs: Ruleset, language: str) -> list[tuple[str, str | Promise]]:
+    """The value choices of a pad under ``rs``, labelled in ``language`` (the active one).
+
+    Built once per ruleset and language: every hand-form POST builds a pad per seat. Callers
+    must not change the list."""
+    values: list[tuple[str, str | Promise]] = []
+    first_counted = 1
+    if rs.fu_scoring:
+        first_counted = GRID_HAN + 1
+        values += [
+            (f"{han}-{fu}", han_fu_label(han, fu)) for han in range(1, GRID_HAN + 1) for fu in _FU
+        ]
+    values += [(str(h), han_label(h)) for h in range(first_counted, top_counted_han(rs) + 1)]
+    values += LIMIT_LABELS.items()
+    return values
+
+
 class HandForm(forms.Form):
     """One hand, as tapped in at the table (or corrected later).
 
@@ -457,19 +476,7 @@ class HandForm(forms.Form):
     def _value_choices(self) -> list[tuple[str, str | Promise]]:
         """Every value a pad button may send. The grid's are every han and fu: which of them
         this ron or tsumo may have is checked in ``clean``, with a message saying why."""
-        rs = self.ruleset
-        values: list[tuple[str, str | Promise]] = []
-        first_counted = 1
-        if rs.fu_scoring:
-            first_counted = GRID_HAN + 1
-            values += [
-                (f"{han}-{fu}", han_fu_label(han, fu))
-                for han in range(1, GRID_HAN + 1)
-                for fu in _FU
-            ]
-        values += [(str(h), han_label(h)) for h in range(first_counted, top_counted_han(rs) + 1)]
-        values += LIMIT_LABELS.items()
-        return values
+        return _value_choices(self.ruleset, get_language())
 
     def _stored_value(
         self, name: str, values: list[tuple[str, str | Promise]]
