@@ -6,8 +6,9 @@ on the local PostgreSQL (127.0.0.1:5432, user postgres; override with BENCH_PG_U
 creates, migrates and drops. It serves the app as production would, with gunicorn (4 worker
 processes for the 2 cores, DEBUG off), on a free loopback port.
 
-Each of 20 clients is a phone at its own table: it confirms a hand (an exhaustive draw or a
-mangan tsumo, alternating), then waits a moment as a phone does (0.2-0.6 s), and so on. The
+Each of 20 clients is a phone at its own table: after a random start within half a second it
+confirms a hand (mostly exhaustive draws, every fourth a mangan tsumo), then waits a moment
+(0.2-0.6 s, far less than a real hand takes), and so on. The
 latency of the confirm POST is measured, with its status (a redirect is success). Afterwards
 every game must hold exactly the hands its client confirmed.
 """
@@ -118,6 +119,8 @@ def _client(base: str, game: int, session: str, latencies: list[float], errors: 
         "Referer": base + "/",
         "Content-Type": "application/x-www-form-urlencoded",
     }
+    # Phones at different tables do not start in step.
+    time.sleep(rng.uniform(0, 0.5))
     for number in range(HANDS_PER_CLIENT):
         fields = {
             "request_id": str(uuid.uuid4()),

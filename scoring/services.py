@@ -143,9 +143,12 @@ def hand_record(
     """
     with transaction.atomic():
         hanchan = _locked(hanchan_id)
-        done = HandEntry.objects.filter(hanchan=hanchan, request_id=request_id).first()
-        if done is not None:
-            return Recorded(done, created=False)
+        if hanchan.version != expected_version:
+            # Either this very request was recorded already (a double tap), or another
+            # phone moved the game on.
+            done = HandEntry.objects.filter(hanchan=hanchan, request_id=request_id).first()
+            if done is not None:
+                return Recorded(done, created=False)
         _check_playable(hanchan, expected_version)
         ruleset = hanchan.ruleset()
         game = hanchan.game(ruleset)
@@ -168,6 +171,9 @@ def hand_record(
                 entry.save()
         except IntegrityError:
             # A concurrent request took this sequence number (or this request id) first.
+            done = HandEntry.objects.filter(hanchan=hanchan, request_id=request_id).first()
+            if done is not None:
+                return Recorded(done, created=False)
             hanchan.refresh_from_db()
             raise StaleHanchan(hanchan) from None
         _save_game(hanchan, game)

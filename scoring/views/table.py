@@ -15,6 +15,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import PermissionDenied
+from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -61,7 +62,9 @@ def wants_fragment(request: HtmxHttpRequest) -> bool:
 
 def load_hanchan(pk: int) -> Hanchan:
     return get_object_or_404(
-        Hanchan.objects.select_related("ruleset_version").prefetch_related("seats__member"),
+        Hanchan.objects.select_related("ruleset_version").prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("member"))
+        ),
         pk=pk,
     )
 
