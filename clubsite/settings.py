@@ -99,10 +99,6 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Sessions are read on every request; a per-process cache in front of the table saves a query
-# on each hand entry (the table stays the source of truth).
-SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
-
 # The ruleset a new game starts with unless the players pick another (a built-in ruleset id).
 CLUB_DEFAULT_RULESET = "makura-1.5"
 

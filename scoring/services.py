@@ -141,49 +141,57 @@ def hand_record(
             the record key at fault, e.g. ``wins[0].fu``).
         StaleHanchan: the game moved on since ``expected_version``.
     """
-    with transaction.atomic():
-        hanchan = _locked(hanchan_id)
-        if hanchan.version != expected_version:
-            # Either this very request was recorded already (a double tap), or another
-            # phone moved the game on.
-            done = HandEntry.objects.filter(hanchan=hanchan, request_id=request_id).first()
-            if done is not None:
-                return Recorded(done, created=False)
-        _check_playable(hanchan, expected_version)
-        ruleset = hanchan.ruleset()
-        game = hanchan.game(ruleset)
-        sequence = game.hands_played
-        parsed = _parse(hand, ruleset, sequence)
-        try:
-            result = game.play(parsed)
-        except RecordError as error:
-            raise _refusal(error) from None
-        entry = HandEntry(
-            hanchan=hanchan,
-            sequence=sequence,
-            data=parsed.to_json(),
-            result=_result_json(result),
-            request_id=request_id,
-            entered_by=by,
-        )
-        try:
-            with transaction.atomic():
-                entry.save()
-        except IntegrityError:
-            # A concurrent request took this sequence number (or this request id) first.
-            done = HandEntry.objects.filter(hanchan=hanchan, request_id=request_id).first()
-            if done is not None:
-                return Recorded(done, created=False)
-            hanchan.refresh_from_db()
-            raise StaleHanchan(hanchan) from None
-        _save_game(hanchan, game)
-        LedgerChange.objects.create(
-            hanchan=hanchan,
-            action=LedgerChange.Action.RECORDED,
-            sequence=sequence,
-            after=entry.data,
-            by=by,
-        )
+    try:
+        with transaction.atomic():
+            return _record(hanchan_id, hand, expected_version, request_id, by)
+    except IntegrityError:
+        # A concurrent request took this sequence number (or this request id) first; its
+        # transaction is gone, so look in a fresh one.
+        done = HandEntry.objects.filter(hanchan_id=hanchan_id, request_id=request_id).first()
+        if done is not None:
+            return Recorded(done, created=False)
+        raise StaleHanchan(Hanchan.objects.get(pk=hanchan_id)) from None
+
+
+def _record(
+    hanchan_id: int,
+    hand: Mapping[str, Any],
+    expected_version: int,
+    request_id: uuid.UUID,
+    by: Member | None,
+) -> Recorded:
+    hanchan = _locked(hanchan_id)
+    if hanchan.version != expected_version:
+        # Either this very request was recorded already (a double tap), or another phone
+        # moved the game on.
+        done = HandEntry.objects.filter(hanchan=hanchan, request_id=request_id).first()
+        if done is not None:
+            return Recorded(done, created=False)
+    _check_playable(hanchan, expected_version)
+    ruleset = hanchan.ruleset()
+    game = hanchan.game(ruleset)
+    sequence = game.hands_played
+    parsed = _parse(hand, ruleset, sequence)
+    try:
+        result = game.play(parsed)
+    except RecordError as error:
+        raise _refusal(error) from None
+    entry = HandEntry.objects.create(
+        hanchan=hanchan,
+        sequence=sequence,
+        data=parsed.to_json(),
+        result=_result_json(result),
+        request_id=request_id,
+        entered_by=by,
+    )
+    _save_game(hanchan, game)
+    LedgerChange.objects.create(
+        hanchan=hanchan,
+        action=LedgerChange.Action.RECORDED,
+        sequence=sequence,
+        after=entry.data,
+        by=by,
+    )
     return Recorded(entry, created=True)
 
 

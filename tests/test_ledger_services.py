@@ -363,3 +363,23 @@ def test_it_stores_nothing_from_a_file_with_one_bad_record(players, tmp_path):
         call_command("import_games", str(path), stdout=io.StringIO(), stderr=err)
     assert "record 2: hand 1: wins" in err.getvalue()
     assert Hanchan.objects.count() == 0
+
+
+def test_it_turns_a_lost_race_for_the_same_hand_into_a_stale_refusal(game):
+    # Another phone's transaction stored hand 0 but this one read the game before it did.
+    HandEntry.objects.create(hanchan=game, sequence=0, data=RON, result={})
+    with pytest.raises(StaleHanchan):
+        hand_record(
+            hanchan_id=game.pk, hand=MANGAN_TSUMO, expected_version=0, request_id=uuid.uuid4()
+        )
+    assert game.hands.count() == 1
+
+
+def test_it_turns_a_lost_race_with_its_own_resent_request_into_that_entry(game):
+    request = uuid.uuid4()
+    first = HandEntry.objects.create(
+        hanchan=game, sequence=7, data=RON, result={}, request_id=request
+    )
+    again = hand_record(hanchan_id=game.pk, hand=RON, expected_version=0, request_id=request)
+    assert (again.entry.pk, again.created) == (first.pk, False)
+    assert game.hands.count() == 1
