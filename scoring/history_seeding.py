@@ -28,7 +28,7 @@ from scoring.models import Hanchan, HandEntry, LedgerChange, RulesetVersion, Sea
 from scoring.sample_games import sample_hands
 
 # The ledger services' own JSON shapes, so that bulk rows are exactly the service's rows.
-from scoring.services import LedgerError, _result_json, _state_json, hanchan_void
+from scoring.services import LedgerError, game_state_json, hanchan_void, hand_result_json
 from scoring.standings import club_today
 
 
@@ -93,7 +93,7 @@ def hanchans_import_bulk(
             table_name=str(record.get("table", ""))[:40],
             status=Hanchan.Status.IN_PLAY if settlement is None else Hanchan.Status.FINISHED,
             version=1,
-            state=_state_json(played),
+            state=game_state_json(played),
             ended_by="" if settlement is None else settlement.ended_by,
             created_by=game.by,
             finished_at=None if settlement is None else now,
@@ -128,7 +128,7 @@ def hanchans_import_bulk(
                 hanchan=hanchan,
                 sequence=sequence,
                 data=hand.to_json(),
-                result=_result_json(result),
+                result=hand_result_json(result),
                 entered_by=by,
             )
             for sequence, (hand, result) in enumerate(

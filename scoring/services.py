@@ -105,7 +105,7 @@ def hanchan_start(
             played_on=played_on,
             venue=venue,
             table_name=table_name,
-            state=_state_json(Game(ruleset)),
+            state=game_state_json(Game(ruleset)),
             created_by=by,
         )
         Seat.objects.bulk_create(
@@ -180,7 +180,7 @@ def _record(
         hanchan=hanchan,
         sequence=sequence,
         data=parsed.to_json(),
-        result=_result_json(result),
+        result=hand_result_json(result),
         request_id=request_id,
         entered_by=by,
     )
@@ -225,7 +225,7 @@ def hand_correct(
         changed = []
         now = timezone.now()
         for entry, data, result in zip(entries, hands, game.results, strict=True):
-            result_json = _result_json(result)
+            result_json = hand_result_json(result)
             if entry.data != data or entry.result != result_json:
                 # bulk_update does not touch auto_now fields.
                 entry.data, entry.result, entry.updated_at = data, result_json, now
@@ -339,7 +339,7 @@ def hanchan_import(
                 hanchan=hanchan,
                 sequence=sequence,
                 data=hand.to_json(),
-                result=_result_json(result),
+                result=hand_result_json(result),
                 entered_by=by,
             )
         )
@@ -446,7 +446,9 @@ def _replay(ruleset: Ruleset, hands: list[dict[str, Any]], changed: int | None) 
     return game
 
 
-def _result_json(result: HandResult) -> dict[str, Any]:
+def hand_result_json(result: HandResult) -> dict[str, Any]:
+    """A hand's engine result as ``HandEntry.result`` stores it: the replay-output hand plus
+    ``payments`` (who paid whom) and ``chips`` where any moved."""
     data = result.to_json()
     data["payments"] = [p.to_json() for p in result.payments]
     if any(result.chips):
@@ -454,8 +456,9 @@ def _result_json(result: HandResult) -> dict[str, Any]:
     return data
 
 
-def _state_json(game: Game) -> dict[str, Any]:
-    """What the game row keeps: the engine snapshot (while in play) and the table view."""
+def game_state_json(game: Game) -> dict[str, Any]:
+    """What ``Hanchan.state`` keeps: the engine snapshot (while in play) and the table view
+    (round, dealer, honba, deposits, scores, all_last, hands_played)."""
     table = game.state()
     return {
         "game": None if game.ended_by is not None else game.snapshot(),
@@ -475,7 +478,7 @@ def _save_game(hanchan: Hanchan, game: Game) -> None:
     """Store the game's new state, status and (when over) the settlement per seat."""
     settlement = game.settlement
     was_finished = hanchan.status == Hanchan.Status.FINISHED
-    hanchan.state = _state_json(game)
+    hanchan.state = game_state_json(game)
     hanchan.version += 1
     if settlement is None:
         hanchan.status = Hanchan.Status.IN_PLAY

@@ -27,6 +27,7 @@ from clubsite.views import format_points
 from scoring.engine import Game, RecordError, Ruleset, parse_hand
 from scoring.forms import HandForm, hand_form_data
 from scoring.models import Hanchan, HandEntry, Seat
+from scoring.services import hand_result_json
 from scoring.views.charts import hand_scores_chart
 from scoring.views.display import (
     Cell,
@@ -120,14 +121,6 @@ def new_hand_form(
     )
 
 
-def result_json(game: Game) -> dict[str, Any]:
-    """The last hand the game played, as stored results are (with payments)."""
-    result = game.results[-1]
-    data = result.to_json()
-    data["payments"] = [payment.to_json() for payment in result.payments]
-    return data
-
-
 def preview_next_hand(hanchan: Hanchan, ruleset: Ruleset, form: HandForm) -> Preview | None:
     """Play the form's hand on a throwaway copy of the game; nothing is written."""
     if form.hand is None:
@@ -138,7 +131,7 @@ def preview_next_hand(hanchan: Hanchan, ruleset: Ruleset, form: HandForm) -> Pre
     except RecordError as error:
         form.add_record_error(error.key, refusal_text(error.key, error.message, ruleset))
         return None
-    return Preview.of(result_json(game), form.names, game.ended_by)
+    return Preview.of(hand_result_json(game.results[-1]), form.names, game.ended_by)
 
 
 def replay_until(ruleset: Ruleset, entries: Sequence[HandEntry], sequence: int) -> Game:
@@ -191,7 +184,7 @@ def preview_correction(
     except RecordError as error:
         form.add_record_error(error.key, refusal_text(error.key, error.message, ruleset))
         return None
-    corrected = result_json(game)
+    corrected = hand_result_json(game.results[-1])
     for later in entries[sequence + 1 :]:
         try:
             game.play(parse_hand(later.data, ruleset.players, later.sequence))
