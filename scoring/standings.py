@@ -509,6 +509,7 @@ class MonthTotal:
 
     @property
     def average_rank(self) -> Fraction:
+        """The month's average rank, exact (1 = always top)."""
         return Fraction(self.rank_sum, self.games)
 
 

@@ -23,6 +23,7 @@ class RecordError(ValueError):
         super().__init__(self.line())
 
     def line(self) -> str:
+        """The one-line form: ``"hand 3: loser: ..."`` (no hand part outside a hand)."""
         prefix = "" if self.hand_index is None else f"hand {self.hand_index}: "
         return f"{prefix}{self.key}: {self.message}"
 

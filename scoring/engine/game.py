@@ -100,9 +100,11 @@ class _HandLedger:
         self.payments.append(Payment(payer, payee, amount, reason))
 
     def take_deposits(self, seat: int) -> None:
+        """Everything on the table goes to ``seat``."""
         self.pay(None, seat, self.table, "deposits")
 
     def pay_chips(self, payers: tuple[int, ...] | list[int], winner: int, chips: int) -> None:
+        """Each of ``payers`` gives ``chips`` chips to ``winner`` (seed 003 L438-470)."""
         if chips:
             self.chips_moved = True
             for payer in payers:

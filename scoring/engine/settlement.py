@@ -27,6 +27,7 @@ class Payment(NamedTuple):
     reason: str
 
     def to_json(self) -> dict[str, Any]:
+        """``{"payer", "payee", "amount", "reason"}``; ``None`` seats are the table."""
         return {
             "payer": self.payer,
             "payee": self.payee,
