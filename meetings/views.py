@@ -276,6 +276,26 @@ def refuse(request: HttpRequest, pk: int, refusal: Refusal) -> HttpResponse:
     return meetup_page(request, pk, error=refusal.message, status=status)
 
 
+def act_on_form(
+    request: HttpRequest,
+    pk: int,
+    action: Action,
+    name: str,
+    make_form: Callable[[Meetup], Form],
+    change: Callable[[dict[str, Any]], object],
+) -> HttpResponse:
+    """An action that takes a form (change request, move, report): refused before the form
+    is read when the viewer may not do it now; an invalid form comes back with its errors;
+    otherwise ``change(cleaned_data)`` runs as :func:`act` does."""
+    meetup = get_object_or_404(Meetup.objects.for_page(), pk=pk)
+    if refused := checked(request, meetup, action):
+        return refused
+    form = make_form(meetup)
+    if not form.is_valid():
+        return invalid(request, pk, name, form)
+    return act(request, pk, lambda: change(form.cleaned_data))
+
+
 def checked(request: HttpRequest, meetup: Meetup, action: Action) -> HttpResponse | None:
     """The refusal page if the viewer may not take ``action`` now, before reading their form
     (someone else's button is refused as such, not answered with form errors)."""
@@ -353,20 +373,14 @@ def meetup_call_off(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 @remembers_language
 def meetup_request_change(request: HttpRequest, pk: int) -> HttpResponse:
-    meetup = get_object_or_404(Meetup.objects.for_page(), pk=pk)
-    if refused := checked(request, meetup, Action.REQUEST_CHANGE):
-        return refused
-    form = forms.ChangeRequestForm(request.POST)
-    if not form.is_valid():
-        return invalid(request, pk, "change", form)
-    return act(
+    return act_on_form(
         request,
         pk,
-        lambda: services.meetup_request_change(
-            meetup_id=pk,
-            by=request.user,
-            kind=form.cleaned_data["kind"],
-            message=form.cleaned_data["message"],
+        Action.REQUEST_CHANGE,
+        "change",
+        lambda meetup: forms.ChangeRequestForm(request.POST),
+        lambda data: services.meetup_request_change(
+            meetup_id=pk, by=request.user, kind=data["kind"], message=data["message"]
         ),
     )
 
@@ -380,20 +394,14 @@ def meetup_rerecruit(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 @remembers_language
 def meetup_move(request: HttpRequest, pk: int) -> HttpResponse:
-    meetup = get_object_or_404(Meetup.objects.for_page(), pk=pk)
-    if refused := checked(request, meetup, Action.MOVE):
-        return refused
-    form = forms.MoveForm(request.POST)
-    if not form.is_valid():
-        return invalid(request, pk, "move", form)
-    return act(
+    return act_on_form(
         request,
         pk,
-        lambda: services.meetup_move(
-            meetup_id=pk,
-            by=request.user,
-            date=form.cleaned_data["date"],
-            start_time=form.cleaned_data["start_time"],
+        Action.MOVE,
+        "move",
+        lambda meetup: forms.MoveForm(request.POST),
+        lambda data: services.meetup_move(
+            meetup_id=pk, by=request.user, date=data["date"], start_time=data["start_time"]
         ),
     )
 
@@ -413,20 +421,14 @@ def meetup_mark_held(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 @remembers_language
 def meetup_report(request: HttpRequest, pk: int) -> HttpResponse:
-    meetup = get_object_or_404(Meetup.objects.for_page(), pk=pk)
-    if refused := checked(request, meetup, Action.REPORT):
-        return refused
-    form = forms.ReportForm(request.POST, meetup=meetup)
-    if not form.is_valid():
-        return invalid(request, pk, "report", form)
-    return act(
+    return act_on_form(
         request,
         pk,
-        lambda: services.meetup_report(
-            meetup_id=pk,
-            by=request.user,
-            hanchans=list(form.cleaned_data["hanchans"]),
-            note=form.cleaned_data["note"],
+        Action.REPORT,
+        "report",
+        lambda meetup: forms.ReportForm(request.POST, meetup=meetup),
+        lambda data: services.meetup_report(
+            meetup_id=pk, by=request.user, hanchans=list(data["hanchans"]), note=data["note"]
         ),
     )
 
