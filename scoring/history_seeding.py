@@ -1,9 +1,9 @@
 """A synthetic club history for development and benchmarks (``manage.py seed_history``).
 
 Years of club nights are made of random but legal games (:func:`scoring.sample_games.sample_hands`)
-stored through :func:`hanchans_import_bulk`, which checks every record exactly as
-:func:`scoring.services.hanchan_import` does and stores the same rows, but writes a whole night
-with a few bulk inserts instead of a dozen queries per game. Voided games go through
+stored through :func:`hanchans_import_bulk`: the ledger's own import path
+(:func:`scoring.services.prepare_import`, then its writer), a whole night at a time with a
+few bulk inserts instead of a dozen queries per game. Voided games go through
 :func:`scoring.services.hanchan_void`. Everything is drawn from one seeded ``random.Random``:
 the same arguments on the same database give the same history.
 """
@@ -19,16 +19,12 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from clubsite.models import Member
-from scoring.engine import Game, RecordError, replay_record
-from scoring.models import Hanchan, HandEntry, LedgerChange, RulesetVersion, Seat
+from scoring.ledger.write import create_games
+from scoring.models import Hanchan, RulesetVersion
 from scoring.sample_games import sample_hands
-
-# The ledger services' own JSON shapes, so that bulk rows are exactly the service's rows.
-from scoring.services import LedgerError, game_state_json, hanchan_void, hand_result_json
+from scoring.services import hanchan_void, prepare_import
 from scoring.standings import club_today
 
 
@@ -45,12 +41,12 @@ class GameToImport:
 def hanchans_import_bulk(
     games: Sequence[GameToImport], *, versions: dict[str, RulesetVersion] | None = None
 ) -> list[Hanchan]:
-    """Store many game records as :func:`scoring.services.hanchan_import` would, row for row.
+    """Store many game records as :func:`scoring.services.hanchan_import` does, in one go.
 
-    Each record is replayed through the engine and checked as ``hanchan_import`` checks it
-    (valid record, a member for every player name, nobody at two seats); the hanchans, seats,
-    "started" history entries and hands are then written with four bulk inserts. Finished
-    games get their settlement per seat, games whose hands stop early stay in play.
+    Each record is checked and planned by :func:`scoring.services.prepare_import` (the
+    engine plays each hand once), then all of them are written by the ledger's own writer
+    (:func:`scoring.ledger.write.create_games`) with a few bulk inserts: the same rows
+    ``hanchan_import`` writes, since it is the same code.
 
     ``versions`` caches :meth:`RulesetVersion.current` per ruleset id across calls (a caller
     storing many batches while the built-in rulesets cannot change).
@@ -62,83 +58,17 @@ def hanchans_import_bulk(
         LedgerError: as ``hanchan_import``, for the first bad record; nothing is written.
     """
     versions = {} if versions is None else versions
-    now = timezone.now()
-    prepared = []
-    for game in games:
-        try:
-            replay = replay_record(game.record)
-        except RecordError as error:
-            raise LedgerError(error.line(), error.key) from None
-        try:
-            members = [game.members_by_name[name] for name in replay.players]
-        except KeyError as missing:
-            raise LedgerError(
-                _("No member is called %(name)s.") % {"name": missing.args[0]}
-            ) from None
-        if len({m.pk for m in members}) != len(members):
-            raise LedgerError(_("A player cannot sit at two seats."), "players")
-        played = Game(replay.ruleset)
-        for hand in replay.hands:
-            played.play(hand)
-        ruleset_id = replay.ruleset.id
-        if ruleset_id not in versions:
-            versions[ruleset_id] = RulesetVersion.current(ruleset_id)
-        settlement = played.settlement
-        record = game.record
-        hanchan = Hanchan(
-            ruleset_version=versions[ruleset_id],
-            overrides=dict(record.get("overrides") or {}),
+    planned = [
+        prepare_import(
+            record=game.record,
+            members_by_name=game.members_by_name,
             played_on=game.played_on,
-            venue=str(record.get("venue", ""))[:120],
-            table_name=str(record.get("table", ""))[:40],
-            status=Hanchan.Status.IN_PLAY if settlement is None else Hanchan.Status.FINISHED,
-            version=1,
-            state=game_state_json(played),
-            ended_by="" if settlement is None else settlement.ended_by,
-            created_by=game.by,
-            finished_at=None if settlement is None else now,
+            by=game.by,
+            versions=versions,
         )
-        prepared.append((hanchan, members, replay, game.by))
-
-    hanchans = Hanchan.objects.bulk_create([p[0] for p in prepared])
-    seats: list[Seat] = []
-    changes: list[LedgerChange] = []
-    entries: list[HandEntry] = []
-    for hanchan, members, replay, by in prepared:
-        settlement = replay.settlement
-        for index, member in enumerate(members):
-            seat = Seat(hanchan=hanchan, index=index, member=member)
-            if settlement is not None:
-                seat.final_score = settlement.scores[index]
-                seat.rank = settlement.ranks[index]
-                seat.points = settlement.points[index]
-                seat.chips = None if settlement.chips is None else settlement.chips[index]
-                seat.uma_ep = None if settlement.uma_ep is None else settlement.uma_ep[index]
-            seats.append(seat)
-        changes.append(
-            LedgerChange(
-                hanchan=hanchan,
-                action=LedgerChange.Action.STARTED,
-                after={"players": [m.pk for m in members], "ruleset": replay.ruleset.id},
-                by=by,
-            )
-        )
-        entries.extend(
-            HandEntry(
-                hanchan=hanchan,
-                sequence=sequence,
-                data=hand.to_json(),
-                result=hand_result_json(result),
-                entered_by=by,
-            )
-            for sequence, (hand, result) in enumerate(
-                zip(replay.hands, replay.results, strict=True)
-            )
-        )
-    Seat.objects.bulk_create(seats)
-    LedgerChange.objects.bulk_create(changes)
-    HandEntry.objects.bulk_create(entries, batch_size=2000)
-    return hanchans
+        for game in games
+    ]
+    return create_games(planned)
 
 
 # -- the synthetic club -------------------------------------------------------------------------

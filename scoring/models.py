@@ -170,6 +170,11 @@ class Seat(models.Model):
     points = models.IntegerField(_("points"), null=True, blank=True)
     chips = models.IntegerField(_("chips"), null=True, blank=True)
     uma_ep = models.IntegerField(_("uma (ep)"), null=True, blank=True)
+    # Engine facts of the settlement, so that standings only add up columns: the final score
+    # was bust in a game that ended by tobi (below 0, or 0 where the game's rules say so), and
+    # the seat finished last at its table (4th of 4, 3rd of 3). None while not finished.
+    busted = models.BooleanField(_("bust"), null=True, blank=True)
+    last_place = models.BooleanField(_("last place"), null=True, blank=True)
 
     objects = SeatQuerySet.as_manager()
 
@@ -196,6 +201,10 @@ class HandEntry(models.Model):
     sequence = models.PositiveIntegerField(_("hand number"))
     data = models.JSONField(_("hand"))
     result = models.JSONField(_("result"))
+    # The engine's snapshot before this hand (``Game.snapshot()``): a correction or an undo
+    # starts from it and plays only the hands that change. Null in rows stored before it
+    # existed; those games are replayed from East 1 instead.
+    before = models.JSONField(null=True, blank=True)
     request_id = models.UUIDField(null=True, blank=True)
     entered_by = models.ForeignKey(
         Member, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
@@ -212,6 +221,44 @@ class HandEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.hanchan_id}/{self.sequence}"
+
+
+class HandSeat(models.Model):
+    """One seat's part in one hand: the facts the engine knew, as plain columns.
+
+    Written in the same transaction as the hand (``scoring.ledger``), replaced whenever the
+    hand's result changes, so per-hand statistics are plain aggregates and never read the
+    hand's JSON. ``delta`` and ``win_value`` are in points; ``win_value`` is what the seat
+    received as the value of its wins (ron, tsumo, pao and rinshan payments; honba and
+    deposits left out). ``outcome`` is the hand's result (``ron``, ``tsumo``, ``draw``,
+    ``abort``, ``chombo``): a chombo hand is played again, so it is no hand of its own.
+    """
+
+    hand = models.ForeignKey(HandEntry, on_delete=models.CASCADE, related_name="seat_facts")
+    hanchan = models.ForeignKey(Hanchan, on_delete=models.CASCADE, related_name="+")
+    member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="+")
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    outcome = models.CharField(max_length=8)
+    dealer = models.BooleanField(default=False)
+    delta = models.IntegerField()
+    won = models.BooleanField(default=False)
+    tsumo = models.BooleanField(default=False)
+    dealt_in = models.BooleanField(default=False)
+    riichi = models.BooleanField(default=False)
+    chombo = models.BooleanField(default=False)
+    win_value = models.IntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["hand", "seat"], name="unique_hand_seat"),
+        ]
+        indexes = [
+            # Player statistics: one member's hands.
+            models.Index(fields=["member", "hanchan"], name="handseat_member_hanchan"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.hand_id}#{self.seat}"
 
 
 class LedgerChange(models.Model):

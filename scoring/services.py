@@ -1,8 +1,9 @@
 """Writes to the hanchan ledger: start, record a hand, correct, undo, void, import.
 
-Each function is one transaction and validates everything through the engine before writing:
-bad input raises :class:`LedgerError` (or a subclass) and changes nothing. Points are computed
-by the engine only (``scoring.engine``), never here.
+Each function is one transaction: it locks the game, checks the version, plans the change
+through the ledger's one pipeline (:func:`scoring.ledger.plan`, the engine played once over
+the hands that change) and writes the plan (:mod:`scoring.ledger.write`). Bad input raises
+:class:`LedgerError` (or a subclass) and changes nothing. Points come from the engine only.
 """
 
 from __future__ import annotations
@@ -15,41 +16,49 @@ from datetime import date
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import F
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubsite.models import Member
 from scoring.engine import (
-    Game,
-    HandResult,
     RecordError,
     Ruleset,
-    Settlement,
     apply_overrides,
     load_ruleset,
     parse_hand,
+    ruleset_of_record,
 )
-from scoring.models import Hanchan, HandEntry, LedgerChange, RulesetVersion, Seat
+from scoring.ledger import (
+    Change,
+    Correction,
+    LedgerError,
+    NewHand,
+    Plan,
+    Record,
+    StaleHanchan,
+    StoredGame,
+    StoredHand,
+    Undo,
+    Void,
+    plan,
+)
+from scoring.ledger.write import NewGame, create_games, write_plan
+from scoring.models import Hanchan, HandEntry, RulesetVersion
 
-
-class LedgerError(Exception):
-    """An action the ledger refuses. ``field`` names the input at fault (or is empty);
-    ``str(error)`` is a message for the person at the table."""
-
-    def __init__(self, message: str, field: str = "") -> None:
-        super().__init__(message)
-        self.field = field
-
-
-class StaleHanchan(LedgerError):
-    """The game changed since the client loaded it (another phone entered a hand first)."""
-
-    def __init__(self, hanchan: Hanchan) -> None:
-        super().__init__(
-            _("This hand was already entered from another phone. Here is the current table.")
-        )
-        self.hanchan = hanchan
+__all__ = [
+    "LedgerError",
+    "Recorded",
+    "StaleHanchan",
+    "hand_correct",
+    "hand_record",
+    "hand_undo_last",
+    "hanchan_import",
+    "hanchan_record",
+    "hanchan_start",
+    "hanchan_void",
+    "plan_for",
+    "prepare_import",
+    "stored_game",
+]
 
 
 @dataclass(frozen=True)
@@ -89,35 +98,21 @@ def hanchan_start(
     except KeyError:
         raise LedgerError(_("Unknown ruleset."), "ruleset") from None
     ruleset = _with_overrides(base, overrides)
-    seated = list(members)
-    if len(seated) != ruleset.players:
-        raise LedgerError(
-            _("This ruleset needs %(n)d players.") % {"n": ruleset.players}, "players"
-        )
-    if len({m.pk for m in seated}) != len(seated):
-        raise LedgerError(_("A player cannot sit at two seats."), "players")
+    seated = _seated(ruleset, members)
     if draw_seats:
         (rng or random.SystemRandom()).shuffle(seated)
+    game = NewGame(
+        plan=plan(StoredGame.new(ruleset), Record(())),
+        version=RulesetVersion.current(ruleset_id),
+        members=seated,
+        played_on=played_on,
+        overrides=dict(overrides or {}),
+        venue=venue,
+        table_name=table_name,
+        by=by,
+    )
     with transaction.atomic():
-        hanchan = Hanchan.objects.create(
-            ruleset_version=RulesetVersion.current(ruleset_id),
-            overrides=dict(overrides or {}),
-            played_on=played_on,
-            venue=venue,
-            table_name=table_name,
-            state=game_state_json(Game(ruleset)),
-            created_by=by,
-        )
-        Seat.objects.bulk_create(
-            Seat(hanchan=hanchan, index=i, member=m) for i, m in enumerate(seated)
-        )
-        LedgerChange.objects.create(
-            hanchan=hanchan,
-            action=LedgerChange.Action.STARTED,
-            after={"players": [m.pk for m in seated], "ruleset": ruleset_id},
-            by=by,
-        )
-    return hanchan
+        return create_games([game])[0]
 
 
 def hand_record(
@@ -134,11 +129,11 @@ def hand_record(
     changes nothing (a double tap, a resent form). ``expected_version`` is the game version
     the client saw; if another phone recorded a hand since, :class:`StaleHanchan` is raised
     and nothing is written. The number of queries does not depend on how many hands the game
-    already has: the engine state is restored from the game row, not replayed.
+    already has: the engine starts from the snapshot stored with the game and plays one hand.
 
     Raises:
         LedgerError: the game is not in play, or the hand is impossible here (``field`` is
-            the record key at fault, e.g. ``wins[0].fu``).
+            the record key at fault, e.g. ``wins[0].fu``; ``cause`` the engine's refusal).
         StaleHanchan: the game moved on since ``expected_version``.
     """
     try:
@@ -168,30 +163,9 @@ def _record(
         if done is not None:
             return Recorded(done, created=False)
     _check_playable(hanchan, expected_version)
-    ruleset = hanchan.ruleset()
-    game = hanchan.game(ruleset)
-    sequence = game.hands_played
-    parsed = _parse(hand, ruleset, sequence)
-    try:
-        result = game.play(parsed)
-    except RecordError as error:
-        raise _refusal(error) from None
-    entry = HandEntry.objects.create(
-        hanchan=hanchan,
-        sequence=sequence,
-        data=parsed.to_json(),
-        result=hand_result_json(result),
-        request_id=request_id,
-        entered_by=by,
-    )
-    _save_game(hanchan, game)
-    LedgerChange.objects.create(
-        hanchan=hanchan,
-        action=LedgerChange.Action.RECORDED,
-        sequence=sequence,
-        after=entry.data,
-        by=by,
-    )
+    planned = plan(stored_game(hanchan), NewHand(hand))
+    entry = write_plan(hanchan, planned, by=by, request_id=request_id)
+    assert entry is not None
     return Recorded(entry, created=True)
 
 
@@ -206,41 +180,38 @@ def hand_correct(
     """Replace hand ``sequence`` (0-based) and recompute every hand after it.
 
     A finished game may be corrected too: if the correction means the game is no longer
-    over, it goes back to "in play". The old hand is kept in the history.
+    over, it goes back to "in play". The old hand is kept in the history. A correction
+    resent after it was stored (the same hand, the version moved by it) is not an error.
 
     Raises:
         LedgerError: no such hand, a voided game, or the correction makes this or a later
-            hand impossible (the message names the hand).
+            hand impossible (the message names the hand; ``later_hand`` its number).
         StaleHanchan: the game changed since ``expected_version``.
     """
     with transaction.atomic():
-        hanchan, entries = _locked_with_hands(hanchan_id, expected_version)
-        if not 0 <= sequence < len(entries):
-            raise LedgerError(_("There is no such hand."), "sequence")
-        ruleset = hanchan.ruleset()
-        before = entries[sequence].data
-        hands = [e.data for e in entries]
-        hands[sequence] = _parse(hand, ruleset, sequence).to_json()
-        game = _replay(ruleset, hands, changed=sequence)
-        changed = []
-        now = timezone.now()
-        for entry, data, result in zip(entries, hands, game.results, strict=True):
-            result_json = hand_result_json(result)
-            if entry.data != data or entry.result != result_json:
-                # bulk_update does not touch auto_now fields.
-                entry.data, entry.result, entry.updated_at = data, result_json, now
-                changed.append(entry)
-        HandEntry.objects.bulk_update(changed, ["data", "result", "updated_at"])
-        _save_game(hanchan, game)
-        LedgerChange.objects.create(
-            hanchan=hanchan,
-            action=LedgerChange.Action.CORRECTED,
-            sequence=sequence,
-            before=before,
-            after=hands[sequence],
-            by=by,
-        )
+        hanchan = _locked(hanchan_id)
+        _check_changeable(hanchan)
+        entries = list(hanchan.hands.order_by("sequence"))
+        if hanchan.version != expected_version:
+            if _is_stored(hanchan, entries, sequence, hand):
+                return hanchan
+            raise StaleHanchan(hanchan)
+        planned = plan(stored_game(hanchan, entries), Correction(sequence, hand))
+        write_plan(hanchan, planned, by=by, stored=entries)
     return hanchan
+
+
+def _is_stored(
+    hanchan: Hanchan, entries: Sequence[HandEntry], sequence: int, hand: Mapping[str, Any]
+) -> bool:
+    """Hand ``sequence`` is stored exactly as ``hand`` (a correction arriving twice)."""
+    if not 0 <= sequence < len(entries):
+        return False
+    try:
+        wanted = parse_hand(hand, hanchan.ruleset().players, sequence).to_json()
+    except RecordError:
+        return False
+    return entries[sequence].data == wanted
 
 
 def hand_undo_last(*, hanchan_id: int, expected_version: int, by: Member | None = None) -> Hanchan:
@@ -251,20 +222,12 @@ def hand_undo_last(*, hanchan_id: int, expected_version: int, by: Member | None 
         StaleHanchan: the game changed since ``expected_version``.
     """
     with transaction.atomic():
-        hanchan, entries = _locked_with_hands(hanchan_id, expected_version)
-        if not entries:
-            raise LedgerError(_("There is no hand to undo."))
-        last = entries.pop()
-        game = _replay(hanchan.ruleset(), [e.data for e in entries], changed=None)
-        LedgerChange.objects.create(
-            hanchan=hanchan,
-            action=LedgerChange.Action.UNDONE,
-            sequence=last.sequence,
-            before={"hand": last.data, "result": last.result},
-            by=by,
-        )
-        last.delete()
-        _save_game(hanchan, game)
+        hanchan = _locked(hanchan_id)
+        _check_changeable(hanchan)
+        _check_version(hanchan, expected_version)
+        entries = list(hanchan.hands.order_by("sequence"))
+        planned = plan(stored_game(hanchan, entries), Undo())
+        write_plan(hanchan, planned, by=by, stored=entries)
     return hanchan
 
 
@@ -280,17 +243,55 @@ def hanchan_void(*, hanchan_id: int, expected_version: int, by: Member | None = 
         if hanchan.status == Hanchan.Status.VOIDED:
             raise LedgerError(_("This game was already voided."))
         _check_version(hanchan, expected_version)
-        LedgerChange.objects.create(
-            hanchan=hanchan,
-            action=LedgerChange.Action.VOIDED,
-            before={"status": hanchan.status},
-            by=by,
-        )
-        Hanchan.objects.filter(pk=hanchan.pk).update(
-            status=Hanchan.Status.VOIDED, version=F("version") + 1
-        )
-        hanchan.refresh_from_db()
+        write_plan(hanchan, plan(stored_game(hanchan), Void()), by=by)
     return hanchan
+
+
+def prepare_import(
+    *,
+    record: Mapping[str, Any],
+    members_by_name: Mapping[str, Member],
+    played_on: date,
+    by: Member | None = None,
+    versions: dict[str, RulesetVersion] | None = None,
+) -> NewGame:
+    """Check a game record (docs/game-record-format.md) and plan it, without writing.
+
+    The record's hands are played through the engine once, here. ``versions`` caches
+    :meth:`RulesetVersion.current` per ruleset id (a caller importing many games).
+
+    Raises:
+        LedgerError: an invalid record (the message as ``replay`` prints it), a player name
+            with no member, or a member at two seats.
+    """
+    try:
+        ruleset = ruleset_of_record(record)
+        players = _record_players(record, ruleset)
+        raw_hands = record.get("hands")
+        if not isinstance(raw_hands, list):
+            raise RecordError(None, "hands", "must be a list of hands")
+    except RecordError as error:
+        raise LedgerError(error.line(), error.key, cause=error) from None
+    try:
+        members = [members_by_name[name] for name in players]
+    except KeyError as missing:
+        raise LedgerError(_("No member is called %(name)s.") % {"name": missing.args[0]}) from None
+    seated = _seated(ruleset, members)
+    planned = plan(StoredGame.new(ruleset), Record(raw_hands))
+    if versions is None:
+        versions = {}
+    if ruleset.id not in versions:
+        versions[ruleset.id] = RulesetVersion.current(ruleset.id)
+    return NewGame(
+        plan=planned,
+        version=versions[ruleset.id],
+        members=seated,
+        played_on=played_on,
+        overrides=dict(record.get("overrides") or {}),
+        venue=str(record.get("venue", ""))[:120],
+        table_name=str(record.get("table", ""))[:40],
+        by=by,
+    )
 
 
 def hanchan_import(
@@ -300,52 +301,21 @@ def hanchan_import(
     played_on: date,
     by: Member | None = None,
 ) -> Hanchan:
-    """Store a whole game record (../shared/game-record-format.md) as a hanchan.
+    """Store a whole game record (docs/game-record-format.md) as a hanchan.
 
     ``members_by_name`` maps each of the record's player names to a member. The record is
-    replayed through the engine first; the hanchan, its hands and settlement are then
-    written. Must run inside the caller's transaction when several records go together.
+    played through the engine once (:func:`prepare_import`), then the hanchan, its hands,
+    their facts and the settlement are written. Must run inside the caller's transaction
+    when several records go together.
 
     Raises:
-        LedgerError: an invalid record (message as ``replay`` prints it), or a player name
-            with no member.
+        LedgerError: as :func:`prepare_import`.
     """
-    from scoring.engine import replay_record
-
-    try:
-        replay = replay_record(record)
-    except RecordError as error:
-        raise LedgerError(error.line(), error.key) from None
-    try:
-        members = [members_by_name[name] for name in replay.players]
-    except KeyError as missing:
-        raise LedgerError(_("No member is called %(name)s.") % {"name": missing.args[0]}) from None
-    meta = {key: str(record.get(key, "")) for key in ("venue", "table")}
-    hanchan = hanchan_start(
-        ruleset_id=replay.ruleset.id,
-        members=members,
-        played_on=played_on,
-        venue=meta["venue"][:120],
-        table_name=meta["table"][:40],
-        overrides=record.get("overrides") or None,
-        by=by,
+    game = prepare_import(
+        record=record, members_by_name=members_by_name, played_on=played_on, by=by
     )
-    game = Game(replay.ruleset)
-    entries = []
-    for sequence, (hand, result) in enumerate(zip(replay.hands, replay.results, strict=True)):
-        game.play(hand)
-        entries.append(
-            HandEntry(
-                hanchan=hanchan,
-                sequence=sequence,
-                data=hand.to_json(),
-                result=hand_result_json(result),
-                entered_by=by,
-            )
-        )
-    HandEntry.objects.bulk_create(entries)
-    _save_game(hanchan, game)
-    return hanchan
+    with transaction.atomic():
+        return create_games([game])[0]
 
 
 def hanchan_record(hanchan: Hanchan) -> dict[str, Any]:
@@ -376,6 +346,30 @@ def hanchan_record(hanchan: Hanchan) -> dict[str, Any]:
     }
 
 
+def stored_game(hanchan: Hanchan, entries: Sequence[HandEntry] | None = None) -> StoredGame:
+    """What :func:`scoring.ledger.plan` needs of ``hanchan``: its ruleset and state, and
+    ``entries`` (its hands in order) when the change needs them (a correction, an undo)."""
+    state = hanchan.state or {}
+    return StoredGame(
+        ruleset=hanchan.ruleset(),
+        snapshot=state.get("game"),
+        hands_played=int(state.get("table", {}).get("hands_played", 0)),
+        hands=None
+        if entries is None
+        else [StoredHand(e.data, e.result, e.before) for e in entries],
+    )
+
+
+def plan_for(hanchan: Hanchan, change: Change, entries: Sequence[HandEntry] = ()) -> Plan:
+    """Plan ``change`` on a stored game without writing (the table screen's preview).
+
+    Raises:
+        LedgerError: as :func:`scoring.ledger.plan`.
+    """
+    needs_hands = isinstance(change, Correction | Undo)
+    return plan(stored_game(hanchan, list(entries) if needs_hands else None), change)
+
+
 # -- internals -------------------------------------------------------------------------------
 
 
@@ -385,7 +379,34 @@ def _with_overrides(base: Ruleset, overrides: Mapping[str, Any] | None) -> Rules
     try:
         return apply_overrides(base, overrides)
     except RecordError as error:
-        raise LedgerError(error.message, error.key) from None
+        raise LedgerError(error.message, error.key, cause=error) from None
+
+
+def _seated(ruleset: Ruleset, members: Sequence[Member]) -> list[Member]:
+    seated = list(members)
+    if len(seated) != ruleset.players:
+        raise LedgerError(
+            _("This ruleset needs %(n)d players.") % {"n": ruleset.players}, "players"
+        )
+    if len({m.pk for m in seated}) != len(seated):
+        raise LedgerError(_("A player cannot sit at two seats."), "players")
+    return seated
+
+
+def _record_players(record: Mapping[str, Any], ruleset: Ruleset) -> list[str]:
+    """The record's player names, checked as ``replay`` checks them."""
+    players = record.get("players")
+    if (
+        not isinstance(players, list)
+        or not all(isinstance(p, str) and p.strip() for p in players)
+        or len(players) != ruleset.players
+    ):
+        raise RecordError(
+            None, "players", f"must be {ruleset.players} names for ruleset {ruleset.id!r}"
+        )
+    if len(set(players)) != len(players):
+        raise RecordError(None, "players", "the same name sits twice")
+    return list(players)
 
 
 def _locked(hanchan_id: int) -> Hanchan:
@@ -397,14 +418,9 @@ def _locked(hanchan_id: int) -> Hanchan:
         raise LedgerError(_("There is no such game.")) from None
 
 
-def _locked_with_hands(hanchan_id: int, expected_version: int) -> tuple[Hanchan, list[HandEntry]]:
-    """A game that may still be changed (not voided, at the expected version), locked, and
-    its hands in order."""
-    hanchan = _locked(hanchan_id)
+def _check_changeable(hanchan: Hanchan) -> None:
     if hanchan.status == Hanchan.Status.VOIDED:
         raise LedgerError(_("This game was voided."))
-    _check_version(hanchan, expected_version)
-    return hanchan, list(hanchan.hands.order_by("sequence"))
 
 
 def _check_version(hanchan: Hanchan, expected_version: int) -> None:
@@ -416,94 +432,3 @@ def _check_playable(hanchan: Hanchan, expected_version: int) -> None:
     if hanchan.status != Hanchan.Status.IN_PLAY:
         raise LedgerError(_("This game is over: no more hands can be entered."))
     _check_version(hanchan, expected_version)
-
-
-def _parse(hand: Mapping[str, Any], ruleset: Ruleset, index: int) -> Any:
-    try:
-        return parse_hand(hand, ruleset.players, index)
-    except RecordError as error:
-        raise _refusal(error) from None
-
-
-def _refusal(error: RecordError) -> LedgerError:
-    return LedgerError(error.message, error.key)
-
-
-def _replay(ruleset: Ruleset, hands: list[dict[str, Any]], changed: int | None) -> Game:
-    """Replay stored hands; a refusal names the hand (1-based, as people count them)."""
-    game = Game(ruleset)
-    for index, data in enumerate(hands):
-        try:
-            game.play(parse_hand(data, ruleset.players, index))
-        except RecordError as error:
-            if changed is not None and index != changed:
-                message = _("This correction makes hand %(n)d impossible: %(why)s") % {
-                    "n": index + 1,
-                    "why": error.message,
-                }
-                raise LedgerError(message, error.key) from None
-            raise _refusal(error) from None
-    return game
-
-
-def hand_result_json(result: HandResult) -> dict[str, Any]:
-    """A hand's engine result as ``HandEntry.result`` stores it: the replay-output hand plus
-    ``payments`` (who paid whom) and ``chips`` where any moved."""
-    data = result.to_json()
-    data["payments"] = [p.to_json() for p in result.payments]
-    if any(result.chips):
-        data["chips"] = list(result.chips)
-    return data
-
-
-def game_state_json(game: Game) -> dict[str, Any]:
-    """What ``Hanchan.state`` keeps: the engine snapshot (while in play) and the table view
-    (round, dealer, honba, deposits, scores, all_last, hands_played)."""
-    table = game.state()
-    return {
-        "game": None if game.ended_by is not None else game.snapshot(),
-        "table": {
-            "round": table.round,
-            "dealer": table.dealer,
-            "honba": table.honba,
-            "deposits": table.deposits,
-            "scores": list(table.scores),
-            "all_last": table.all_last,
-            "hands_played": table.hands_played,
-        },
-    }
-
-
-def _save_game(hanchan: Hanchan, game: Game) -> None:
-    """Store the game's new state, status and (when over) the settlement per seat."""
-    settlement = game.settlement
-    was_finished = hanchan.status == Hanchan.Status.FINISHED
-    hanchan.state = game_state_json(game)
-    hanchan.version += 1
-    if settlement is None:
-        hanchan.status = Hanchan.Status.IN_PLAY
-        hanchan.ended_by = ""
-        hanchan.finished_at = None
-    else:
-        if hanchan.status != Hanchan.Status.FINISHED:
-            hanchan.finished_at = timezone.now()
-        hanchan.status = Hanchan.Status.FINISHED
-        hanchan.ended_by = settlement.ended_by
-    hanchan.save(update_fields=["state", "version", "status", "ended_by", "finished_at"])
-    if settlement is not None or was_finished:
-        _save_settlement(hanchan, settlement)
-
-
-def _save_settlement(hanchan: Hanchan, settlement: Settlement | None) -> None:
-    seats = list(hanchan.seats.all())
-    for seat in seats:
-        i = seat.index
-        if settlement is None:
-            seat.final_score = seat.rank = seat.points = seat.chips = seat.uma_ep = None
-        else:
-            seat.final_score = settlement.scores[i]
-            seat.rank = settlement.ranks[i]
-            seat.points = settlement.points[i]
-            seat.chips = None if settlement.chips is None else settlement.chips[i]
-            seat.uma_ep = None if settlement.uma_ep is None else settlement.uma_ep[i]
-    Seat.objects.bulk_update(seats, ["final_score", "rank", "points", "chips", "uma_ep"])

@@ -18,10 +18,9 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from scoring.engine import parse_hand
 from scoring.models import Hanchan, HandEntry
 from scoring.services import LedgerError, StaleHanchan, hand_correct, hand_record
-from scoring.views.display import hand_summary, refusal_text
+from scoring.views.display import hand_summary
 from scoring.views.table import (
     HtmxHttpRequest,
     acting_member,
@@ -32,9 +31,9 @@ from scoring.views.table import (
     preview_correction,
     preview_next_hand,
     render_table,
-    replay_until,
     require_keeper,
     stored_hand_form,
+    table_before,
     wants_fragment,
 )
 
@@ -76,7 +75,7 @@ def hand_preview(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if form.is_valid():
         if form.cleaned_data["version"] != hanchan.version:
             return _stale(request, pk)
-        preview = preview_next_hand(hanchan, ruleset, form)
+        preview = preview_next_hand(hanchan, form)
     return render_table(request, hanchan, form=form, preview=preview)
 
 
@@ -104,11 +103,7 @@ def hand_create(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         except LedgerError as error:
             if hanchan.status != Hanchan.Status.IN_PLAY:
                 return _game_over(request, hanchan)
-            message = str(error)
-            if error.field:
-                # The engine's refusal: its key, and its English text as the message.
-                message = refusal_text(error.field, message, ruleset)
-            form.add_record_error(error.field, message)
+            form.add_record_error(error.field, str(error))
         else:
             entry = recorded.entry
             summary = hand_summary(
@@ -144,17 +139,16 @@ def hand_edit(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
     sequence = number - 1
     ruleset = hanchan.ruleset()
     names = names_of(hanchan)
-    before = replay_until(ruleset, entries, sequence)
+    before = table_before(hanchan, entries, sequence)
     if request.method == "GET":
         form = stored_hand_form(ruleset, before, names, hanchan.version, entries[sequence])
         form.is_valid()
-        preview = preview_correction(before, entries, sequence, form)
+        preview = preview_correction(hanchan, entries, sequence, form)
         return render_table(request, hanchan, form=form, preview=preview, editing=number)
     form = correction_form(ruleset, before, names, hanchan.version, request.POST, strict=True)
-    preview = None
-    if form.is_valid():
-        preview = preview_correction(before, entries, sequence, form)
-    if preview is not None and form.hand is not None:
+    if form.is_valid() and form.hand is not None:
+        # No preview first: the service plans the correction (the engine's one pass) and
+        # refuses it, naming the hand, if this or a later hand becomes impossible.
         try:
             hand_correct(
                 hanchan_id=pk,
@@ -164,21 +158,12 @@ def hand_edit(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
                 by=acting_member(request, hanchan),
             )
         except StaleHanchan:
-            if _already_corrected(pk, sequence, form.hand, ruleset.players):
-                return _saved(request, pk, _("Hand %(n)d corrected.") % {"n": number})
             return _stale(request, pk)
         except LedgerError as error:
-            form.add_record_error("", str(error))
-            preview = None
+            form.add_record_error("" if error.later_hand else error.field, str(error))
         else:
             return _saved(request, pk, _("Hand %(n)d corrected.") % {"n": number})
-    return render_table(request, hanchan, form=form, preview=preview, editing=number)
-
-
-def _already_corrected(pk: int, sequence: int, hand: dict[str, object], players: int) -> bool:
-    """A resent correction: the game moved on only because this very correction was stored."""
-    entry = HandEntry.objects.filter(hanchan_id=pk, sequence=sequence).first()
-    return entry is not None and entry.data == parse_hand(hand, players, sequence).to_json()
+    return render_table(request, hanchan, form=form, editing=number)
 
 
 @require_POST
@@ -192,11 +177,11 @@ def hand_edit_preview(request: HtmxHttpRequest, pk: int, number: int) -> HttpRes
     entries = _entries(hanchan, number)
     sequence = number - 1
     ruleset = hanchan.ruleset()
-    before = replay_until(ruleset, entries, sequence)
+    before = table_before(hanchan, entries, sequence)
     form = correction_form(ruleset, before, names_of(hanchan), hanchan.version, request.POST)
     preview = None
     if form.is_valid():
         if form.cleaned_data["version"] != hanchan.version:
             return _stale(request, pk)
-        preview = preview_correction(before, entries, sequence, form)
+        preview = preview_correction(hanchan, entries, sequence, form)
     return render_table(request, hanchan, form=form, preview=preview, editing=number)

@@ -24,10 +24,12 @@ from django_htmx.middleware import HtmxDetails
 
 from clubsite.models import Member
 from clubsite.views import format_points
-from scoring.engine import Game, RecordError, Ruleset, parse_hand
+from scoring.engine import Ruleset, TableState
 from scoring.forms import HandForm, hand_form_data
+from scoring.ledger import Correction, LedgerError, NewHand
+from scoring.ledger.plan import state_before
 from scoring.models import Hanchan, HandEntry, Seat
-from scoring.services import hand_result_json
+from scoring.services import plan_for, stored_game
 from scoring.views.charts import hand_scores_chart
 from scoring.views.display import (
     Cell,
@@ -40,7 +42,6 @@ from scoring.views.display import (
     hand_summary,
     honba_label,
     rank_label,
-    refusal_text,
     round_label,
     ruleset_title,
     settlement_points,
@@ -121,30 +122,27 @@ def new_hand_form(
     )
 
 
-def preview_next_hand(hanchan: Hanchan, ruleset: Ruleset, form: HandForm) -> Preview | None:
-    """Play the form's hand on a throwaway copy of the game; nothing is written."""
+def preview_next_hand(hanchan: Hanchan, form: HandForm) -> Preview | None:
+    """The ledger's plan of the form's hand, shown before confirming; nothing is written."""
     if form.hand is None:
         return None
-    game = hanchan.game(ruleset)
     try:
-        game.play(parse_hand(form.hand, ruleset.players, game.hands_played))
-    except RecordError as error:
-        form.add_record_error(error.key, refusal_text(error.key, error.message, ruleset))
+        planned = plan_for(hanchan, NewHand(form.hand))
+    except LedgerError as error:
+        form.add_record_error(error.field, str(error))
         return None
-    return Preview.of(hand_result_json(game.results[-1]), form.names, game.ended_by)
+    assert planned.last is not None
+    return Preview.of(planned.last.result, form.names, planned.ended_by)
 
 
-def replay_until(ruleset: Ruleset, entries: Sequence[HandEntry], sequence: int) -> Game:
-    """The game just before hand ``sequence``, replayed from the stored hands."""
-    game = Game(ruleset)
-    for entry in entries[:sequence]:
-        game.play(parse_hand(entry.data, ruleset.players, entry.sequence))
-    return game
+def table_before(hanchan: Hanchan, entries: Sequence[HandEntry], sequence: int) -> TableState:
+    """The table just before hand ``sequence`` (0-based), for the correction form."""
+    return state_before(stored_game(hanchan, entries), sequence)
 
 
 def correction_form(
     ruleset: Ruleset,
-    before: Game,
+    before: TableState,
     names: Sequence[str],
     version: int,
     data: Any,
@@ -156,14 +154,14 @@ def correction_form(
         ruleset=ruleset,
         names=names,
         dealer=before.dealer,
-        all_last=before.is_all_last(),
+        all_last=before.all_last,
         strict=strict,
         initial={"version": version},
     )
 
 
 def stored_hand_form(
-    ruleset: Ruleset, before: Game, names: Sequence[str], version: int, entry: HandEntry
+    ruleset: Ruleset, before: TableState, names: Sequence[str], version: int, entry: HandEntry
 ) -> HandForm:
     """The correction form filled in with the hand as stored."""
     data = hand_form_data(entry.data)
@@ -172,40 +170,25 @@ def stored_hand_form(
 
 
 def preview_correction(
-    before: Game, entries: Sequence[HandEntry], sequence: int, form: HandForm
+    hanchan: Hanchan, entries: Sequence[HandEntry], sequence: int, form: HandForm
 ) -> Preview | None:
-    """The corrected hand's payments, after checking every later hand still replays."""
+    """The corrected hand's payments, once the ledger has checked every later hand still
+    plays; nothing is written."""
     if form.hand is None:
         return None
-    ruleset = before.ruleset
-    game = before
     try:
-        game.play(parse_hand(form.hand, ruleset.players, sequence))
-    except RecordError as error:
-        form.add_record_error(error.key, refusal_text(error.key, error.message, ruleset))
+        planned = plan_for(hanchan, Correction(sequence, form.hand), entries)
+    except LedgerError as error:
+        form.add_record_error("" if error.later_hand else error.field, str(error))
         return None
-    corrected = hand_result_json(game.results[-1])
-    for later in entries[sequence + 1 :]:
-        try:
-            game.play(parse_hand(later.data, ruleset.players, later.sequence))
-        except RecordError as error:
-            form.add_record_error(
-                "",
-                _("Correcting this hand makes hand %(n)d impossible: %(why)s")
-                % {
-                    "n": later.sequence + 1,
-                    "why": refusal_text(error.key, error.message, ruleset),
-                },
-            )
-            return None
-    preview = Preview.of(corrected, form.names, None)
-    if game.ended_by is not None:
-        last_round = game.results[-1].round
+    preview = Preview.of(planned.hands[0].result, form.names, None)
+    if planned.settlement is not None:
+        last_round = planned.hands[-1].result["round"]
         return Preview(
             preview.payments,
             preview.seats,
             preview.deposits_after,
-            ended_by_label(game.ended_by, last_round),
+            ended_by_label(planned.settlement.ended_by, last_round),
         )
     return preview
 

@@ -1,0 +1,107 @@
+"""The engine's facts per seat, as the ledger stores them for standings to add up.
+
+Two kinds: per seat per hand (:class:`SeatFacts`, stored as ``HandSeat`` rows) and per seat
+per finished game (:func:`settlement_facts`: bust and last place, stored on ``Seat``). Both
+are derived here once, when a change is written, so that standings, champions and player
+statistics are plain sums and counts over columns: no JSON paths, no rules re-derived.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from scoring.engine import Ruleset, Settlement
+from scoring.engine.settlement import is_bust
+
+# Payments that are the value of a win (honba and deposits are not).
+WIN_VALUE_REASONS = frozenset({"ron", "tsumo", "pao", "rinshan"})
+
+
+@dataclass(frozen=True, slots=True)
+class SeatFacts:
+    """One seat's part in one hand. ``delta`` and ``win_value`` in points.
+
+    ``won``: a ron or tsumo winner (each winner of a multi-ron; nagashi is a draw, not a
+    win); ``tsumo``: won by tsumo; ``dealt_in``: discarded the winning tile of a ron;
+    ``riichi``: put a riichi stick out; ``chombo``: committed this hand's chombo;
+    ``win_value``: points received as the value of wins (ron, tsumo, pao and rinshan
+    payments; honba and deposits left out).
+    """
+
+    seat: int
+    outcome: str
+    dealer: bool
+    delta: int
+    won: bool
+    tsumo: bool
+    dealt_in: bool
+    riichi: bool
+    chombo: bool
+    win_value: int
+
+
+def hand_facts(data: Mapping[str, Any], result: Mapping[str, Any]) -> list[SeatFacts]:
+    """Per-seat facts of one stored hand.
+
+    Args:
+        data: the record-format hand as stored (``HandEntry.data``, ``Hand.to_json()``).
+        result: the engine's result as stored (``HandEntry.result``, see
+            :func:`scoring.ledger.stored.hand_result_json`).
+
+    Returns:
+        One :class:`SeatFacts` per seat, in seat order.
+    """
+    outcome = str(data["result"])
+    wins = data.get("wins", ()) if outcome in ("ron", "tsumo") else ()
+    winners = {int(w["winner"]) for w in wins}
+    riichi = set(data.get("riichi", ()))
+    loser = data.get("loser") if outcome == "ron" else None
+    offender = data.get("offender") if outcome == "chombo" else None
+    win_value = [0] * len(result["deltas"])
+    for payment in result.get("payments", ()):
+        payee = payment["payee"]
+        if payee is not None and payee in winners and payment["reason"] in WIN_VALUE_REASONS:
+            win_value[payee] += int(payment["amount"])
+    dealer = int(result["dealer"])
+    return [
+        SeatFacts(
+            seat=seat,
+            outcome=outcome,
+            dealer=seat == dealer,
+            delta=int(delta),
+            won=seat in winners,
+            tsumo=seat in winners and outcome == "tsumo",
+            dealt_in=seat == loser,
+            riichi=seat in riichi,
+            chombo=seat == offender,
+            win_value=win_value[seat],
+        )
+        for seat, delta in enumerate(result["deltas"])
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class SettlementFacts:
+    """Per seat, in seat order: ``busted`` (the game ended by tobi and this final score is
+    bust under the game's rules) and ``last_place`` (finished last at the table)."""
+
+    busted: tuple[bool, ...]
+    last_place: tuple[bool, ...]
+
+
+def settlement_facts(ruleset: Ruleset, settlement: Settlement) -> SettlementFacts:
+    """Bust and last place per seat of a finished game, under the rules it was played by
+    (``is_bust``: below 0, or at 0 where ``tobi_at_zero``; rules-spec §1, 002-004)."""
+    tobi = settlement.ended_by == "tobi"
+    return SettlementFacts(
+        busted=tuple(tobi and is_bust(ruleset, score) for score in settlement.scores),
+        last_place=tuple(rank == ruleset.players for rank in settlement.ranks),
+    )
+
+
+def busted_seats(ruleset: Ruleset, ended_by: str, scores: Sequence[int]) -> list[bool]:
+    """:func:`settlement_facts`'s ``busted`` from stored columns (for rows written before the
+    facts were stored)."""
+    return [ended_by == "tobi" and is_bust(ruleset, score) for score in scores]

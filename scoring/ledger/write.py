@@ -1,0 +1,283 @@
+"""Writing a :class:`~scoring.ledger.plan.Plan`: the only code that stores engine results.
+
+Every row the engine's numbers end up in is written here, inside the caller's transaction:
+the hands (``HandEntry``: hand, result, snapshot before), their per-seat facts (``HandSeat``),
+the game's state, status and version (``Hanchan``), the settlement and its facts per seat
+(``Seat``), the history (``LedgerChange``) and the members' running totals
+(:mod:`scoring.ledger.totals`). :mod:`scoring.services` locks, checks and calls these;
+the history seeding calls :func:`create_games` with many games at once.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from django.utils import timezone
+
+from clubsite.models import Member
+from scoring.ledger import totals
+from scoring.ledger.facts import hand_facts, settlement_facts
+from scoring.ledger.plan import Correction, NewHand, Plan, PlannedHand, Undo, Void
+from scoring.models import Hanchan, HandEntry, HandSeat, LedgerChange, RulesetVersion, Seat
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    """A game to create with :func:`create_games`: its ``plan`` (a :class:`Record` plan,
+    perhaps of no hands), the pinned ``version``, the ``members`` in seat order and the
+    descriptive fields of ``Hanchan``."""
+
+    plan: Plan
+    version: RulesetVersion
+    members: Sequence[Member]
+    played_on: date
+    overrides: dict[str, Any]
+    venue: str = ""
+    table_name: str = ""
+    by: Member | None = None
+
+
+def create_games(games: Sequence[NewGame]) -> list[Hanchan]:
+    """Create the games with their seats, hands, facts, settlements and "started" history.
+
+    A fixed number of bulk inserts whatever the number of games (the history seeding stores
+    a whole club night at once). Returns the hanchans in the order of ``games``.
+    """
+    now = timezone.now()
+    hanchans = Hanchan.objects.bulk_create(
+        Hanchan(
+            ruleset_version=game.version,
+            overrides=game.overrides,
+            played_on=game.played_on,
+            venue=game.venue,
+            table_name=game.table_name,
+            status=_status(game.plan),
+            version=1 if game.plan.hands else 0,
+            state=game.plan.state,
+            ended_by=game.plan.ended_by or "",
+            created_by=game.by,
+            finished_at=None if game.plan.settlement is None else now,
+        )
+        for game in games
+    )
+    seats: list[Seat] = []
+    entries: list[HandEntry] = []
+    changes: list[LedgerChange] = []
+    for hanchan, game in zip(hanchans, games, strict=True):
+        game_seats = [
+            Seat(hanchan=hanchan, index=i, member=m) for i, m in enumerate(game.members)
+        ]
+        _settle(game_seats, game.plan)
+        seats.extend(game_seats)
+        entries.extend(_entry(hanchan, hand, by=game.by) for hand in game.plan.hands)
+        changes.append(
+            LedgerChange(
+                hanchan=hanchan,
+                action=LedgerChange.Action.STARTED,
+                after={
+                    "players": [m.pk for m in game.members],
+                    "ruleset": game.version.ruleset_id,
+                },
+                by=game.by,
+            )
+        )
+    Seat.objects.bulk_create(seats)
+    LedgerChange.objects.bulk_create(changes)
+    HandEntry.objects.bulk_create(entries, batch_size=2000)
+    members = {h.pk: [m.pk for m in g.members] for h, g in zip(hanchans, games, strict=True)}
+    HandSeat.objects.bulk_create(_facts(entries, members), batch_size=4000)
+    totals.games_changed([h for h in hanchans if h.status == Hanchan.Status.FINISHED])
+    return hanchans
+
+
+def write_plan(
+    hanchan: Hanchan,
+    plan: Plan,
+    *,
+    by: Member | None,
+    stored: Sequence[HandEntry] = (),
+    request_id: uuid.UUID | None = None,
+) -> HandEntry | None:
+    """Store ``plan`` (a new hand, a correction, an undo or a void) on ``hanchan``, which the
+    caller has locked and checked (version, status).
+
+    Args:
+        stored: the game's hand entries in order, as the plan was made from (a correction
+            and an undo need them; a new hand and a void do not).
+        request_id: the entry request's id, stored with a new hand for idempotency.
+
+    Returns:
+        The new hand's entry for a :class:`NewHand`, else ``None``.
+    """
+    was_finished = hanchan.status == Hanchan.Status.FINISHED
+    change = plan.change
+    created = None
+    if isinstance(change, Void):
+        LedgerChange.objects.create(
+            hanchan=hanchan,
+            action=LedgerChange.Action.VOIDED,
+            before={"status": hanchan.status},
+            by=by,
+        )
+        hanchan.status = Hanchan.Status.VOIDED
+        hanchan.version += 1
+        hanchan.save(update_fields=["status", "version"])
+        if was_finished:
+            totals.games_changed([hanchan])
+        return None
+    if isinstance(change, NewHand):
+        assert plan.last is not None
+        created = _entry(hanchan, plan.last, by=by, request_id=request_id)
+        created.save(force_insert=True)
+        HandSeat.objects.bulk_create(_facts([created], {hanchan.pk: _member_ids(hanchan)}))
+        LedgerChange.objects.create(
+            hanchan=hanchan,
+            action=LedgerChange.Action.RECORDED,
+            sequence=plan.last.sequence,
+            after=created.data,
+            by=by,
+        )
+    elif isinstance(change, Correction):
+        _write_correction(hanchan, plan, change, stored, by)
+    elif isinstance(change, Undo):
+        last = stored[-1]
+        LedgerChange.objects.create(
+            hanchan=hanchan,
+            action=LedgerChange.Action.UNDONE,
+            sequence=last.sequence,
+            before={"hand": last.data, "result": last.result},
+            by=by,
+        )
+        last.delete()
+    else:
+        raise ValueError(f"write_plan does not take {type(change).__name__}")
+    _save_game(hanchan, plan)
+    if was_finished or plan.settlement is not None:
+        totals.games_changed([hanchan])
+    return created
+
+
+def _write_correction(
+    hanchan: Hanchan,
+    plan: Plan,
+    change: Correction,
+    stored: Sequence[HandEntry],
+    by: Member | None,
+) -> None:
+    before = stored[change.sequence].data
+    now = timezone.now()
+    changed = []
+    for entry, hand in zip(stored[plan.first :], plan.hands, strict=True):
+        if entry.data != hand.data or entry.result != hand.result or entry.before != hand.before:
+            # bulk_update does not touch auto_now fields.
+            entry.data, entry.result, entry.before = hand.data, hand.result, hand.before
+            entry.updated_at = now
+            changed.append(entry)
+    HandEntry.objects.bulk_update(changed, ["data", "result", "before", "updated_at"])
+    HandSeat.objects.filter(hand__in=changed).delete()
+    HandSeat.objects.bulk_create(_facts(changed, {hanchan.pk: _member_ids(hanchan)}))
+    LedgerChange.objects.create(
+        hanchan=hanchan,
+        action=LedgerChange.Action.CORRECTED,
+        sequence=change.sequence,
+        before=before,
+        after=plan.hands[0].data,
+        by=by,
+    )
+
+
+def _entry(
+    hanchan: Hanchan,
+    hand: PlannedHand,
+    *,
+    by: Member | None,
+    request_id: uuid.UUID | None = None,
+) -> HandEntry:
+    return HandEntry(
+        hanchan=hanchan,
+        sequence=hand.sequence,
+        data=hand.data,
+        result=hand.result,
+        before=hand.before,
+        request_id=request_id,
+        entered_by=by,
+    )
+
+
+def _member_ids(hanchan: Hanchan) -> list[int]:
+    """The members in seat order (prefetched seats when the caller has them)."""
+    seats = sorted(hanchan.seats.all(), key=lambda seat: seat.index)
+    return [seat.member_id for seat in seats]
+
+
+def _facts(entries: Sequence[HandEntry], members: dict[int, list[int]]) -> list[HandSeat]:
+    return [
+        HandSeat(
+            hand=entry,
+            hanchan_id=entry.hanchan_id,
+            member_id=members[entry.hanchan_id][facts.seat],
+            seat=facts.seat,
+            outcome=facts.outcome,
+            dealer=facts.dealer,
+            delta=facts.delta,
+            won=facts.won,
+            tsumo=facts.tsumo,
+            dealt_in=facts.dealt_in,
+            riichi=facts.riichi,
+            chombo=facts.chombo,
+            win_value=facts.win_value,
+        )
+        for entry in entries
+        for facts in hand_facts(entry.data, entry.result)
+    ]
+
+
+def _status(plan: Plan) -> str:
+    return Hanchan.Status.IN_PLAY if plan.settlement is None else Hanchan.Status.FINISHED
+
+
+def _save_game(hanchan: Hanchan, plan: Plan) -> None:
+    """Store the game's new state, status and (when over, or no longer over) the settlement."""
+    was_finished = hanchan.status == Hanchan.Status.FINISHED
+    hanchan.state = plan.state
+    hanchan.version += 1
+    if plan.settlement is None:
+        hanchan.status = Hanchan.Status.IN_PLAY
+        hanchan.ended_by = ""
+        hanchan.finished_at = None
+    else:
+        if not was_finished:
+            hanchan.finished_at = timezone.now()
+        hanchan.status = Hanchan.Status.FINISHED
+        hanchan.ended_by = plan.settlement.ended_by
+    hanchan.save(update_fields=["state", "version", "status", "ended_by", "finished_at"])
+    if plan.settlement is not None or was_finished:
+        seats = list(hanchan.seats.all())
+        _settle(seats, plan)
+        Seat.objects.bulk_update(seats, _SETTLEMENT_FIELDS)
+
+
+_SETTLEMENT_FIELDS = ["final_score", "rank", "points", "chips", "uma_ep", "busted", "last_place"]
+
+
+def _settle(seats: Sequence[Seat], plan: Plan) -> None:
+    """Put the plan's settlement (or none) on the seats, with its facts."""
+    settlement = plan.settlement
+    facts = None if settlement is None else settlement_facts(plan.ruleset, settlement)
+    for seat in seats:
+        i = seat.index
+        if settlement is None or facts is None:
+            seat.final_score = seat.rank = seat.points = seat.chips = seat.uma_ep = None
+            seat.busted = seat.last_place = None
+            continue
+        seat.final_score = settlement.scores[i]
+        seat.rank = settlement.ranks[i]
+        seat.points = settlement.points[i]
+        seat.chips = None if settlement.chips is None else settlement.chips[i]
+        seat.uma_ep = None if settlement.uma_ep is None else settlement.uma_ep[i]
+        seat.busted = facts.busted[i]
+        seat.last_place = facts.last_place[i]
