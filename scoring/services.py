@@ -25,6 +25,7 @@ from scoring.engine import (
     apply_overrides,
     load_ruleset,
     parse_hand,
+    record_players,
     ruleset_of_record,
 )
 from scoring.ledger import (
@@ -266,7 +267,7 @@ def prepare_import(
     """
     try:
         ruleset = ruleset_of_record(record)
-        players = _record_players(record, ruleset)
+        players = record_players(record, ruleset)
         raw_hands = record.get("hands")
         if not isinstance(raw_hands, list):
             raise RecordError(None, "hands", "must be a list of hands")
@@ -391,22 +392,6 @@ def _seated(ruleset: Ruleset, members: Sequence[Member]) -> list[Member]:
     if len({m.pk for m in seated}) != len(seated):
         raise LedgerError(_("A player cannot sit at two seats."), "players")
     return seated
-
-
-def _record_players(record: Mapping[str, Any], ruleset: Ruleset) -> list[str]:
-    """The record's player names, checked as ``replay`` checks them."""
-    players = record.get("players")
-    if (
-        not isinstance(players, list)
-        or not all(isinstance(p, str) and p.strip() for p in players)
-        or len(players) != ruleset.players
-    ):
-        raise RecordError(
-            None, "players", f"must be {ruleset.players} names for ruleset {ruleset.id!r}"
-        )
-    if len(set(players)) != len(players):
-        raise RecordError(None, "players", "the same name sits twice")
-    return list(players)
 
 
 def _locked(hanchan_id: int) -> Hanchan:

@@ -260,6 +260,10 @@ def test_a_plan_of_a_record_matches_the_engines_replay():
     assert [h.result["deltas"] for h in planned.hands] == [list(r.deltas) for r in replay.results]
     assert planned.state["table"]["scores"] == list(replay.results[-1].scores)
     assert planned.engine_plays == 6
+    # The replay hands back where the game stands: after E4 comes South 1, seat 0 dealing.
+    assert (replay.state.round, replay.state.dealer, replay.state.honba) == ("S1", 0, 0)
+    assert list(replay.state.scores) == planned.state["table"]["scores"]
+    assert replay.state.ended_by is None and replay.settlement is None
 
 
 def test_a_correction_that_breaks_a_later_hand_names_it(six):

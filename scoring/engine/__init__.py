@@ -16,7 +16,7 @@ from .errors import RecordError
 from .game import Game, HandResult, TableState
 from .hand_value import basic_points, hand_payment, legal_fu
 from .hands import Hand, Penalty, Win, parse_hand, parse_hands
-from .replay import Replay, replay_record, ruleset_of_record
+from .replay import Replay, record_players, replay_record, ruleset_of_record
 from .ruleset import Ruleset
 from .ruleset_files import (
     apply_overrides,
@@ -47,6 +47,7 @@ __all__ = [
     "load_ruleset",
     "parse_hand",
     "parse_hands",
+    "record_players",
     "replay_record",
     "ruleset_from_mapping",
     "ruleset_of_record",

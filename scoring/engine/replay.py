@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import RecordError
-from .game import Game, HandResult
+from .game import Game, HandResult, TableState
 from .hands import Hand, parse_hand
 from .ruleset import Ruleset
 from .ruleset_files import load_ruleset
@@ -23,7 +23,9 @@ _METADATA_KEYS = frozenset({"date", "venue", "table", "title", "source", "note"}
 class Replay:
     """A replayed record: the ruleset, players, parsed hands, per-hand results and final.
 
-    ``settlement`` is ``None`` for a game still in play (its hands stop before the end).
+    ``settlement`` is ``None`` for a game still in play (its hands stop before the end);
+    ``state`` is the table after the last hand (round, dealer, honba, deposits, scores, and
+    ``ended_by`` once over), where a game still in play would go on.
     """
 
     ruleset: Ruleset
@@ -31,6 +33,7 @@ class Replay:
     hands: tuple[Hand, ...]
     results: tuple[HandResult, ...]
     settlement: Settlement | None
+    state: TableState
 
     def to_json(self) -> dict[str, Any]:
         """The output document of ``manage.py replay``."""
@@ -80,17 +83,7 @@ def replay_record(record: Any) -> Replay:
             two wins, a seat out of range, a fu the ruleset does not allow, ...).
     """
     ruleset = ruleset_of_record(record)
-    players = record.get("players")
-    if (
-        not isinstance(players, list)
-        or not all(isinstance(p, str) and p.strip() for p in players)
-        or len(players) != ruleset.players
-    ):
-        raise RecordError(
-            None, "players", f"must be {ruleset.players} names for ruleset {ruleset.id!r}"
-        )
-    if len(set(players)) != len(players):
-        raise RecordError(None, "players", "the same name sits twice")
+    players = record_players(record, ruleset)
     raw_hands = record.get("hands")
     if not isinstance(raw_hands, list):
         raise RecordError(None, "hands", "must be a list of hands")
@@ -106,4 +99,25 @@ def replay_record(record: Any) -> Replay:
         hands=tuple(hands),
         results=tuple(game.results),
         settlement=game.settlement,
+        state=game.state(),
     )
+
+
+def record_players(record: Mapping[str, Any], ruleset: Ruleset) -> list[str]:
+    """The record's ``players``: as many distinct, non-blank names as ``ruleset`` seats.
+
+    Raises:
+        RecordError: (key ``players``) not a list of names, the wrong number, a name twice.
+    """
+    players = record.get("players")
+    if (
+        not isinstance(players, list)
+        or not all(isinstance(p, str) and p.strip() for p in players)
+        or len(players) != ruleset.players
+    ):
+        raise RecordError(
+            None, "players", f"must be {ruleset.players} names for ruleset {ruleset.id!r}"
+        )
+    if len(set(players)) != len(players):
+        raise RecordError(None, "players", "the same name sits twice")
+    return list(players)
