@@ -46,7 +46,8 @@ def hanchans_import_bulk(
     Each record is checked and planned by :func:`scoring.services.prepare_import` (the
     engine plays each hand once), then all of them are written by the ledger's own writer
     (:func:`scoring.ledger.write.create_games`) with a few bulk inserts: the same rows
-    ``hanchan_import`` writes, since it is the same code.
+    ``hanchan_import`` writes, since it is the same code; finished games count at once,
+    as imports by command do.
 
     ``versions`` caches :meth:`RulesetVersion.current` per ruleset id across calls (a caller
     storing many batches while the built-in rulesets cannot change).
@@ -68,7 +69,7 @@ def hanchans_import_bulk(
         )
         for game in games
     ]
-    return create_games(planned)
+    return create_games(planned, confirmed=True)
 
 
 # -- the synthetic club -------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from collections.abc import Collection
 from datetime import date
 from typing import Any
 
+from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -119,6 +120,10 @@ class Hanchan(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # The version whose result counts in standings (CountedSeat rows), once confirmed; None
+    # while no result of this game has counted. A change after it stays pending until
+    # confirmed again, and the counted result stays in force meanwhile.
+    counted_version = models.PositiveIntegerField(null=True, blank=True)
 
     objects = HanchanQuerySet.as_manager()
 
@@ -261,6 +266,80 @@ class HandSeat(models.Model):
         return f"{self.hand_id}#{self.seat}"
 
 
+class Confirmation(models.Model):
+    """Someone said "this result is right" for one version of a game (issue 9: table
+    confirmation). A change to the game makes a new version, so earlier confirmations stay
+    in the history but no longer count. ``as_steward``: given with a steward's authority
+    (a steward's own change, a steward's tap, an import by command); ``user`` is ``None``
+    for a command."""
+
+    hanchan = models.ForeignKey(Hanchan, on_delete=models.CASCADE, related_name="confirmations")
+    version = models.PositiveIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
+    )
+    member = models.ForeignKey(
+        Member, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    as_steward = models.BooleanField(default=False)
+    implicit = models.BooleanField(default=False)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["hanchan", "at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["hanchan", "version", "user"], name="unique_confirmation"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.hanchan_id} v{self.version} {self.user_id}"
+
+
+class CountedSeat(models.Model):
+    """What standings add up: one seat's confirmed result of a game that counts.
+
+    Written by the ledger when a version of a finished game counts (confirmed, or no
+    confirmation needed) and removed when a confirmed void or undo takes the game out; a
+    pending change leaves it as it was. Points are integers in points. The per-hand columns
+    sum the seat's ``HandSeat`` facts over the game (chombo hands are no hands of their own,
+    so ``hands`` and ``riichi`` leave them out; ``chombo`` counts the seat's chombos).
+    """
+
+    hanchan = models.ForeignKey(Hanchan, on_delete=models.CASCADE, related_name="counted")
+    member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="+")
+    ruleset_version = models.ForeignKey(RulesetVersion, on_delete=models.PROTECT, related_name="+")
+    played_on = models.DateField()
+    seat = models.PositiveSmallIntegerField()
+    players = models.PositiveSmallIntegerField()
+    final_score = models.IntegerField()
+    rank = models.PositiveSmallIntegerField()
+    points = models.IntegerField()
+    busted = models.BooleanField()
+    last_place = models.BooleanField()
+    ended_by = models.CharField(max_length=20)
+    hands = models.PositiveIntegerField()
+    wins = models.PositiveIntegerField()
+    tsumo_wins = models.PositiveIntegerField()
+    deal_ins = models.PositiveIntegerField()
+    riichi = models.PositiveIntegerField()
+    chombo = models.PositiveIntegerField()
+    win_points = models.IntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["hanchan", "seat"], name="unique_counted_seat"),
+        ]
+        indexes = [
+            models.Index(fields=["played_on", "ruleset_version"], name="counted_played_on"),
+            models.Index(fields=["member", "played_on"], name="counted_member_played_on"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.hanchan_id}#{self.seat} {self.member_id}"
+
+
 class LedgerChange(models.Model):
     """History: every change to a game's hands or status, with who and when.
 
@@ -275,6 +354,8 @@ class LedgerChange(models.Model):
         UNDONE = "undone", _("hand undone")
         FINISHED = "finished", _("finished")
         VOIDED = "voided", _("voided")
+        CONFIRMED = "confirmed", _("confirmed")
+        COUNTED = "counted", _("counted in standings")
 
     hanchan = models.ForeignKey(Hanchan, on_delete=models.CASCADE, related_name="changes")
     action = models.CharField(max_length=12, choices=Action.choices)

@@ -40,10 +40,12 @@ from scoring.ledger import (
     StoredHand,
     Undo,
     Void,
+    confirmation,
     plan,
 )
 from scoring.ledger.write import NewGame, create_games, write_plan
 from scoring.models import Hanchan, HandEntry, RulesetVersion
+from scoring.standings import club_today
 
 __all__ = [
     "LedgerError",
@@ -52,6 +54,7 @@ __all__ = [
     "hand_correct",
     "hand_record",
     "hand_undo_last",
+    "hanchan_confirm",
     "hanchan_import",
     "hanchan_record",
     "hanchan_start",
@@ -123,6 +126,8 @@ def hand_record(
     expected_version: int,
     request_id: uuid.UUID,
     by: Member | None = None,
+    steward: bool = False,
+    user_id: int | None = None,
 ) -> Recorded:
     """Record the next hand of a game in play.
 
@@ -139,7 +144,7 @@ def hand_record(
     """
     try:
         with transaction.atomic():
-            return _record(hanchan_id, hand, expected_version, request_id, by)
+            return _record(hanchan_id, hand, expected_version, request_id, by, steward, user_id)
     except IntegrityError:
         # A concurrent request took this sequence number (or this request id) first; its
         # transaction is gone, so look in a fresh one.
@@ -155,6 +160,8 @@ def _record(
     expected_version: int,
     request_id: uuid.UUID,
     by: Member | None,
+    steward: bool,
+    user_id: int | None,
 ) -> Recorded:
     hanchan = _locked(hanchan_id)
     if hanchan.version != expected_version:
@@ -165,7 +172,9 @@ def _record(
             return Recorded(done, created=False)
     _check_playable(hanchan, expected_version)
     planned = plan(stored_game(hanchan), NewHand(hand))
-    entry = write_plan(hanchan, planned, by=by, request_id=request_id)
+    entry = write_plan(
+        hanchan, planned, by=by, request_id=request_id, steward=steward, user_id=user_id
+    )
     assert entry is not None
     return Recorded(entry, created=True)
 
@@ -177,6 +186,8 @@ def hand_correct(
     hand: Mapping[str, Any],
     expected_version: int,
     by: Member | None = None,
+    steward: bool = False,
+    user_id: int | None = None,
 ) -> Hanchan:
     """Replace hand ``sequence`` (0-based) and recompute every hand after it.
 
@@ -198,7 +209,9 @@ def hand_correct(
                 return hanchan
             raise StaleHanchan(hanchan)
         planned = plan(stored_game(hanchan, entries), Correction(sequence, hand))
-        write_plan(hanchan, planned, by=by, stored=entries)
+        write_plan(
+            hanchan, planned, by=by, stored=entries, steward=steward, user_id=user_id
+        )
     return hanchan
 
 
@@ -215,7 +228,14 @@ def _is_stored(
     return entries[sequence].data == wanted
 
 
-def hand_undo_last(*, hanchan_id: int, expected_version: int, by: Member | None = None) -> Hanchan:
+def hand_undo_last(
+    *,
+    hanchan_id: int,
+    expected_version: int,
+    by: Member | None = None,
+    steward: bool = False,
+    user_id: int | None = None,
+) -> Hanchan:
     """Take back the last hand (kept in the history); a finished game goes back in play.
 
     Raises:
@@ -228,11 +248,20 @@ def hand_undo_last(*, hanchan_id: int, expected_version: int, by: Member | None 
         _check_version(hanchan, expected_version)
         entries = list(hanchan.hands.order_by("sequence"))
         planned = plan(stored_game(hanchan, entries), Undo())
-        write_plan(hanchan, planned, by=by, stored=entries)
+        write_plan(
+            hanchan, planned, by=by, stored=entries, steward=steward, user_id=user_id
+        )
     return hanchan
 
 
-def hanchan_void(*, hanchan_id: int, expected_version: int, by: Member | None = None) -> Hanchan:
+def hanchan_void(
+    *,
+    hanchan_id: int,
+    expected_version: int,
+    by: Member | None = None,
+    steward: bool = False,
+    user_id: int | None = None,
+) -> Hanchan:
     """Void a game: it stays in the ledger with its hands but counts nowhere.
 
     Raises:
@@ -244,8 +273,53 @@ def hanchan_void(*, hanchan_id: int, expected_version: int, by: Member | None = 
         if hanchan.status == Hanchan.Status.VOIDED:
             raise LedgerError(_("This game was already voided."))
         _check_version(hanchan, expected_version)
-        write_plan(hanchan, plan(stored_game(hanchan), Void()), by=by)
+        write_plan(
+            hanchan, plan(stored_game(hanchan), Void()), by=by, steward=steward, user_id=user_id
+        )
     return hanchan
+
+
+def hanchan_confirm(
+    *,
+    hanchan_id: int,
+    expected_version: int,
+    user_id: int,
+    by: Member | None,
+    steward: bool,
+) -> bool:
+    """Confirm the result of a game as it stands at ``expected_version``: "this result is
+    right", one tap on a seated player's own login, or a steward's (issue 9, item 1; the
+    rules in :mod:`scoring.ledger.confirmation`). Returns whether the game now counts.
+
+    Raises:
+        LedgerError: nothing to confirm (in play, already counted, a void of a game that
+            never counted), already confirmed by this person, not seated and not a steward,
+            or a game that only a steward can confirm.
+        StaleHanchan: the game changed since ``expected_version`` (confirm what you saw).
+    """
+    with transaction.atomic():
+        hanchan = _locked(hanchan_id)
+        _check_version(hanchan, expected_version)
+        today = club_today()
+        state = confirmation.state_of(
+            hanchan,
+            list(hanchan.seats.all()),
+            list(hanchan.confirmations.filter(version=hanchan.version)),
+            today,
+        )
+        if not state.pending:
+            raise LedgerError(_("There is nothing to confirm in this game."))
+        if not steward:
+            member_id = None if by is None else by.pk
+            if member_id not in state.seated:
+                raise LedgerError(_("Only the players at this table and stewards may confirm."))
+            if state.steward_only:
+                raise LedgerError(_("Only a steward can confirm this game."))
+            if member_id in state.confirmed_by:
+                raise LedgerError(_("You have already confirmed this result."))
+        return confirmation.confirm(
+            hanchan, member=by, user_id=user_id, as_steward=steward, implicit=False, today=today
+        )
 
 
 def prepare_import(
@@ -306,8 +380,9 @@ def hanchan_import(
 
     ``members_by_name`` maps each of the record's player names to a member. The record is
     played through the engine once (:func:`prepare_import`), then the hanchan, its hands,
-    their facts and the settlement are written. Must run inside the caller's transaction
-    when several records go together.
+    their facts and the settlement are written. An import is made by a steward running a
+    command, so a finished game counts in standings at once (confirmed as a steward). Must
+    run inside the caller's transaction when several records go together.
 
     Raises:
         LedgerError: as :func:`prepare_import`.
@@ -316,7 +391,7 @@ def hanchan_import(
         record=record, members_by_name=members_by_name, played_on=played_on, by=by
     )
     with transaction.atomic():
-        return create_games([game])[0]
+        return create_games([game], confirmed=True)[0]
 
 
 def hanchan_record(hanchan: Hanchan) -> dict[str, Any]:

@@ -19,10 +19,22 @@ from typing import Any
 from django.utils import timezone
 
 from clubsite.models import Member
-from scoring.ledger import totals
+from scoring.ledger import confirmation
+from scoring.ledger.confirmation import counted_seats
 from scoring.ledger.facts import hand_facts, settlement_facts
 from scoring.ledger.plan import Correction, NewHand, Plan, PlannedHand, Undo, Void
-from scoring.models import Hanchan, HandEntry, HandSeat, LedgerChange, RulesetVersion, Seat
+from scoring.ledger.totals import games_changed as totals_changed
+from scoring.models import (
+    Confirmation,
+    CountedSeat,
+    Hanchan,
+    HandEntry,
+    HandSeat,
+    LedgerChange,
+    RulesetVersion,
+    Seat,
+)
+from scoring.standings import club_today
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,8 +53,12 @@ class NewGame:
     by: Member | None = None
 
 
-def create_games(games: Sequence[NewGame]) -> list[Hanchan]:
+def create_games(games: Sequence[NewGame], *, confirmed: bool = False) -> list[Hanchan]:
     """Create the games with their seats, hands, facts, settlements and "started" history.
+
+    ``confirmed``: the games come confirmed with a steward's authority (an import by
+    command, the history seeding): finished ones count in standings at once. Otherwise a
+    finished game waits for its table's confirmation (:mod:`scoring.ledger.confirmation`).
 
     A fixed number of bulk inserts whatever the number of games (the history seeding stores
     a whole club night at once). Returns the hanchans in the order of ``games``.
@@ -61,6 +77,11 @@ def create_games(games: Sequence[NewGame]) -> list[Hanchan]:
             ended_by=game.plan.ended_by or "",
             created_by=game.by,
             finished_at=None if game.plan.settlement is None else now,
+            counted_version=(
+                (1 if game.plan.hands else 0)
+                if confirmed and game.plan.settlement is not None
+                else None
+            ),
         )
         for game in games
     )
@@ -90,7 +111,14 @@ def create_games(games: Sequence[NewGame]) -> list[Hanchan]:
     HandEntry.objects.bulk_create(entries, batch_size=2000)
     members = {h.pk: [m.pk for m in g.members] for h, g in zip(hanchans, games, strict=True)}
     HandSeat.objects.bulk_create(_facts(entries, members), batch_size=4000)
-    totals.games_changed([h for h in hanchans if h.status == Hanchan.Status.FINISHED])
+    counted = [h for h in hanchans if h.counted_version is not None]
+    if counted:
+        seats_of = {h.pk: [s for s in seats if s.hanchan_id == h.pk] for h in counted}
+        CountedSeat.objects.bulk_create(counted_seats(counted, seats_of), batch_size=4000)
+        Confirmation.objects.bulk_create(
+            Confirmation(hanchan=h, version=h.version, as_steward=True) for h in counted
+        )
+        totals_changed(counted)
     return hanchans
 
 
@@ -101,19 +129,24 @@ def write_plan(
     by: Member | None,
     stored: Sequence[HandEntry] = (),
     request_id: uuid.UUID | None = None,
+    steward: bool = False,
+    user_id: int | None = None,
 ) -> HandEntry | None:
     """Store ``plan`` (a new hand, a correction, an undo or a void) on ``hanchan``, which the
     caller has locked and checked (version, status).
 
     Args:
+        by: the member making the change (``None``: a steward's account without a profile,
+            or a command).
         stored: the game's hand entries in order, as the plan was made from (a correction
             and an undo need them; a new hand and a void do not).
         request_id: the entry request's id, stored with a new hand for idempotency.
+        steward: the change is made with a steward's authority; with ``user_id`` (the
+            login making it), it confirms the new version as a steward would.
 
     Returns:
         The new hand's entry for a :class:`NewHand`, else ``None``.
     """
-    was_finished = hanchan.status == Hanchan.Status.FINISHED
     change = plan.change
     created = None
     if isinstance(change, Void):
@@ -126,8 +159,7 @@ def write_plan(
         hanchan.status = Hanchan.Status.VOIDED
         hanchan.version += 1
         hanchan.save(update_fields=["status", "version"])
-        if was_finished:
-            totals.games_changed([hanchan])
+        _vouch(hanchan, by, steward, user_id)
         return None
     if isinstance(change, NewHand):
         assert plan.last is not None
@@ -156,9 +188,32 @@ def write_plan(
     else:
         raise ValueError(f"write_plan does not take {type(change).__name__}")
     _save_game(hanchan, plan)
-    if was_finished or plan.settlement is not None:
-        totals.games_changed([hanchan])
+    _vouch(hanchan, by, steward, user_id)
     return created
+
+
+def _vouch(hanchan: Hanchan, by: Member | None, steward: bool, user_id: int | None) -> None:
+    """The one who made a change vouches for its result: their implicit confirmation of a
+    finished game's new version (a steward's counts it at once; see
+    :mod:`scoring.ledger.confirmation`). A hand of a game in play has nothing to confirm."""
+    counted = hanchan.counted_version is not None
+    if hanchan.status != Hanchan.Status.FINISHED and not (
+        hanchan.status == Hanchan.Status.VOIDED and counted
+    ):
+        return
+    today = club_today()
+    seated = [seat.member_id for seat in hanchan.seats.all()]
+    if steward or (by is not None and by.pk in seated):
+        confirmation.confirm(
+            hanchan,
+            member=by,
+            user_id=user_id if user_id is not None else (by.user_id if by else None),
+            as_steward=steward,
+            implicit=True,
+            today=today,
+        )
+    else:
+        confirmation.settle(hanchan, today=today, by=by)
 
 
 def _write_correction(

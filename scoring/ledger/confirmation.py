@@ -1,0 +1,255 @@
+"""Table confirmation: when a game's result counts in standings (issue 9, item 1).
+
+A finished game counts only once its current version is confirmed: by every other seated
+player (the club's default), by one other seated player, or by a steward, as
+``settings.CLUB_CONFIRMATION`` says (``"every_other"``, ``"one_other"``, ``"steward"``,
+``"none"``). Games dated before yesterday (club time zone) and games started by a member
+who does not play need a steward whatever the setting. The player who makes a change
+vouches for it (an implicit confirmation); a steward's change, a steward's tap and an
+import by command confirm with a steward's authority.
+
+A change to a counted game (a correction, an undo, a void) is pending until confirmed
+again: the counted result (``CountedSeat``) stays in force meanwhile, and the history keeps
+both. Counting writes ``CountedSeat`` from the seats' settlement and the ``HandSeat`` facts,
+then brings the members' totals up to date (:mod:`scoring.ledger.totals`).
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.db.models import Count, Q, Sum
+
+from clubsite.models import Member
+from scoring.ledger import totals
+from scoring.models import Confirmation, CountedSeat, Hanchan, HandSeat, LedgerChange, Seat
+
+POLICIES = ("every_other", "one_other", "steward", "none")
+
+
+def policy() -> str:
+    """The club's confirmation setting (``settings.CLUB_CONFIRMATION``).
+
+    Raises:
+        ValueError: a value not in :data:`POLICIES`.
+    """
+    value = getattr(settings, "CLUB_CONFIRMATION", "every_other")
+    if value not in POLICIES:
+        raise ValueError(f"CLUB_CONFIRMATION must be one of {POLICIES}, not {value!r}")
+    return str(value)
+
+
+@dataclass(frozen=True, slots=True)
+class ConfirmationState:
+    """Where a game stands with confirmation.
+
+    ``pending``: the current version is not the counted one and has something to count (a
+    finished result, or a void of a counted game); ``steward_only``: only a steward can
+    confirm it, ``why`` says why (``"policy"``, ``"old_date"``, ``"not_a_player"``);
+    ``confirmed_by``: member ids of the seated players who confirmed this version;
+    ``waiting_for``: member ids of the seated players whose confirmation is still wanted
+    (empty where one more suffices or a steward is needed); ``counted``: some version of
+    the game counts now; ``seated``: the players' member ids in seat order.
+    """
+
+    pending: bool
+    steward_only: bool
+    why: str
+    confirmed_by: tuple[int, ...]
+    waiting_for: tuple[int, ...]
+    counted: bool
+    seated: tuple[int, ...]
+
+    def may_confirm(self, member_id: int | None, is_steward: bool) -> bool:
+        """Whether this person's tap would be a confirmation that is still wanted: a
+        steward's, or a seated player's who has not confirmed this version (unless only a
+        steward can)."""
+        if not self.pending:
+            return False
+        if is_steward:
+            return True
+        return (
+            not self.steward_only
+            and member_id in self.seated
+            and member_id not in self.confirmed_by
+        )
+
+
+def state_of(
+    hanchan: Hanchan,
+    seats: Sequence[Seat],
+    confirmations: Sequence[Confirmation],
+    today: datetime.date,
+) -> ConfirmationState:
+    """The confirmation state of ``hanchan`` (its ``seats`` and its ``confirmations`` of any
+    version), on the club-local date ``today``. No query."""
+    seated = [seat.member_id for seat in sorted(seats, key=lambda s: s.index)]
+    counted = hanchan.counted_version is not None
+    pending = hanchan.counted_version != hanchan.version and (
+        hanchan.status == Hanchan.Status.FINISHED
+        or (hanchan.status == Hanchan.Status.VOIDED and counted)
+    )
+    why = _steward_only(hanchan, seated, today)
+    current = [c for c in confirmations if c.version == hanchan.version]
+    confirmed = tuple(m for m in seated if any(c.member_id == m for c in current))
+    waiting: tuple[int, ...] = ()
+    if pending and not why and policy() == "every_other":
+        waiting = tuple(m for m in seated if m not in confirmed)
+    return ConfirmationState(
+        pending=pending,
+        steward_only=bool(why),
+        why=why,
+        confirmed_by=confirmed,
+        waiting_for=waiting,
+        counted=counted,
+        seated=tuple(seated),
+    )
+
+
+def _steward_only(hanchan: Hanchan, seated: Sequence[int], today: datetime.date) -> str:
+    if policy() == "steward":
+        return "policy"
+    if hanchan.played_on < today - datetime.timedelta(days=1):
+        return "old_date"
+    if hanchan.created_by_id is not None and hanchan.created_by_id not in seated:
+        return "not_a_player"
+    return ""
+
+
+def is_confirmed(
+    hanchan: Hanchan,
+    seats: Sequence[Seat],
+    confirmations: Sequence[Confirmation],
+    today: datetime.date,
+) -> bool:
+    """Whether the current version of ``hanchan`` has the confirmations it needs."""
+    if policy() == "none":
+        return True
+    current = [c for c in confirmations if c.version == hanchan.version]
+    if any(c.as_steward for c in current):
+        return True
+    state = state_of(hanchan, seats, confirmations, today)
+    if state.steward_only:
+        return False
+    if policy() == "one_other":
+        return len(state.confirmed_by) >= 2
+    return len(state.confirmed_by) == len(seats)
+
+
+def confirm(
+    hanchan: Hanchan,
+    *,
+    member: Member | None,
+    user_id: int | None,
+    as_steward: bool,
+    implicit: bool,
+    today: datetime.date,
+) -> bool:
+    """Record a confirmation of the current version (inside the caller's transaction) and
+    count the version if it now has what it needs. Returns whether it counted.
+
+    The caller has checked that this person may confirm (see :func:`state_of`).
+    """
+    exists = Confirmation.objects.filter(hanchan=hanchan, version=hanchan.version)
+    if user_id is None or not exists.filter(user_id=user_id).exists():
+        Confirmation.objects.create(
+            hanchan=hanchan,
+            version=hanchan.version,
+            user_id=user_id,
+            member=member,
+            as_steward=as_steward,
+            implicit=implicit,
+        )
+    if not implicit:
+        LedgerChange.objects.create(
+            hanchan=hanchan,
+            action=LedgerChange.Action.CONFIRMED,
+            after={"version": hanchan.version, "as_steward": as_steward},
+            by=member,
+        )
+    return settle(hanchan, today=today, by=member)
+
+
+def settle(hanchan: Hanchan, *, today: datetime.date, by: Member | None) -> bool:
+    """Count the current version of ``hanchan`` if it is pending and confirmed. Returns
+    whether it counted."""
+    seats = list(hanchan.seats.all())
+    confirmations = list(hanchan.confirmations.filter(version=hanchan.version))
+    state = state_of(hanchan, seats, confirmations, today)
+    if not state.pending or not is_confirmed(hanchan, seats, confirmations, today):
+        return False
+    count(hanchan, seats, by=by)
+    return True
+
+
+def count(hanchan: Hanchan, seats: Sequence[Seat], *, by: Member | None) -> None:
+    """Make the current version of ``hanchan`` the counted one: ``CountedSeat`` rows from its
+    settlement and hand facts (none for a voided game), the totals brought up to date."""
+    CountedSeat.objects.filter(hanchan=hanchan).delete()
+    if hanchan.status == Hanchan.Status.FINISHED:
+        CountedSeat.objects.bulk_create(counted_seats([hanchan], {hanchan.pk: list(seats)}))
+    Hanchan.objects.filter(pk=hanchan.pk).update(counted_version=hanchan.version)
+    hanchan.counted_version = hanchan.version
+    LedgerChange.objects.create(
+        hanchan=hanchan,
+        action=LedgerChange.Action.COUNTED,
+        after={"version": hanchan.version, "status": hanchan.status},
+        by=by,
+    )
+    totals.games_changed([hanchan])
+
+
+def counted_seats(
+    hanchans: Sequence[Hanchan], seats: dict[int, list[Seat]]
+) -> list[CountedSeat]:
+    """``CountedSeat`` rows of finished games, from their seats' settlement and one
+    aggregate over their ``HandSeat`` facts. One query."""
+    per_seat: dict[tuple[int, int], dict[str, Any]] = {
+        (row["hanchan_id"], row["seat"]): dict(row)
+        for row in HandSeat.objects.filter(hanchan__in=[h.pk for h in hanchans])
+        .values("hanchan_id", "seat")
+        .annotate(
+            hands=Count("pk", filter=~Q(outcome="chombo")),
+            wins=Count("pk", filter=Q(won=True)),
+            tsumo_wins=Count("pk", filter=Q(tsumo=True)),
+            deal_ins=Count("pk", filter=Q(dealt_in=True)),
+            riichi=Count("pk", filter=Q(riichi=True) & ~Q(outcome="chombo")),
+            chombo=Count("pk", filter=Q(chombo=True)),
+            win_points=Sum("win_value"),
+        )
+        .order_by()
+    }
+    rows = []
+    for hanchan in hanchans:
+        for seat in seats[hanchan.pk]:
+            assert seat.final_score is not None and seat.rank is not None
+            assert seat.points is not None
+            facts = per_seat.get((hanchan.pk, seat.index), {})
+            rows.append(
+                CountedSeat(
+                    hanchan=hanchan,
+                    member_id=seat.member_id,
+                    ruleset_version_id=hanchan.ruleset_version_id,
+                    played_on=hanchan.played_on,
+                    seat=seat.index,
+                    players=len(seats[hanchan.pk]),
+                    final_score=seat.final_score,
+                    rank=seat.rank,
+                    points=seat.points,
+                    busted=bool(seat.busted),
+                    last_place=bool(seat.last_place),
+                    ended_by=hanchan.ended_by,
+                    hands=facts.get("hands", 0),
+                    wins=facts.get("wins", 0),
+                    tsumo_wins=facts.get("tsumo_wins", 0),
+                    deal_ins=facts.get("deal_ins", 0),
+                    riichi=facts.get("riichi", 0),
+                    chombo=facts.get("chombo", 0),
+                    win_points=facts.get("win_points") or 0,
+                )
+            )
+    return rows
