@@ -1,5 +1,6 @@
 """The hanchan ledger's pages: the games list, new game, the table screen with hand entry."""
 
+from scoring.views.confirmations import game_confirm
 from scoring.views.games import (
     game_detail,
     game_list,
@@ -23,6 +24,7 @@ __all__ = [
     "member_page",
     "standings_export",
     "standings_page",
+    "game_confirm",
     "game_detail",
     "game_list",
     "game_new",

@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from datetime import date
 
 from django.conf import settings
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
@@ -28,6 +27,7 @@ from scoring.services import (
     hanchan_void,
     hand_undo_last,
 )
+from scoring.views.confirmations import awaiting_viewer
 from scoring.views.display import (
     Cell,
     TableView,
@@ -38,10 +38,12 @@ from scoring.views.display import (
 from scoring.views.table import (
     HtmxHttpRequest,
     acting_member,
+    actor,
     load_hanchan,
     render_table,
     require_keeper,
     seats_of,
+    table_changed,
     wants_fragment,
 )
 
@@ -66,6 +68,8 @@ class GameCard:
     venue: str
     table: TableView | None
     players: list[PlayerLine]
+    awaiting: bool = False
+    confirmed_by: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, hanchan: Hanchan) -> GameCard:
@@ -88,17 +92,41 @@ class GameCard:
             venue=hanchan.venue,
             table=TableView.of(hanchan.state["table"], names) if in_play else None,
             players=[] if in_play else players,
+            awaiting=awaiting_confirmation(hanchan),
+            confirmed_by=tuple(
+                seat.member.display_name
+                for seat in seats
+                if any(
+                    c.member_id == seat.member_id and c.version == hanchan.version
+                    for c in hanchan.confirmations.all()
+                )
+            )
+            if awaiting_confirmation(hanchan)
+            else (),
         )
+
+
+def awaiting_confirmation(hanchan: Hanchan) -> bool:
+    """A finished game whose current result does not count yet."""
+    return (
+        hanchan.status == Hanchan.Status.FINISHED and hanchan.counted_version != hanchan.version
+    )
 
 
 @require_safe
 @login_required
 def game_list(request: HttpRequest) -> HttpResponse:
-    """Home: the games in play, then the latest finished games."""
+    """Home: the games whose result waits for the viewer's confirmation, the games in play,
+    then the latest finished games (those not counted yet marked, with who confirmed)."""
     games = Hanchan.objects.select_related("ruleset_version").prefetch_related("seats__member")
     in_play = games.in_play().order_by("-played_on", "-created_at")
-    finished = games.finished().order_by("-played_on", "-finished_at", "-pk")[:RECENT_FINISHED]
+    finished = (
+        games.finished()
+        .prefetch_related("confirmations")
+        .order_by("-played_on", "-finished_at", "-pk")[:RECENT_FINISHED]
+    )
     context = {
+        "awaiting_mine": [GameCard.of(h) for h in awaiting_viewer(request)],
         "in_play": [GameCard.of(h) for h in in_play],
         "finished": [GameCard.of(h) for h in finished],
     }
@@ -250,20 +278,10 @@ def _versioned_action(
         service(
             hanchan_id=pk,
             expected_version=form.cleaned_data["version"],
-            by=acting_member(request, hanchan),
+            **actor(request, hanchan),
         )
     except StaleHanchan as stale:
         return render_table(request, load_hanchan(pk), update_all=True, notice=str(stale))
     except LedgerError as error:
         return render_table(request, hanchan, update_all=True, notice=str(error))
     return table_changed(request, pk, done)
-
-
-def table_changed(request: HtmxHttpRequest, pk: int, notice: str) -> HttpResponse:
-    """After a write: post/redirect/get for a page, the updated regions for htmx."""
-    if wants_fragment(request):
-        return render_table(
-            request, load_hanchan(pk), update_all=True, notice=notice, notice_is_success=True
-        )
-    messages.success(request, notice)
-    return redirect("game_detail", pk)

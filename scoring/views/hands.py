@@ -23,7 +23,7 @@ from scoring.services import LedgerError, StaleHanchan, hand_correct, hand_recor
 from scoring.views.display import hand_summary
 from scoring.views.table import (
     HtmxHttpRequest,
-    acting_member,
+    actor,
     correction_form,
     load_hanchan,
     names_of,
@@ -96,7 +96,7 @@ def hand_create(request: HtmxHttpRequest, pk: int) -> HttpResponse:
                 hand=form.hand,
                 expected_version=data["version"],
                 request_id=data["request_id"] or uuid.uuid4(),
-                by=acting_member(request, hanchan),
+                **actor(request, hanchan),
             )
         except StaleHanchan:
             return _stale(request, pk)
@@ -155,7 +155,7 @@ def hand_edit(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
                 sequence=sequence,
                 hand=form.hand,
                 expected_version=form.cleaned_data["version"],
-                by=acting_member(request, hanchan),
+                **actor(request, hanchan),
             )
         except StaleHanchan:
             return _stale(request, pk)

@@ -13,11 +13,12 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
+from django.contrib import messages
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django_htmx.middleware import HtmxDetails
@@ -31,6 +32,7 @@ from scoring.ledger.plan import state_before
 from scoring.models import Hanchan, HandEntry, Seat
 from scoring.services import plan_for, stored_game
 from scoring.views.charts import hand_scores_chart
+from scoring.views.confirmation_panel import confirmation_panel, history_rows
 from scoring.views.display import (
     Cell,
     EndRow,
@@ -75,11 +77,16 @@ def seats_of(hanchan: Hanchan) -> list[Seat]:
     return sorted(hanchan.seats.all(), key=lambda seat: seat.index)
 
 
+def is_steward(user: AbstractBaseUser | AnonymousUser) -> bool:
+    """A club steward: a logged-in staff user."""
+    return bool(user.is_authenticated and getattr(user, "is_staff", False))
+
+
 def may_keep_score(user: AbstractBaseUser | AnonymousUser, seats: Sequence[Seat]) -> bool:
     """Members seated at the game, and staff, may enter, correct, undo and void."""
     if not user.is_authenticated:
         return False
-    if getattr(user, "is_staff", False):
+    if is_steward(user):
         return True
     return any(seat.member.user_id == user.pk for seat in seats)
 
@@ -97,6 +104,16 @@ def acting_member(request: HttpRequest, hanchan: Hanchan | None = None) -> Membe
             if seat.member.user_id == request.user.pk:
                 return seat.member
     return Member.for_user(request.user)
+
+
+def actor(request: HttpRequest, hanchan: Hanchan) -> dict[str, Any]:
+    """Who makes a change, as the ledger services take it: ``by`` (the member), ``steward``
+    (a steward's authority: their change confirms the result) and ``user_id``."""
+    return {
+        "by": acting_member(request, hanchan),
+        "steward": is_steward(request.user),
+        "user_id": request.user.pk,
+    }
 
 
 def names_of(hanchan: Hanchan) -> list[str]:
@@ -296,6 +313,10 @@ def table_context(
         "ended_by": ended_by_label(hanchan.ended_by, last_round) if finished else "",
         "seat_count": len(seats),
         "member_ids": [seat.member_id for seat in seats],
+        "confirmation": confirmation_panel(
+            hanchan, seats, user_id=request.user.pk, steward=is_steward(request.user)
+        ),
+        "history": history_rows(hanchan) if can_keep else [],
         "score_chart": hand_scores_chart(
             scores_by_hand=[
                 (round_label(entry.result["round"]), entry.result["scores"])
@@ -305,6 +326,16 @@ def table_context(
             start=ruleset.start_points,
         ),
     }
+
+
+def table_changed(request: HtmxHttpRequest, pk: int, notice: str) -> HttpResponse:
+    """After a write: post/redirect/get for a page, the updated regions for htmx."""
+    if wants_fragment(request):
+        return render_table(
+            request, load_hanchan(pk), update_all=True, notice=notice, notice_is_success=True
+        )
+    messages.success(request, notice)
+    return redirect("game_detail", pk)
 
 
 def render_table(

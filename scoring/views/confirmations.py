@@ -1,0 +1,97 @@
+"""Table confirmation on the pages: the confirm button and the games awaiting the viewer's
+confirmation (issue 9, item 1). The rules are the ledger's
+(:mod:`scoring.ledger.confirmation`); the table screen's panel is
+:mod:`scoring.views.confirmation_panel`.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth.decorators import login_required
+from django.db.models import F, Prefetch, Q
+from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from clubsite.models import Member
+from scoring.ledger import confirmation
+from scoring.models import Confirmation, Hanchan, Seat
+from scoring.services import LedgerError, StaleHanchan, hanchan_confirm
+from scoring.standings import club_today
+from scoring.views.table import (
+    HtmxHttpRequest,
+    acting_member,
+    is_steward,
+    load_hanchan,
+    render_table,
+    seats_of,
+    table_changed,
+)
+
+
+class ConfirmForm(forms.Form):
+    """The confirm button: the game version the page showed."""
+
+    version = forms.IntegerField(min_value=0)
+
+
+def awaiting_viewer(request: HttpRequest) -> list[Hanchan]:
+    """Games whose result waits for the viewer's confirmation: as a seated player (a tap
+    still wanted from them), or, for a steward, every game only a steward can confirm.
+    Two queries."""
+    pending = (
+        Hanchan.objects.exclude(counted_version=F("version"))
+        .filter(
+            Q(status=Hanchan.Status.FINISHED)
+            | Q(status=Hanchan.Status.VOIDED, counted_version__isnull=False)
+        )
+        .select_related("ruleset_version")
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("member")),
+            Prefetch(
+                "confirmations", queryset=Confirmation.objects.all(), to_attr="all_confirmations"
+            ),
+        )
+        .order_by("-played_on", "-pk")
+    )
+    steward = is_steward(request.user)
+    member = Member.for_user(request.user)
+    if not steward:
+        if member is None:
+            return []
+        pending = pending.filter(seats__member=member)
+    today = club_today()
+    games: list[Hanchan] = []
+    for hanchan in pending[:50]:
+        seats = seats_of(hanchan)
+        state = confirmation.state_of(hanchan, seats, hanchan.all_confirmations, today)
+        viewer = None if member is None else member.pk
+        if state.may_confirm(viewer, False) or (steward and state.steward_only):
+            games.append(hanchan)
+    return games
+
+
+@require_POST
+@login_required
+def game_confirm(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """"This result is right": a seated player's tap, or a steward's, for the version the
+    page was drawn at. A stale version re-draws the table (confirm what you saw)."""
+    hanchan = load_hanchan(pk)
+    form = ConfirmForm(request.POST)
+    if not form.is_valid():
+        return render_table(request, hanchan, update_all=True, notice=_("Nothing was confirmed."))
+    try:
+        counted = hanchan_confirm(
+            hanchan_id=pk,
+            expected_version=form.cleaned_data["version"],
+            user_id=request.user.pk or 0,
+            by=acting_member(request, hanchan),
+            steward=is_steward(request.user),
+        )
+    except StaleHanchan as stale:
+        return render_table(request, load_hanchan(pk), update_all=True, notice=str(stale))
+    except LedgerError as error:
+        return render_table(request, hanchan, update_all=True, notice=str(error))
+    if counted:
+        return table_changed(request, pk, _("Confirmed: the result counts in the standings."))
+    return table_changed(request, pk, _("Confirmed. Waiting for the others."))
