@@ -340,3 +340,25 @@ def test_the_history_is_shown_to_players_and_stewards_only(
     fuji = make_member("fuji", "Fuji", "ふじ")
     html = client_for(fuji).get(reverse("game_detail", args=[finished.pk])).text
     assert 'id="game-history"' not in html
+
+
+def test_the_home_page_takes_the_same_queries_however_many_games_wait(
+    plain_players, client_for
+):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    baba: Client = client_for(plain_players[1])
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as context:
+            html = baba.get(reverse("game_list")).text
+        assert 'id="awaiting-mine"' in html
+        return len(context.captured_queries)
+
+    for _ in range(2):
+        enter(start(plain_players), YAKUMAN, plain_players[0])
+    few = queries()
+    for _ in range(4):
+        enter(start(plain_players), YAKUMAN, plain_players[0])
+    assert queries() == few

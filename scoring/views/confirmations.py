@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 
 from clubsite.models import Member
 from scoring.ledger import confirmation
-from scoring.models import Confirmation, Hanchan, Seat
+from scoring.models import Hanchan, Seat
 from scoring.services import LedgerError, StaleHanchan, hanchan_confirm
 from scoring.standings import club_today
 from scoring.views.table import (
@@ -48,9 +48,7 @@ def awaiting_viewer(request: HttpRequest) -> list[Hanchan]:
         .select_related("ruleset_version")
         .prefetch_related(
             Prefetch("seats", queryset=Seat.objects.select_related("member")),
-            Prefetch(
-                "confirmations", queryset=Confirmation.objects.all(), to_attr="all_confirmations"
-            ),
+            "confirmations",
         )
         .order_by("-played_on", "-pk")
     )
@@ -64,7 +62,7 @@ def awaiting_viewer(request: HttpRequest) -> list[Hanchan]:
     games: list[Hanchan] = []
     for hanchan in pending[:50]:
         seats = seats_of(hanchan)
-        state = confirmation.state_of(hanchan, seats, hanchan.all_confirmations, today)
+        state = confirmation.state_of(hanchan, seats, list(hanchan.confirmations.all()), today)
         viewer = None if member is None else member.pk
         if state.may_confirm(viewer, False) or (steward and state.steward_only):
             games.append(hanchan)
