@@ -124,6 +124,9 @@ class Hanchan(models.Model):
     # while no result of this game has counted. A change after it stays pending until
     # confirmed again, and the counted result stays in force meanwhile.
     counted_version = models.PositiveIntegerField(null=True, blank=True)
+    # Entered as final scores only (no hands): settled from the raw scores at the end
+    # (state["final_scores"]); per-hand statistics leave such games out.
+    final_scores_only = models.BooleanField(_("final scores only"), default=False)
 
     objects = HanchanQuerySet.as_manager()
 
@@ -326,6 +329,8 @@ class CountedSeat(models.Model):
     riichi = models.PositiveIntegerField()
     chombo = models.PositiveIntegerField()
     win_points = models.IntegerField()
+    # No hands to count: the game was entered as final scores only.
+    final_scores_only = models.BooleanField(default=False)
 
     class Meta:
         constraints = [

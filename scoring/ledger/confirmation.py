@@ -250,6 +250,7 @@ def counted_seats(
                     riichi=facts.get("riichi", 0),
                     chombo=facts.get("chombo", 0),
                     win_points=facts.get("win_points") or 0,
+                    final_scores_only=hanchan.final_scores_only,
                 )
             )
     return rows
