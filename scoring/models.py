@@ -359,6 +359,7 @@ class LedgerChange(models.Model):
         UNDONE = "undone", _("hand undone")
         FINISHED = "finished", _("finished")
         VOIDED = "voided", _("voided")
+        FINAL_SCORES = "final_scores", _("final scores entered")
         CONFIRMED = "confirmed", _("confirmed")
         COUNTED = "counted", _("counted in standings")
 

@@ -28,9 +28,11 @@ from scoring.engine import (
     record_players,
     ruleset_of_record,
 )
+from scoring.engine.final_scores import KEY as FINAL_SCORES_KEY
 from scoring.ledger import (
     Change,
     Correction,
+    FinalScoresEntry,
     LedgerError,
     NewHand,
     Plan,
@@ -55,6 +57,7 @@ __all__ = [
     "hand_record",
     "hand_undo_last",
     "hanchan_confirm",
+    "hanchan_final_scores",
     "hanchan_import",
     "hanchan_record",
     "hanchan_start",
@@ -279,6 +282,39 @@ def hanchan_void(
     return hanchan
 
 
+def hanchan_final_scores(
+    *,
+    hanchan_id: int,
+    final_scores: Mapping[str, Any],
+    expected_version: int,
+    by: Member | None = None,
+    steward: bool = False,
+    user_id: int | None = None,
+) -> Hanchan:
+    """Enter a game without hands as final scores only (issue 11, item 6): the raw score of
+    each seat at the end, the deposits left on the table, who busted whom; settled by the
+    engine under the game's ruleset (:mod:`scoring.engine.final_scores`). Entering them
+    again replaces them; an undo takes them back. Per-hand statistics leave the game out.
+
+    Args:
+        final_scores: ``{"scores": [points per seat], "deposits": points, "tobi":
+            [{"busted": seat, "by": seat}], "chips": [per seat]}`` (only ``scores`` needed).
+
+    Raises:
+        LedgerError: a voided game, a game with hands, or final scores the ruleset refuses
+            (not one per seat, not in steps of 100, not adding up with the deposits to the
+            ruleset's total, a bad tobi entry); ``field`` names the key.
+        StaleHanchan: the game changed since ``expected_version``.
+    """
+    with transaction.atomic():
+        hanchan = _locked(hanchan_id)
+        _check_changeable(hanchan)
+        _check_version(hanchan, expected_version)
+        planned = plan(stored_game(hanchan), FinalScoresEntry(final_scores))
+        write_plan(hanchan, planned, by=by, steward=steward, user_id=user_id)
+    return hanchan
+
+
 def hanchan_confirm(
     *,
     hanchan_id: int,
@@ -342,9 +378,9 @@ def prepare_import(
     try:
         ruleset = ruleset_of_record(record)
         players = record_players(record, ruleset)
-        raw_hands = record.get("hands")
+        raw_hands = record.get("hands", [] if FINAL_SCORES_KEY in record else None)
         if not isinstance(raw_hands, list):
-            raise RecordError(None, "hands", "must be a list of hands")
+            raise RecordError(None, "hands", "must be a list of hands", code="hands_not_list")
     except RecordError as error:
         raise LedgerError(error.line(), error.key, cause=error) from None
     try:
@@ -352,7 +388,14 @@ def prepare_import(
     except KeyError as missing:
         raise LedgerError(_("No member is called %(name)s.") % {"name": missing.args[0]}) from None
     seated = _seated(ruleset, members)
-    planned = plan(StoredGame.new(ruleset), Record(raw_hands))
+    if FINAL_SCORES_KEY in record:
+        if raw_hands:
+            raise LedgerError(
+                "final_scores: a record has hands or final scores, not both", FINAL_SCORES_KEY
+            )
+        planned = plan(StoredGame.new(ruleset), FinalScoresEntry(record[FINAL_SCORES_KEY]))
+    else:
+        planned = plan(StoredGame.new(ruleset), Record(raw_hands))
     if versions is None:
         versions = {}
     if ruleset.id not in versions:
@@ -410,7 +453,7 @@ def hanchan_record(hanchan: Hanchan) -> dict[str, Any]:
     }
     overrides.update(hanchan.overrides or {})
     seats = sorted(hanchan.seats.all(), key=lambda s: s.index)
-    return {
+    record: dict[str, Any] = {
         "format": "club-game/1",
         "ruleset": hanchan.ruleset_version.ruleset_id,
         "overrides": overrides,
@@ -420,6 +463,9 @@ def hanchan_record(hanchan: Hanchan) -> dict[str, Any]:
         "venue": hanchan.venue,
         "table": hanchan.table_name,
     }
+    if hanchan.final_scores_only:
+        record["final_scores"] = hanchan.state["final_scores"]
+    return record
 
 
 def stored_game(hanchan: Hanchan, entries: Sequence[HandEntry] | None = None) -> StoredGame:
@@ -433,6 +479,7 @@ def stored_game(hanchan: Hanchan, entries: Sequence[HandEntry] | None = None) ->
         hands=None
         if entries is None
         else [StoredHand(e.data, e.result, e.before) for e in entries],
+        final_scores=state.get("final_scores") if hanchan.final_scores_only else None,
     )
 
 

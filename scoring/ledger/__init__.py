@@ -1,7 +1,8 @@
 """The hanchan ledger's pipeline: plan a change with the engine once, then write the plan.
 
 - :mod:`scoring.ledger.plan`: :func:`plan` and the changes (:class:`NewHand`,
-  :class:`Correction`, :class:`Undo`, :class:`Void`, :class:`Record`).
+  :class:`Correction`, :class:`Undo`, :class:`Void`, :class:`Record`,
+  :class:`FinalScoresEntry`).
 - :mod:`scoring.ledger.write`: :func:`write_plan`, :func:`create_games`.
 - :mod:`scoring.ledger.facts`: the per-seat facts standings add up.
 - :mod:`scoring.ledger.stored`: the JSON shapes stored with hands and games.
@@ -14,6 +15,7 @@ from scoring.ledger.errors import LedgerError, StaleHanchan
 from scoring.ledger.plan import (
     Change,
     Correction,
+    FinalScoresEntry,
     NewHand,
     Plan,
     PlannedHand,
@@ -29,6 +31,7 @@ from scoring.ledger.stored import game_state_json, hand_result_json
 __all__ = [
     "Change",
     "Correction",
+    "FinalScoresEntry",
     "LedgerError",
     "NewHand",
     "Plan",

@@ -21,6 +21,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from scoring.engine import Game, Hand, RecordError, Ruleset, Settlement, TableState, parse_hand
+from scoring.engine.final_scores import parse_final_scores, settle_final_scores
 from scoring.ledger.errors import LedgerError, refusal
 from scoring.ledger.stored import game_state_json, hand_result_json
 
@@ -42,13 +43,15 @@ class StoredGame:
 
     ``snapshot``: the engine state between hands (``Hanchan.state["game"]``; ``None`` once
     the game is over); ``hands_played``; ``hands``: every stored hand in order, or ``None``
-    when not loaded (a new hand and a void need none; a correction and an undo do).
+    when not loaded (a new hand and a void need none; a correction and an undo do);
+    ``final_scores``: the game's final scores when it was entered as final scores only.
     """
 
     ruleset: Ruleset
     snapshot: Mapping[str, Any] | None
     hands_played: int
     hands: Sequence[StoredHand] | None = None
+    final_scores: Mapping[str, Any] | None = None
 
     @classmethod
     def new(cls, ruleset: Ruleset) -> StoredGame:
@@ -88,7 +91,16 @@ class Record:
     hands: Sequence[Any]
 
 
-Change = NewHand | Correction | Undo | Void | Record
+@dataclass(frozen=True, slots=True)
+class FinalScoresEntry:
+    """Enter (or re-enter) the game as final scores only: ``final_scores`` is the record's
+    ``final_scores`` object (:mod:`scoring.engine.final_scores`), not yet validated. Only a
+    game without hands takes it."""
+
+    final_scores: Mapping[str, Any]
+
+
+Change = NewHand | Correction | Undo | Void | Record | FinalScoresEntry
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,10 +165,15 @@ def plan(game: StoredGame, change: Change) -> Plan:
         return _played(change, start, [change.hand], corrected=None)
     if isinstance(change, Record):
         return _played(change, Game(game.ruleset), list(change.hands), corrected=None)
+    if isinstance(change, FinalScoresEntry):
+        return _final_scores(game, change)
     if isinstance(change, Void):
         return Plan(
             change, game.ruleset, game.hands_played, (), game.hands_played, {}, None, voided=True
         )
+    if isinstance(change, Undo) and game.final_scores is not None:
+        # Taking back final scores leaves the game as it started: no hand, in play.
+        return _played(change, Game(game.ruleset), [], corrected=None)
     hands = _loaded(game)
     if isinstance(change, Undo):
         if not hands:
@@ -184,6 +201,34 @@ def state_before(game: StoredGame, sequence: int) -> TableState:
     if not 0 <= sequence < len(hands):
         raise LedgerError(_("There is no such hand."), "sequence")
     return _before(game.ruleset, hands, sequence)[0].state()
+
+
+def _final_scores(game: StoredGame, change: FinalScoresEntry) -> Plan:
+    """Settle the game from its final raw scores; no hand is played."""
+    if game.hands_played:
+        raise LedgerError(
+            _("This game has hands: it cannot be entered as final scores only."), "final_scores"
+        )
+    ruleset = game.ruleset
+    try:
+        final = parse_final_scores(change.final_scores, ruleset)
+        settlement = settle_final_scores(ruleset, final)
+    except RecordError as error:
+        raise LedgerError(refusal(error, ruleset), error.key, cause=error) from None
+    state = {
+        "game": None,
+        "table": {
+            "round": "",
+            "dealer": 0,
+            "honba": 0,
+            "deposits": final.deposits,
+            "scores": list(final.scores),
+            "all_last": False,
+            "hands_played": 0,
+        },
+        "final_scores": final.to_json(),
+    }
+    return Plan(change, ruleset, 0, (), 0, state, settlement)
 
 
 def _loaded(game: StoredGame) -> Sequence[StoredHand]:

@@ -22,7 +22,15 @@ from clubsite.models import Member
 from scoring.ledger import confirmation
 from scoring.ledger.confirmation import counted_seats
 from scoring.ledger.facts import hand_facts, settlement_facts
-from scoring.ledger.plan import Correction, NewHand, Plan, PlannedHand, Undo, Void
+from scoring.ledger.plan import (
+    Correction,
+    FinalScoresEntry,
+    NewHand,
+    Plan,
+    PlannedHand,
+    Undo,
+    Void,
+)
 from scoring.ledger.totals import games_changed as totals_changed
 from scoring.models import (
     Confirmation,
@@ -82,6 +90,7 @@ def create_games(games: Sequence[NewGame], *, confirmed: bool = False) -> list[H
                 if confirmed and game.plan.settlement is not None
                 else None
             ),
+            final_scores_only="final_scores" in game.plan.state,
         )
         for game in games
     )
@@ -175,6 +184,23 @@ def write_plan(
         )
     elif isinstance(change, Correction):
         _write_correction(hanchan, plan, change, stored, by)
+    elif isinstance(change, FinalScoresEntry):
+        LedgerChange.objects.create(
+            hanchan=hanchan,
+            action=LedgerChange.Action.FINAL_SCORES,
+            before=(hanchan.state or {}).get("final_scores"),
+            after=plan.state["final_scores"],
+            by=by,
+        )
+        hanchan.final_scores_only = True
+    elif isinstance(change, Undo) and hanchan.final_scores_only:
+        LedgerChange.objects.create(
+            hanchan=hanchan,
+            action=LedgerChange.Action.UNDONE,
+            before={"final_scores": hanchan.state.get("final_scores")},
+            by=by,
+        )
+        hanchan.final_scores_only = False
     elif isinstance(change, Undo):
         last = stored[-1]
         LedgerChange.objects.create(
@@ -309,7 +335,16 @@ def _save_game(hanchan: Hanchan, plan: Plan) -> None:
             hanchan.finished_at = timezone.now()
         hanchan.status = Hanchan.Status.FINISHED
         hanchan.ended_by = plan.settlement.ended_by
-    hanchan.save(update_fields=["state", "version", "status", "ended_by", "finished_at"])
+    hanchan.save(
+        update_fields=[
+            "state",
+            "version",
+            "status",
+            "ended_by",
+            "finished_at",
+            "final_scores_only",
+        ]
+    )
     if plan.settlement is not None or was_finished:
         seats = list(hanchan.seats.all())
         _settle(seats, plan)
