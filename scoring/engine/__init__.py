@@ -9,9 +9,11 @@ Public API:
 - :func:`final_settlement`, :class:`Settlement`, :class:`Payment` — the end of a game.
 - :func:`replay_record`, :class:`Replay` — a whole game record.
 - :func:`hand_payment`, :func:`basic_points`, :func:`legal_fu` — the payment grid.
-- :class:`RecordError` — the only exception raised for bad input.
+- :class:`RecordError` — the only exception raised for bad input; its ``code`` is one of
+  :data:`ERROR_CODES`.
 """
 
+from .error_codes import ERROR_CODES
 from .errors import RecordError
 from .game import Game, HandResult, TableState
 from .hand_value import basic_points, hand_payment, legal_fu
@@ -27,6 +29,7 @@ from .ruleset_files import (
 from .settlement import Payment, Settlement, final_settlement
 
 __all__ = [
+    "ERROR_CODES",
     "Game",
     "Hand",
     "HandResult",

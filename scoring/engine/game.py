@@ -227,7 +227,13 @@ class Game:
         """
         index = self.hands_played
         if self.ended_by is not None:
-            raise RecordError(index, "result", f"the game already ended ({self.ended_by})")
+            raise RecordError(
+                index,
+                "result",
+                f"the game already ended ({self.ended_by})",
+                code="game_over",
+                params={"ended_by": self.ended_by},
+            )
         try:
             return self._play(hand)
         except RecordError as error:
@@ -291,7 +297,9 @@ class Game:
             return
         rs = self.ruleset
         if hand.open_riichi and not rs.open_riichi:
-            raise RecordError(None, "open_riichi", "this ruleset has no open riichi")
+            raise RecordError(
+                None, "open_riichi", "this ruleset has no open riichi", code="no_open_riichi"
+            )
         for seat in hand.riichi:
             if rs.riichi_min_score and self.scores[seat] < rs.riichi_min_score:
                 raise RecordError(
@@ -299,6 +307,12 @@ class Game:
                     "riichi",
                     f"seat {seat} has {self.scores[seat]} points; "
                     f"riichi needs at least {rs.riichi_min_score}",
+                    code="riichi_below_minimum",
+                    params={
+                        "seat": seat,
+                        "score": self.scores[seat],
+                        "min_score": rs.riichi_min_score,
+                    },
                 )
             stick = rs.open_riichi_stick if seat in hand.open_riichi else rs.riichi_stick
             ledger.pay(seat, None, stick, "riichi")
@@ -306,7 +320,11 @@ class Game:
             amount = rs.penalty_amount(penalty.kind)
             if amount is None:
                 raise RecordError(
-                    None, f"penalties[{i}].kind", f"this ruleset has no {penalty.kind!r} penalty"
+                    None,
+                    f"penalties[{i}].kind",
+                    f"this ruleset has no {penalty.kind!r} penalty",
+                    code="no_such_penalty",
+                    params={"kind": penalty.kind},
                 )
             ledger.pay(penalty.seat, None, amount, "penalty")
 
@@ -315,9 +333,11 @@ class Game:
         for i, win in enumerate(hand.wins):
             check_win(rs, win, i, tsumo=tsumo, honba=self.honba)
             if win.pao is not None and not rs.pao:
-                raise RecordError(None, f"wins[{i}].pao", "this ruleset has no pao")
+                raise RecordError(None, f"wins[{i}].pao", "this ruleset has no pao", code="no_pao")
             if win.chips and not rs.chips:
-                raise RecordError(None, f"wins[{i}].chips", "this ruleset has no chips")
+                raise RecordError(
+                    None, f"wins[{i}].chips", "this ruleset has no chips", code="no_chips"
+                )
 
     def _ron(self, hand: Hand, dealer: int, honba: int, ledger: _HandLedger) -> tuple[bool, int]:
         rs = self.ruleset
@@ -326,10 +346,20 @@ class Game:
         assert loser is not None
         if len(hand.wins) > rs.multi_ron_max:
             if len(hand.wins) == 3 and "sancha_ron" in rs.abortive_draws:
-                why = "a triple ron is an abortive draw here: record abort sancha_ron"
-            else:
-                why = f"this ruleset allows at most {rs.multi_ron_max} ron winners"
-            raise RecordError(None, "wins", why)
+                raise RecordError(
+                    None,
+                    "wins",
+                    "a triple ron is an abortive draw here: record abort sancha_ron",
+                    code="sancha_ron_is_abort",
+                    params={"max": rs.multi_ron_max},
+                )
+            raise RecordError(
+                None,
+                "wins",
+                f"this ruleset allows at most {rs.multi_ron_max} ron winners",
+                code="too_many_ron_winners",
+                params={"max": rs.multi_ron_max, "winners": len(hand.wins)},
+            )
         self._check_wins(hand, tsumo=False)
         # Turn order from the discarder decides the first winner (上家取り / 頭ハネ, §24).
         order = (
@@ -460,7 +490,7 @@ class Game:
         rs = self.ruleset
         n = rs.players
         if rs.nagashi == "none":
-            raise RecordError(None, "nagashi", "this ruleset has no nagashi")
+            raise RecordError(None, "nagashi", "this ruleset has no nagashi", code="no_nagashi")
         b = NAGASHI_BASIC_POINTS[rs.nagashi]
         each_honba = rs.honba_tsumo_each * honba if rs.nagashi_honba else 0
         for seat in hand.nagashi:
@@ -484,7 +514,13 @@ class Game:
         rs = self.ruleset
         assert hand.kind is not None
         if hand.kind not in rs.abortive_draws:
-            raise RecordError(None, "kind", f"this ruleset has no abortive draw {hand.kind}")
+            raise RecordError(
+                None,
+                "kind",
+                f"this ruleset has no abortive draw {hand.kind}",
+                code="no_such_abortive_draw",
+                params={"kind": hand.kind},
+            )
         if rs.abortive_renchan == "always":
             keep = True
         elif rs.abortive_renchan == "never":
@@ -579,7 +615,12 @@ class Game:
     def _check_dealer_stop(self, hand: Hand, scores: list[int], keep_dealer: bool) -> str:
         rs = self.ruleset
         if not self.is_all_last():
-            raise RecordError(None, "dealer_stops", "only the all-last dealer can stop")
+            raise RecordError(
+                None,
+                "dealer_stops",
+                "only the all-last dealer can stop",
+                code="dealer_stop_not_all_last",
+            )
         if keep_dealer and self._dealer_won(hand):
             kind, allowed = "agari_yame", rs.agari_yame
         elif keep_dealer and self._dealer_tenpai(hand):
@@ -589,14 +630,23 @@ class Game:
                 None,
                 "dealer_stops",
                 "the dealer can stop only after keeping the deal by a win or tenpai",
+                code="dealer_stop_needs_renchan",
             )
         if not allowed:
-            raise RecordError(None, "dealer_stops", f"this ruleset has no {kind}")
+            if kind == "agari_yame":
+                raise RecordError(
+                    None, "dealer_stops", "this ruleset has no agari_yame", code="no_agari_yame"
+                )
+            raise RecordError(
+                None, "dealer_stops", "this ruleset has no tenpai_yame", code="no_tenpai_yame"
+            )
         if rs.yame_needs_target and max(scores) < rs.extension_target:
             raise RecordError(
                 None,
                 "dealer_stops",
                 f"nobody has {rs.extension_target} points yet: the game goes on (H-21)",
+                code="yame_needs_target",
+                params={"target": rs.extension_target, "top_score": max(scores)},
             )
         return kind
 

@@ -140,20 +140,46 @@ def check_win(rs: Ruleset, win: Win, i: int, *, tsumo: bool, honba: int) -> None
     assert win.han is not None
     if rs.two_han_minimum_from_honba and honba >= rs.two_han_minimum_from_honba and win.han < 2:
         raise RecordError(
-            None, f"{prefix}.han", f"2 han are needed from {rs.two_han_minimum_from_honba} honba"
+            None,
+            f"{prefix}.han",
+            f"2 han are needed from {rs.two_han_minimum_from_honba} honba",
+            code="two_han_minimum",
+            params={"from_honba": rs.two_han_minimum_from_honba, "honba": honba, "han": win.han},
         )
     if not rs.fu_scoring:
         if win.fu is not None and win.fu != rs.fixed_fu:
-            raise RecordError(None, f"{prefix}.fu", "this ruleset has no fu; leave fu out")
+            raise RecordError(
+                None,
+                f"{prefix}.fu",
+                "this ruleset has no fu; leave fu out",
+                code="fu_not_scored",
+                params={"fu": win.fu, "fixed_fu": rs.fixed_fu},
+            )
         return
     if win.fu is None:
         if win.han < 5:
-            raise RecordError(None, f"{prefix}.fu", "a hand below 5 han needs its fu")
+            raise RecordError(
+                None,
+                f"{prefix}.fu",
+                "a hand below 5 han needs its fu",
+                code="fu_needed",
+                params={"han": win.han},
+            )
         return
     if win.fu not in LEGAL_FU:
-        raise RecordError(None, f"{prefix}.fu", "must be 20-110 in steps of 10, or 25")
+        raise RecordError(
+            None,
+            f"{prefix}.fu",
+            "must be 20-110 in steps of 10, or 25",
+            code="fu_out_of_range",
+            params={"fu": win.fu},
+        )
     if _fu_impossible(rs, win.han, win.fu, tsumo):
         how = "tsumo" if tsumo else "ron"
         raise RecordError(
-            None, f"{prefix}.fu", f"{win.fu} fu is impossible for a {win.han}-han {how} here"
+            None,
+            f"{prefix}.fu",
+            f"{win.fu} fu is impossible for a {win.han}-han {how} here",
+            code="fu_not_allowed",
+            params={"han": win.han, "fu": win.fu, "win": how},
         )

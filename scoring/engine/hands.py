@@ -113,9 +113,15 @@ def _win_json(win: Win) -> dict[str, Any]:
 
 def _seat(value: Any, players: int, index: int, key: str) -> int:
     if value.__class__ is not int:
-        raise RecordError(index, key, "must be a seat number")
+        raise RecordError(index, key, "must be a seat number", code="not_a_seat")
     if not 0 <= value < players:
-        raise RecordError(index, key, f"seat {value} is out of range 0-{players - 1}")
+        raise RecordError(
+            index,
+            key,
+            f"seat {value} is out of range 0-{players - 1}",
+            code="seat_out_of_range",
+            params={"seat": value, "players": players},
+        )
     return int(value)
 
 
@@ -124,12 +130,12 @@ def _seats(data: Mapping[str, Any], key: str, players: int, index: int) -> tuple
     if value is None:
         return ()
     if value.__class__ is not list:
-        raise RecordError(index, key, "must be a list of seats")
+        raise RecordError(index, key, "must be a list of seats", code="not_a_seat_list")
     if not value:
         return ()
     out = tuple([_seat(v, players, index, key) for v in value])
     if len(set(out)) != len(out):
-        raise RecordError(index, key, "lists a seat twice")
+        raise RecordError(index, key, "lists a seat twice", code="seat_listed_twice")
     return out
 
 
@@ -147,49 +153,76 @@ def parse_hand(data: Any, players: int, index: int) -> Hand:
             one win. ``hand_index`` is ``index``.
     """
     if data.__class__ is not dict and not isinstance(data, Mapping):
-        raise RecordError(index, "result", "a hand must be an object")
+        raise RecordError(index, "result", "a hand must be an object", code="hand_not_an_object")
     result = data.get("result")
     if result not in _RESULT_KEYS:
-        raise RecordError(index, "result", f"must be one of {', '.join(RESULTS)}")
+        raise RecordError(
+            index, "result", f"must be one of {', '.join(RESULTS)}", code="unknown_result"
+        )
     allowed = _ALLOWED_KEYS[result]
     if not data.keys() <= allowed:
         for key in data:
             if key not in allowed:
-                known = any(key in keys for keys in _RESULT_KEYS.values())
-                why = f"does not go with result {result!r}" if known else "unknown key"
-                raise RecordError(index, key, why)
+                if any(key in keys for keys in _RESULT_KEYS.values()):
+                    raise RecordError(
+                        index,
+                        key,
+                        f"does not go with result {result!r}",
+                        code="key_not_for_result",
+                        params={"result": result},
+                    )
+                raise RecordError(index, key, "unknown key", code="unknown_key")
 
     riichi = _seats(data, "riichi", players, index)
     open_riichi = _seats(data, "open_riichi", players, index)
     if open_riichi and not set(open_riichi) <= set(riichi):
-        raise RecordError(index, "open_riichi", "every open riichi seat must also be in riichi")
+        raise RecordError(
+            index,
+            "open_riichi",
+            "every open riichi seat must also be in riichi",
+            code="open_riichi_without_riichi",
+        )
     raw_penalties = data.get("penalties")
     penalties = () if raw_penalties is None else _parse_penalties(raw_penalties, players, index)
     dealer_stops = data.get("dealer_stops", False)
     if dealer_stops is not True and dealer_stops is not False:
-        raise RecordError(index, "dealer_stops", "must be true or false")
+        raise RecordError(index, "dealer_stops", "must be true or false", code="not_a_boolean")
 
     if result == "ron" or result == "tsumo":
         raw_wins = data.get("wins")
         if not isinstance(raw_wins, list) or not raw_wins:
-            raise RecordError(index, "wins", "must be a non-empty list of wins")
+            raise RecordError(
+                index, "wins", "must be a non-empty list of wins", code="wins_not_a_list"
+            )
         wins = tuple([_parse_win(w, i, index, players) for i, w in enumerate(raw_wins)])
         if len(wins) > 1 and len({w.winner for w in wins}) != len(wins):
-            raise RecordError(index, "wins", "the same seat wins twice")
+            raise RecordError(index, "wins", "the same seat wins twice", code="winner_twice")
         if result == "tsumo":
             if len(wins) != 1:
-                raise RecordError(index, "wins", "a tsumo has exactly one win")
+                raise RecordError(
+                    index, "wins", "a tsumo has exactly one win", code="tsumo_needs_one_win"
+                )
             return Hand(
                 result, wins, None, riichi, open_riichi, (), (), None, None, penalties, dealer_stops
             )
         if "loser" not in data:
-            raise RecordError(index, "loser", "a ron needs the discarder's seat")
+            raise RecordError(
+                index, "loser", "a ron needs the discarder's seat", code="ron_needs_loser"
+            )
         loser = _seat(data["loser"], players, index, "loser")
         for i, w in enumerate(wins):
             if w.winner == loser:
-                raise RecordError(index, "loser", "the discarder cannot also be a winner")
+                raise RecordError(
+                    index,
+                    "loser",
+                    "the discarder cannot also be a winner",
+                    code="loser_is_winner",
+                    params={"seat": loser},
+                )
             if w.rinshan_from is not None:
-                raise RecordError(index, f"wins[{i}].rinshan_from", "only a tsumo has it")
+                raise RecordError(
+                    index, f"wins[{i}].rinshan_from", "only a tsumo has it", code="rinshan_on_ron"
+                )
         return Hand(
             result, wins, loser, riichi, open_riichi, (), (), None, None, penalties, dealer_stops
         )
@@ -213,13 +246,20 @@ def parse_hand(data: Any, players: int, index: int) -> Hand:
     if result == "abort":
         kind = data.get("kind")
         if kind not in ABORTIVE_KINDS:
-            raise RecordError(index, "kind", f"must be one of {', '.join(ABORTIVE_KINDS)}")
+            raise RecordError(
+                index,
+                "kind",
+                f"must be one of {', '.join(ABORTIVE_KINDS)}",
+                code="unknown_abortive_draw",
+            )
         tenpai = _seats(data, "tenpai", players, index)
         return Hand(
             result, (), None, riichi, open_riichi, tenpai, (), kind, None, penalties, dealer_stops
         )
     if "offender" not in data:
-        raise RecordError(index, "offender", "a chombo needs the offender's seat")
+        raise RecordError(
+            index, "offender", "a chombo needs the offender's seat", code="chombo_needs_offender"
+        )
     offender = _seat(data["offender"], players, index, "offender")
     return Hand(
         result, (), None, riichi, open_riichi, (), (), None, offender, penalties, dealer_stops
@@ -228,14 +268,21 @@ def parse_hand(data: Any, players: int, index: int) -> Hand:
 
 def _parse_penalties(value: Any, players: int, index: int) -> tuple[Penalty, ...]:
     if not isinstance(value, list):
-        raise RecordError(index, "penalties", "must be a list of {seat, kind}")
+        raise RecordError(
+            index, "penalties", "must be a list of {seat, kind}", code="penalties_not_a_list"
+        )
     out = []
     for i, item in enumerate(value):
         key = f"penalties[{i}]"
         if not isinstance(item, Mapping) or set(item) != _PENALTY_KEYS:
-            raise RecordError(index, key, "must be an object with exactly seat and kind")
+            raise RecordError(
+                index,
+                key,
+                "must be an object with exactly seat and kind",
+                code="penalty_not_an_object",
+            )
         if not isinstance(item["kind"], str):
-            raise RecordError(index, f"{key}.kind", "must be a string")
+            raise RecordError(index, f"{key}.kind", "must be a string", code="not_a_string")
         out.append(Penalty(_seat(item["seat"], players, index, f"{key}.seat"), item["kind"]))
     return tuple(out)
 
@@ -244,56 +291,92 @@ def _integer(data: Mapping[str, Any], key: str, index: int, prefix: str) -> int 
     value = data.get(key)
     if value is None or value.__class__ is int:
         return value
-    raise RecordError(index, f"{prefix}.{key}", "must be an integer")
+    raise RecordError(index, f"{prefix}.{key}", "must be an integer", code="not_an_integer")
 
 
 def _parse_win(data: Any, i: int, index: int, players: int) -> Win:
     prefix = f"wins[{i}]"
     if data.__class__ is not dict and not isinstance(data, Mapping):
-        raise RecordError(index, prefix, "a win must be an object")
+        raise RecordError(index, prefix, "a win must be an object", code="win_not_an_object")
     if not data.keys() <= _WIN_KEYS:
         for key in data:
             if key not in _WIN_KEYS:
-                raise RecordError(index, f"{prefix}.{key}", "unknown key")
+                raise RecordError(index, f"{prefix}.{key}", "unknown key", code="unknown_key")
     if "winner" not in data:
-        raise RecordError(index, f"{prefix}.winner", "missing")
+        raise RecordError(index, f"{prefix}.winner", "missing", code="winner_missing")
     winner = _seat(data["winner"], players, index, f"{prefix}.winner")
     han = _integer(data, "han", index, prefix)
     fu = _integer(data, "fu", index, prefix)
     limit = data.get("limit")
     if limit is not None:
         if limit not in LIMITS:
-            raise RecordError(index, f"{prefix}.limit", f"must be one of {', '.join(LIMITS)}")
+            raise RecordError(
+                index,
+                f"{prefix}.limit",
+                f"must be one of {', '.join(LIMITS)}",
+                code="unknown_limit",
+            )
         if han is not None or fu is not None:
-            raise RecordError(index, f"{prefix}.limit", "give either limit or han/fu, not both")
+            raise RecordError(
+                index,
+                f"{prefix}.limit",
+                "give either limit or han/fu, not both",
+                code="limit_with_han_fu",
+            )
     elif han is None:
-        raise RecordError(index, f"{prefix}.han", "a win needs han (and fu) or a limit")
+        raise RecordError(
+            index, f"{prefix}.han", "a win needs han (and fu) or a limit", code="han_missing"
+        )
     elif han < 1:
-        raise RecordError(index, f"{prefix}.han", "must be at least 1")
+        raise RecordError(index, f"{prefix}.han", "must be at least 1", code="han_below_one")
     yakuman = 1
     if "yakuman" in data:
         if limit != "yakuman":
-            raise RecordError(index, f"{prefix}.yakuman", "goes only with limit yakuman")
+            raise RecordError(
+                index,
+                f"{prefix}.yakuman",
+                "goes only with limit yakuman",
+                code="yakuman_without_limit",
+            )
         yakuman = _integer(data, "yakuman", index, prefix) or 0
         if not 1 <= yakuman <= 6:
-            raise RecordError(index, f"{prefix}.yakuman", "must be a multiple from 1 to 6")
+            raise RecordError(
+                index,
+                f"{prefix}.yakuman",
+                "must be a multiple from 1 to 6",
+                code="yakuman_multiple_out_of_range",
+                params={"yakuman": yakuman},
+            )
     pao = rinshan_from = None
     if data.get("pao") is not None:
         pao = _seat(data["pao"], players, index, f"{prefix}.pao")
         if pao == winner:
-            raise RecordError(index, f"{prefix}.pao", "the winner cannot be liable for pao")
+            raise RecordError(
+                index, f"{prefix}.pao", "the winner cannot be liable for pao", code="pao_is_winner"
+            )
     if data.get("rinshan_from") is not None:
         rinshan_from = _seat(data["rinshan_from"], players, index, f"{prefix}.rinshan_from")
         if rinshan_from == winner:
-            raise RecordError(index, f"{prefix}.rinshan_from", "the winner cannot feed the kan")
+            raise RecordError(
+                index,
+                f"{prefix}.rinshan_from",
+                "the winner cannot feed the kan",
+                code="rinshan_from_is_winner",
+            )
     chips = _integer(data, "chips", index, prefix) or 0
     if chips < 0:
-        raise RecordError(index, f"{prefix}.chips", "must not be negative")
+        raise RecordError(
+            index,
+            f"{prefix}.chips",
+            "must not be negative",
+            code="negative_chips",
+            params={"chips": chips},
+        )
     return Win(winner, han, fu, limit, yakuman, pao, rinshan_from, chips)
 
 
 def parse_hands(data: Any, players: int) -> list[Hand]:
     """Parse a record's ``hands`` list. Raises ``RecordError`` (see :func:`parse_hand`)."""
     if not isinstance(data, Sequence) or isinstance(data, str):
-        raise RecordError(None, "hands", "must be a list of hands")
+        raise RecordError(None, "hands", "must be a list of hands", code="hands_not_a_list")
     return [parse_hand(h, players, i) for i, h in enumerate(data)]

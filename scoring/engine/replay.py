@@ -52,19 +52,33 @@ def ruleset_of_record(record: Any) -> Ruleset:
             unknown ruleset, or has bad overrides.
     """
     if not isinstance(record, Mapping):
-        raise RecordError(None, "record", "a game record must be a JSON object")
+        raise RecordError(
+            None, "record", "a game record must be a JSON object", code="record_not_an_object"
+        )
     for key in record:
         if key not in _RECORD_KEYS and key not in _METADATA_KEYS:
-            raise RecordError(None, key, "unknown key")
+            raise RecordError(None, key, "unknown key", code="unknown_key")
     if record.get("format", RECORD_FORMAT) != RECORD_FORMAT:
-        raise RecordError(None, "format", f"must be {RECORD_FORMAT!r}")
+        raise RecordError(
+            None,
+            "format",
+            f"must be {RECORD_FORMAT!r}",
+            code="unknown_format",
+            params={"format": RECORD_FORMAT},
+        )
     ruleset_id = record.get("ruleset")
     if not isinstance(ruleset_id, str):
-        raise RecordError(None, "ruleset", "must name a ruleset")
+        raise RecordError(None, "ruleset", "must name a ruleset", code="ruleset_missing")
     try:
         return load_ruleset(ruleset_id, record.get("overrides") or None)
     except KeyError:
-        raise RecordError(None, "ruleset", f"unknown ruleset {ruleset_id!r}") from None
+        raise RecordError(
+            None,
+            "ruleset",
+            f"unknown ruleset {ruleset_id!r}",
+            code="unknown_ruleset",
+            params={"ruleset": ruleset_id},
+        ) from None
 
 
 def replay_record(record: Any) -> Replay:
@@ -86,7 +100,7 @@ def replay_record(record: Any) -> Replay:
     players = record_players(record, ruleset)
     raw_hands = record.get("hands")
     if not isinstance(raw_hands, list):
-        raise RecordError(None, "hands", "must be a list of hands")
+        raise RecordError(None, "hands", "must be a list of hands", code="hands_not_a_list")
     game = Game(ruleset)
     hands = []
     for index, raw in enumerate(raw_hands):
@@ -116,8 +130,12 @@ def record_players(record: Mapping[str, Any], ruleset: Ruleset) -> list[str]:
         or len(players) != ruleset.players
     ):
         raise RecordError(
-            None, "players", f"must be {ruleset.players} names for ruleset {ruleset.id!r}"
+            None,
+            "players",
+            f"must be {ruleset.players} names for ruleset {ruleset.id!r}",
+            code="players_wrong_count",
+            params={"players": ruleset.players, "ruleset": ruleset.id},
         )
     if len(set(players)) != len(players):
-        raise RecordError(None, "players", "the same name sits twice")
+        raise RecordError(None, "players", "the same name sits twice", code="player_twice")
     return list(players)

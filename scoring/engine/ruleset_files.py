@@ -48,12 +48,24 @@ def apply_overrides(base: Ruleset, overrides: Mapping[str, Any]) -> Ruleset:
             ``"overrides.<name>"``).
     """
     if not isinstance(overrides, Mapping):
-        raise RecordError(None, "overrides", "must be an object of parameter: value")
+        raise RecordError(
+            None,
+            "overrides",
+            "must be an object of parameter: value",
+            code="overrides_not_an_object",
+        )
     for name in overrides:
         if name not in _FIELDS:
-            raise RecordError(None, f"overrides.{name}", "unknown ruleset parameter")
+            raise RecordError(
+                None, f"overrides.{name}", "unknown ruleset parameter", code="unknown_parameter"
+            )
         if name in _NOT_OVERRIDABLE:
-            raise RecordError(None, f"overrides.{name}", "cannot be changed for one game")
+            raise RecordError(
+                None,
+                f"overrides.{name}",
+                "cannot be changed for one game",
+                code="parameter_not_overridable",
+            )
     data = base.parameters()
     data.update(overrides)
     return ruleset_from_mapping(data, key_prefix="overrides.")
@@ -68,7 +80,13 @@ def _builtin(ruleset_id: str) -> Ruleset:
         data = tomllib.load(fh)
     ruleset = ruleset_from_mapping(data, key_prefix=f"{path.name}: ")
     if ruleset.id != ruleset_id:
-        raise RecordError(None, f"{path.name}: id", f"must be {ruleset_id!r} like the file name")
+        raise RecordError(
+            None,
+            f"{path.name}: id",
+            f"must be {ruleset_id!r} like the file name",
+            code="ruleset_id_mismatch",
+            params={"ruleset": ruleset_id},
+        )
     return ruleset
 
 
@@ -85,14 +103,23 @@ def ruleset_from_mapping(data: Mapping[str, Any], *, key_prefix: str = "") -> Ru
     values: dict[str, Any] = {}
     for name in data:
         if name not in _FIELDS:
-            raise RecordError(None, key_prefix + name, "unknown ruleset parameter")
+            raise RecordError(
+                None, key_prefix + name, "unknown ruleset parameter", code="unknown_parameter"
+            )
     for name, f in _FIELDS.items():
         if name not in data:
-            raise RecordError(None, key_prefix + name, "missing ruleset parameter")
+            raise RecordError(
+                None, key_prefix + name, "missing ruleset parameter", code="parameter_missing"
+            )
         values[name] = _typed(data[name], str(f.type), key_prefix + name)
         choices = f.metadata.get("choices")
         if choices and values[name] not in choices:
-            raise RecordError(None, key_prefix + name, f"must be one of {', '.join(choices)}")
+            raise RecordError(
+                None,
+                key_prefix + name,
+                f"must be one of {', '.join(choices)}",
+                code="parameter_not_a_choice",
+            )
     ruleset = Ruleset(**values)
     _check_consistency(ruleset, key_prefix)
     return ruleset
@@ -100,7 +127,9 @@ def ruleset_from_mapping(data: Mapping[str, Any], *, key_prefix: str = "") -> Ru
 
 def _typed(value: Any, type_name: str, key: str) -> Any:
     def fail(what: str) -> RecordError:
-        return RecordError(None, key, f"must be {what}")
+        return RecordError(
+            None, key, f"must be {what}", code="parameter_wrong_type", params={"type": type_name}
+        )
 
     if type_name == "bool":
         if not isinstance(value, bool):
@@ -130,47 +159,84 @@ def _typed(value: Any, type_name: str, key: str) -> Any:
 
 
 def _check_consistency(rs: Ruleset, prefix: str) -> None:
-    def fail(name: str, message: str) -> RecordError:
-        return RecordError(None, prefix + name, message)
+    def fail(name: str, message: str, *, code: str, **params: int | str) -> RecordError:
+        return RecordError(None, prefix + name, message, code=code, params=params)
 
     n = rs.players
     if n not in (3, 4):
-        raise fail("players", "must be 3 or 4")
+        raise fail("players", "must be 3 or 4", code="players_not_3_or_4")
     if rs.uma and len(rs.uma) != n:
-        raise fail("uma", f"needs one value per rank ({n})")
+        raise fail("uma", f"needs one value per rank ({n})", code="uma_wrong_length", players=n)
     if rs.uma_floating:
         if rs.uma:
-            raise fail("uma_floating", "cannot be combined with rank uma")
+            raise fail(
+                "uma_floating", "cannot be combined with rank uma", code="uma_floating_with_uma"
+            )
         if len(rs.uma_floating) != n or any(len(row) != n for row in rs.uma_floating):
-            raise fail("uma_floating", f"needs {n} rows of {n} values")
+            raise fail(
+                "uma_floating",
+                f"needs {n} rows of {n} values",
+                code="uma_floating_wrong_shape",
+                players=n,
+            )
     for name in ("start_points", "return_points", "riichi_stick", "noten_total", "honba_ron"):
         value = getattr(rs, name)
         if value < 0 or value % 100:
-            raise fail(name, "must be a non-negative multiple of 100")
+            raise fail(name, "must be a non-negative multiple of 100", code="not_a_multiple_of_100")
     # Every noten/tenpai split (X-03) must come out in whole points.
     if rs.noten_total % (12 if n == 4 else 2):
-        raise fail("noten_total", "must split evenly among any number of tenpai players")
+        raise fail(
+            "noten_total",
+            "must split evenly among any number of tenpai players",
+            code="noten_total_uneven",
+        )
     if rs.payment_rounding not in (100, 1000):
-        raise fail("payment_rounding", "must be 100 or 1000")
+        raise fail("payment_rounding", "must be 100 or 1000", code="payment_rounding_unknown")
     if rs.rounds not in (1, 2):
-        raise fail("rounds", "must be 1 (tonpuusen) or 2 (hanchan)")
+        raise fail("rounds", "must be 1 (tonpuusen) or 2 (hanchan)", code="rounds_not_1_or_2")
     for wind in rs.extension_winds:
         if wind not in WINDS:
-            raise fail("extension_winds", f"unknown wind {wind!r}")
+            raise fail("extension_winds", f"unknown wind {wind!r}", code="unknown_wind", wind=wind)
     if rs.extension != "none" and not rs.extension_winds:
-        raise fail("extension_winds", "an extension needs at least one wind")
+        raise fail(
+            "extension_winds",
+            "an extension needs at least one wind",
+            code="extension_without_winds",
+        )
     for kind in rs.abortive_draws:
         if kind not in ABORTIVE_KINDS:
-            raise fail("abortive_draws", f"unknown abortive draw {kind!r}")
+            raise fail(
+                "abortive_draws",
+                f"unknown abortive draw {kind!r}",
+                code="abortive_draws_unknown",
+                kind=kind,
+            )
     if len(rs.penalty_kinds) != len(rs.penalty_amounts):
-        raise fail("penalty_amounts", "needs one amount per penalty kind")
+        raise fail(
+            "penalty_amounts",
+            "needs one amount per penalty kind",
+            code="penalty_amounts_wrong_length",
+        )
     if not 1 <= rs.multi_ron_max <= n - 1:
-        raise fail("multi_ron_max", f"must be between 1 and {n - 1}")
+        raise fail(
+            "multi_ron_max",
+            f"must be between 1 and {n - 1}",
+            code="multi_ron_max_out_of_range",
+            max=n - 1,
+        )
     if not 1 <= rs.yakuman_max <= 6:
-        raise fail("yakuman_max", "must be between 1 and 6")
+        raise fail("yakuman_max", "must be between 1 and 6", code="yakuman_max_out_of_range")
     if not 5 < rs.sanbaiman_han <= rs.counted_yakuman_han:
-        raise fail("counted_yakuman_han", "must be at least sanbaiman_han")
+        raise fail(
+            "counted_yakuman_han",
+            "must be at least sanbaiman_han",
+            code="counted_yakuman_below_sanbaiman",
+        )
     if not rs.fu_scoring and rs.fixed_fu not in range(20, 111, 10):
-        raise fail("fixed_fu", "must be 20-110 in steps of 10")
+        raise fail("fixed_fu", "must be 20-110 in steps of 10", code="fixed_fu_out_of_range")
     if rs.chombo_payment == "mangan" and n != 4:
-        raise fail("chombo_payment", "'mangan' chombo is defined for 4 players only")
+        raise fail(
+            "chombo_payment",
+            "'mangan' chombo is defined for 4 players only",
+            code="mangan_chombo_needs_4_players",
+        )
