@@ -18,6 +18,7 @@ urlpatterns = [
     path("games/<int:pk>/undo/", views.hand_undo, name="hand_undo"),
     path("games/<int:pk>/void/", views.game_void, name="game_void"),
     path("games/<int:pk>/confirm/", views.game_confirm, name="game_confirm"),
+    path("games/<int:pk>/final-scores/", views.game_final_scores, name="game_final_scores"),
 ]
 
 urlpatterns += [

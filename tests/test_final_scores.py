@@ -4,9 +4,11 @@ the game's ruleset, stored through the ledger's pipeline, undone, exported and r
 from __future__ import annotations
 
 import datetime
+import re
 import uuid
 
 import pytest
+from django.urls import reverse
 
 from clubsite.models import Member
 from scoring.engine import RecordError, load_ruleset, replay_record
@@ -21,6 +23,7 @@ from scoring.services import (
     hand_record,
     hand_undo_last,
 )
+from tests.conftest import make_member
 
 DAY = datetime.date(2026, 11, 20)
 MAKURA = load_ruleset("makura-1.5")
@@ -196,3 +199,38 @@ def test_a_final_scores_record_imports(players):
     assert game.final_scores_only
     assert [s.points for s in game.seats.order_by("index")] == [56000, 10000, -21000, -45000]
     assert game.counted.filter(final_scores_only=True, hands=0).count() == 4
+
+
+# -- the page ---------------------------------------------------------------------------------
+
+
+def test_the_final_scores_page_settles_the_game(game, players, client_for):
+    client = client_for(players[0])
+    url = reverse("game_final_scores", args=[game.pk])
+    html = client.get(url).text
+    for name in ("Aoki", "Baba", "Chiba", "Endo"):
+        assert f">{name}</label>" in html
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]*)"', html).group(1)
+    post = {"csrfmiddlewaretoken": token, "version": game.version, "deposits": 0}
+
+    bad = client.post(url, {**post, "score_0": 45300, "score_1": 30000, "score_2": 19700,
+                            "score_3": 6000})  # fmt: skip
+    assert bad.status_code == 200
+    assert "100000" in bad.text  # the refusal says what they add up to and should
+    game.refresh_from_db()
+    assert game.status == Hanchan.Status.IN_PLAY
+
+    good = client.post(url, {**post, "score_0": 45300, "score_1": 30000, "score_2": 19700,
+                             "score_3": 5000})  # fmt: skip
+    assert good.status_code == 302
+    game.refresh_from_db()
+    assert game.final_scores_only and game.status == Hanchan.Status.FINISHED
+    table = client.get(reverse("game_detail", args=[game.pk])).text
+    assert "+56.0" in table or "+56" in table
+
+
+def test_only_players_and_stewards_enter_final_scores(game, client_for, staff_member):
+    response = client_for(staff_member).get(reverse("game_final_scores", args=[game.pk]))
+    assert response.status_code == 200  # Doi is a steward
+    fuji = make_member("fuji", "Fuji", "ふじ")
+    assert client_for(fuji).get(reverse("game_final_scores", args=[game.pk])).status_code == 403

@@ -1,6 +1,7 @@
 """The hanchan ledger's pages: the games list, new game, the table screen with hand entry."""
 
 from scoring.views.confirmations import game_confirm
+from scoring.views.final_scores import game_final_scores
 from scoring.views.games import (
     game_detail,
     game_list,
@@ -26,6 +27,7 @@ __all__ = [
     "standings_page",
     "game_confirm",
     "game_detail",
+    "game_final_scores",
     "game_list",
     "game_new",
     "game_record",

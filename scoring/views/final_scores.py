@@ -1,0 +1,151 @@
+"""Entering a game as final scores only (issue 11, item 6): one score per seat, the deposits
+left on the table and, where the ruleset ends on tobi, who busted whom. The engine settles
+them under the game's ruleset (:mod:`scoring.engine.final_scores`) through the ledger's
+pipeline (:func:`scoring.services.hanchan_final_scores`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_http_methods
+
+from scoring.engine import Ruleset
+from scoring.models import Hanchan
+from scoring.services import LedgerError, StaleHanchan, hanchan_final_scores
+from scoring.views.table import (
+    HtmxHttpRequest,
+    actor,
+    load_hanchan,
+    names_of,
+    render_table,
+    require_keeper,
+    table_changed,
+)
+
+# Raw scores beyond this are no game of mahjong; the bound keeps bad input out of the engine.
+SCORE_LIMIT = 10_000_000
+
+
+class FinalScoresForm(forms.Form):
+    """One raw final score per seat (points, steps of 100), the deposits left on the table,
+    and for each bust seat who busted them (only asked where the ruleset pays for tobi)."""
+
+    version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+    deposits = forms.IntegerField(
+        label=gettext_lazy("Deposits left on the table"),
+        min_value=0,
+        max_value=SCORE_LIMIT,
+        initial=0,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "step": 100}),
+    )
+
+    def __init__(self, *args: Any, ruleset: Ruleset, names: list[str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.ruleset = ruleset
+        self.names = names
+        for seat, name in enumerate(names):
+            self.fields[f"score_{seat}"] = forms.IntegerField(
+                label=name,
+                min_value=-SCORE_LIMIT,
+                max_value=SCORE_LIMIT,
+                widget=forms.NumberInput(attrs={"inputmode": "numeric", "step": 100}),
+            )
+        if ruleset.tobi and ruleset.tobi_payment:
+            choices = [("", "—"), *((str(s), n) for s, n in enumerate(names))]
+            for seat, name in enumerate(names):
+                self.fields[f"busted_by_{seat}"] = forms.TypedChoiceField(
+                    label=_("If %(name)s was busted: by whom?") % {"name": name},
+                    choices=choices,
+                    coerce=int,
+                    required=False,
+                    empty_value=None,
+                )
+
+    def score_fields(self) -> list[forms.BoundField]:
+        return [self[f"score_{seat}"] for seat in range(len(self.names))]
+
+    def tobi_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.fields if name.startswith("busted_by_")]
+
+    def final_scores(self) -> dict[str, Any]:
+        """The record's ``final_scores`` object (valid form only)."""
+        data = self.cleaned_data
+        raw: dict[str, Any] = {
+            "scores": [data[f"score_{seat}"] for seat in range(len(self.names))],
+            "deposits": data["deposits"] or 0,
+        }
+        tobi = [
+            {"busted": seat, "by": data[f"busted_by_{seat}"]}
+            for seat in range(len(self.names))
+            if data.get(f"busted_by_{seat}") is not None
+        ]
+        if tobi:
+            raw["tobi"] = tobi
+        return raw
+
+
+def _initial(hanchan: Hanchan) -> dict[str, Any]:
+    initial: dict[str, Any] = {"version": hanchan.version, "deposits": 0}
+    stored = (hanchan.state or {}).get("final_scores") if hanchan.final_scores_only else None
+    if stored:
+        for seat, score in enumerate(stored["scores"]):
+            initial[f"score_{seat}"] = score
+        initial["deposits"] = stored.get("deposits", 0)
+        for entry in stored.get("tobi", []):
+            initial[f"busted_by_{entry['busted']}"] = entry["by"]
+    return initial
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def game_final_scores(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """The final-scores form of a game without hands; on a valid post, the engine's
+    settlement is stored (or the refusal shown next to the field, nothing written)."""
+    hanchan = load_hanchan(pk)
+    require_keeper(request, hanchan)
+    if hanchan.status == Hanchan.Status.VOIDED or hanchan.hands.exists():
+        return render_table(
+            request,
+            hanchan,
+            update_all=True,
+            notice=_("Only a game without hands can be entered as final scores."),
+        )
+    ruleset = hanchan.ruleset()
+    names = names_of(hanchan)
+    if request.method == "GET":
+        form = FinalScoresForm(initial=_initial(hanchan), ruleset=ruleset, names=names)
+    else:
+        form = FinalScoresForm(request.POST, ruleset=ruleset, names=names)
+        if form.is_valid():
+            try:
+                hanchan_final_scores(
+                    hanchan_id=pk,
+                    final_scores=form.final_scores(),
+                    expected_version=form.cleaned_data["version"],
+                    **actor(request, hanchan),
+                )
+            except StaleHanchan as stale:
+                return render_table(request, load_hanchan(pk), update_all=True, notice=str(stale))
+            except LedgerError as error:
+                form.add_error(_field(error.field), str(error))
+            else:
+                return table_changed(request, pk, _("The final scores were recorded."))
+    total = ruleset.players * ruleset.start_points
+    return render(
+        request,
+        "scoring/final_scores.html",
+        {"hanchan": hanchan, "form": form, "total": total, "ruleset": ruleset},
+    )
+
+
+def _field(key: str) -> str | None:
+    """The form field for a refusal's record key (the scores' total goes to the form)."""
+    if key == "final_scores.deposits":
+        return "deposits"
+    return None
