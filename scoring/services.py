@@ -380,7 +380,7 @@ def prepare_import(
         players = record_players(record, ruleset)
         raw_hands = record.get("hands", [] if FINAL_SCORES_KEY in record else None)
         if not isinstance(raw_hands, list):
-            raise RecordError(None, "hands", "must be a list of hands", code="hands_not_list")
+            raise RecordError(None, "hands", "must be a list of hands", code="hands_not_a_list")
     except RecordError as error:
         raise LedgerError(error.line(), error.key, cause=error) from None
     try:

@@ -1,5 +1,5 @@
 """Engine refusals carry a stable ``code`` and ``params`` (scoring/engine/error_codes.py), and
-the UI translates them by code (``scoring.views.display.refusal_message``), never by wording."""
+the UI translates them by code (``scoring.ledger.refusals.refusal_message``), never by wording."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from scoring.engine import (
     replay_record,
 )
 from scoring.engine.errors import UNCLASSIFIED
-from scoring.views.display import refusal_message
+from scoring.ledger.refusals import refusal_message
 
 ENGINE = Path(__file__).resolve().parent.parent / "scoring" / "engine"
 
@@ -357,9 +357,9 @@ def test_refusal_message_translates_by_code(
 
 
 def test_refusal_message_knows_only_listed_codes():
-    from scoring.views import display
+    from scoring.ledger import refusals
 
-    assert set(display._REFUSALS) <= set(ERROR_CODES)
+    assert set(refusals._REFUSALS) <= set(ERROR_CODES)
     # A kind of abortive draw no rules have reads like one these rules lack.
     error = parse_refusal({"result": "abort", "kind": "nine_terminals"})
     with translation.override("ja"):

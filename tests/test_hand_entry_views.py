@@ -21,7 +21,7 @@ from clubsite.models import Member
 from scoring.engine import Game, RecordError, Ruleset, apply_overrides, load_ruleset, parse_hand
 from scoring.models import Hanchan, HandEntry
 from scoring.services import hanchan_start, hand_record
-from scoring.views.display import refusal_text
+from scoring.ledger.refusals import refusal_message
 
 ClientFor = Callable[[Member], Client]
 DAY = datetime.date(2026, 11, 20)
@@ -803,9 +803,9 @@ def test_it_translates_each_engine_refusal(ruleset_id, overrides, before, hand, 
     assert error.key == key
 
     with translation.override("ja"):
-        text = refusal_text(error.key, error.message, ruleset)
+        text = refusal_message(error, ruleset)
     with translation.override("en"):
-        english = refusal_text(error.key, error.message, ruleset)
+        english = refusal_message(error, ruleset)
 
     if japanese is None:  # a refusal no form sends: the engine's English, introduced
         assert text == f"このルールではできません: {error.message}"

@@ -82,6 +82,7 @@ ERROR_CODES: Mapping[str, str] = MappingProxyType(
         "ruleset_missing": "a record that names no ruleset",
         "unknown_ruleset": "a ruleset id with no built-in ruleset; params: ruleset",
         "hands_not_a_list": "a record's hands that are not a list",
+        "final_scores_with_hands": "a record with both hands and final scores",
         "players_wrong_count": "players that are not one name per seat; params: players, ruleset",
         "player_twice": "one name sitting twice",
         # A game entered as final scores only (final_scores.py).

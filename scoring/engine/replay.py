@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import RecordError
+from .final_scores import KEY as FINAL_SCORES
+from .final_scores import parse_final_scores, settle_final_scores
 from .game import Game, HandResult, TableState
 from .hands import Hand, parse_hand
 from .ruleset import Ruleset
@@ -14,7 +16,9 @@ from .ruleset_files import load_ruleset
 from .settlement import Settlement
 
 RECORD_FORMAT = "club-game/1"
-_RECORD_KEYS = frozenset({"format", "ruleset", "overrides", "players", "hands"})
+# ``final_scores`` (instead of hands) is this repository's extension for games entered as
+# final scores only (docs/game-record-format.md, "Extensions").
+_RECORD_KEYS = frozenset({"format", "ruleset", "overrides", "players", "hands", FINAL_SCORES})
 # Descriptive keys the app writes on export; they do not change the replay.
 _METADATA_KEYS = frozenset({"date", "venue", "table", "title", "source", "note"})
 
@@ -86,7 +90,8 @@ def replay_record(record: Any) -> Replay:
 
     Args:
         record: ``{"format", "ruleset", "overrides", "players", "hands"}`` as in
-            ../shared/game-record-format.md.
+            ../shared/game-record-format.md, or with ``final_scores`` instead of ``hands``
+            (:mod:`scoring.engine.final_scores`).
 
     Returns:
         A :class:`Replay`; ``to_json()`` gives exactly the ``replay`` output.
@@ -98,6 +103,8 @@ def replay_record(record: Any) -> Replay:
     """
     ruleset = ruleset_of_record(record)
     players = record_players(record, ruleset)
+    if FINAL_SCORES in record:
+        return _replay_final_scores(record, ruleset, players)
     raw_hands = record.get("hands")
     if not isinstance(raw_hands, list):
         raise RecordError(None, "hands", "must be a list of hands", code="hands_not_a_list")
@@ -114,6 +121,37 @@ def replay_record(record: Any) -> Replay:
         results=tuple(game.results),
         settlement=game.settlement,
         state=game.state(),
+    )
+
+
+def _replay_final_scores(
+    record: Mapping[str, Any], ruleset: Ruleset, players: list[str]
+) -> Replay:
+    """A game entered as final scores only: no hands, the settlement of its final scores."""
+    if record.get("hands", []) != []:
+        raise RecordError(
+            None,
+            FINAL_SCORES,
+            "a record has hands or final scores, not both",
+            code="final_scores_with_hands",
+        )
+    settlement = settle_final_scores(ruleset, parse_final_scores(record[FINAL_SCORES], ruleset))
+    return Replay(
+        ruleset=ruleset,
+        players=tuple(players),
+        hands=(),
+        results=(),
+        settlement=settlement,
+        state=TableState(
+            round="",
+            dealer=0,
+            honba=0,
+            deposits=0,
+            scores=settlement.scores,
+            all_last=False,
+            ended_by=settlement.ended_by,
+            hands_played=0,
+        ),
     )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from scoring.engine import RecordError, Ruleset
+from scoring.ledger.refusals import refusal_message
 
 
 class LedgerError(Exception):
@@ -43,6 +44,4 @@ class StaleHanchan(LedgerError):
 
 def refusal(error: RecordError, ruleset: Ruleset) -> str:
     """The engine's refusal in the reader's language (see :mod:`scoring.ledger.refusals`)."""
-    from scoring.views.display import refusal_text
-
-    return refusal_text(error.key, error.message, ruleset)
+    return refusal_message(error, ruleset)

@@ -7,7 +7,6 @@ Everything here reads numbers the engine computed (stored results, or a preview'
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -17,7 +16,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop, pgettext, pgettext_lazy
 
 from clubsite.views import MINUS, format_points
-from scoring.engine import RecordError, Ruleset
 from scoring.forms import (
     ABORT_LABELS,
     LIMIT_LABELS,
@@ -134,117 +132,6 @@ def ended_by_label(ended_by: str, last_round: str) -> str:
         "final_scores": _("Entered as final scores only"),
     }
     return labels.get(ended_by, ended_by)
-
-
-def refusal_text(key: str, message: str, ruleset: Ruleset) -> str:
-    """An engine refusal (``RecordError``: the record key at fault and an English sentence)
-    in the reader's language. The engine is plain Python and speaks English only; the key,
-    and for keys with several reasons the English text, say which message to show. A refusal
-    no form sends (a malformed record) keeps the engine's English."""
-    field = re.sub(r"\[\d+\]", "[]", key)
-    text = {
-        "result": _("This game is over: no more hands can be entered."),
-        "open_riichi": _("These rules have no open riichi."),
-        "wins[].fu": _("This fu is not possible under these rules."),
-        "wins[].pao": _("These rules have no pao (liability for a yakuman)."),
-        "wins[].chips": _("These rules have no chips."),
-        "kind": _("These rules have no such abortive draw."),
-        "penalties[].kind": _("These rules have no such penalty."),
-        "nagashi": _("These rules have no nagashi mangan."),
-    }.get(field)
-    if text is not None:
-        return text
-    if field == "riichi" and ruleset.riichi_min_score:
-        return _("Not enough points to declare riichi: it takes at least %(points)s.") % {
-            "points": format_points(ruleset.riichi_min_score)
-        }
-    if field == "wins[].han" and ruleset.two_han_minimum_from_honba:
-        return _("From %(n)d honba a win needs at least 2 han.") % {
-            "n": ruleset.two_han_minimum_from_honba
-        }
-    if field == "wins":
-        if "sancha_ron" in message:
-            return _("Three players winning on one discard is an abortive draw under these rules.")
-        if "at most" in message:
-            return _("At most %(n)d players can win on one discard under these rules.") % {
-                "n": ruleset.multi_ron_max
-            }
-    if field == "dealer_stops":
-        if "all-last" in message:
-            return _("Only the dealer of the last hand (all-last) can end the game.")
-        if "keeping the deal" in message:
-            return _("The dealer can end the game only after keeping the deal by a win or tenpai.")
-        if "agari_yame" in message:
-            return _("These rules have no agari-yame.")
-        if "tenpai_yame" in message:
-            return _("These rules have no tenpai-yame.")
-        if "points yet" in message:
-            return _("Nobody has %(points)s points yet: the game goes on.") % {
-                "points": format_points(ruleset.extension_target)
-            }
-    return _("Not possible under these rules: %(why)s") % {"why": message}
-
-
-# The engine's refusals that a form can bring about, by RecordError.code: a sentence that needs
-# no numbers. Codes of one meaning share a sentence (every fu the rules refuse reads the same).
-_REFUSALS: dict[str, Promise] = {
-    "game_over": gettext_lazy("This game is over: no more hands can be entered."),
-    "no_open_riichi": gettext_lazy("These rules have no open riichi."),
-    "fu_not_allowed": gettext_lazy("This fu is not possible under these rules."),
-    "fu_not_scored": gettext_lazy("This fu is not possible under these rules."),
-    "fu_needed": gettext_lazy("This fu is not possible under these rules."),
-    "fu_out_of_range": gettext_lazy("This fu is not possible under these rules."),
-    "no_pao": gettext_lazy("These rules have no pao (liability for a yakuman)."),
-    "no_chips": gettext_lazy("These rules have no chips."),
-    "no_such_abortive_draw": gettext_lazy("These rules have no such abortive draw."),
-    "unknown_abortive_draw": gettext_lazy("These rules have no such abortive draw."),
-    "no_such_penalty": gettext_lazy("These rules have no such penalty."),
-    "no_nagashi": gettext_lazy("These rules have no nagashi mangan."),
-    "sancha_ron_is_abort": gettext_lazy(
-        "Three players winning on one discard is an abortive draw under these rules."
-    ),
-    "dealer_stop_not_all_last": gettext_lazy(
-        "Only the dealer of the last hand (all-last) can end the game."
-    ),
-    "dealer_stop_needs_renchan": gettext_lazy(
-        "The dealer can end the game only after keeping the deal by a win or tenpai."
-    ),
-    "no_agari_yame": gettext_lazy("These rules have no agari-yame."),
-    "no_tenpai_yame": gettext_lazy("These rules have no tenpai-yame."),
-}
-
-
-def refusal_message(error: RecordError, ruleset: Ruleset) -> str:
-    """An engine refusal in the reader's language, chosen by ``error.code`` (see
-    :data:`scoring.engine.ERROR_CODES`) and filled in from ``error.params``; ``ruleset`` (the
-    game's, overrides applied) supplies a number the error does not carry. A code no form
-    brings about (a malformed record) keeps the engine's English ``error.message``,
-    introduced as not possible under these rules."""
-    text = _REFUSALS.get(error.code)
-    if text is not None:
-        return str(text)
-
-    def number(name: str, default: int) -> int:
-        value = error.params.get(name)
-        return value if isinstance(value, int) else default
-
-    if error.code == "riichi_below_minimum":
-        return _("Not enough points to declare riichi: it takes at least %(points)s.") % {
-            "points": format_points(number("min_score", ruleset.riichi_min_score))
-        }
-    if error.code == "two_han_minimum":
-        return _("From %(n)d honba a win needs at least 2 han.") % {
-            "n": number("from_honba", ruleset.two_han_minimum_from_honba)
-        }
-    if error.code == "too_many_ron_winners":
-        return _("At most %(n)d players can win on one discard under these rules.") % {
-            "n": number("max", ruleset.multi_ron_max)
-        }
-    if error.code == "yame_needs_target":
-        return _("Nobody has %(points)s points yet: the game goes on.") % {
-            "points": format_points(number("target", ruleset.extension_target))
-        }
-    return _("Not possible under these rules: %(why)s") % {"why": error.message}
 
 
 @dataclass(frozen=True)
