@@ -287,6 +287,9 @@ class Game:
             self.chips = [self.chips[s] + ledger.chips[s] for s in range(n)]
         if ended is None:
             ended = self._advance(keep_dealer, next_honba)
+        if ended is None and hand.time_up:
+            # T-07: time was called during this hand; it is the last one.
+            ended = "time_up"
         if ended is not None:
             self._finish(ended)
         return record

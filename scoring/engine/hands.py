@@ -14,7 +14,11 @@ from .errors import RecordError
 from .ruleset import ABORTIVE_KINDS, LIMITS
 
 RESULTS = ("ron", "tsumo", "draw", "abort", "chombo")
-_COMMON_KEYS = frozenset({"result", "riichi", "open_riichi", "penalties", "dealer_stops"})
+# ``time_up`` is this repository's extension (docs/game-record-format.md, "Extensions"):
+# time was called during this hand, the last one of a time-limited game (T-07).
+_COMMON_KEYS = frozenset(
+    {"result", "riichi", "open_riichi", "penalties", "dealer_stops", "time_up"}
+)
 _RESULT_KEYS = {
     "ron": frozenset({"wins", "loser"}),
     "tsumo": frozenset({"wins"}),
@@ -70,6 +74,7 @@ class Hand(NamedTuple):
     offender: int | None = None
     penalties: tuple[Penalty, ...] = ()
     dealer_stops: bool = False
+    time_up: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """The hand as a record hand object (only the keys that carry information)."""
@@ -90,6 +95,8 @@ class Hand(NamedTuple):
             out["penalties"] = [{"seat": p.seat, "kind": p.kind} for p in self.penalties]
         if self.dealer_stops:
             out["dealer_stops"] = True
+        if self.time_up:
+            out["time_up"] = True
         return out
 
 
@@ -142,6 +149,9 @@ def _seats(data: Mapping[str, Any], key: str, players: int, index: int) -> tuple
 def parse_hand(data: Any, players: int, index: int) -> Hand:
     """Parse one record hand object into a :class:`Hand`.
 
+    ``time_up: true`` marks the hand in play when time was called in a time-limited game
+    (rules-spec T-07): the game ends after it and settles as usual.
+
     Args:
         data: the JSON object of the hand.
         players: 3 or 4; seats must be ``0 <= seat < players``.
@@ -187,6 +197,30 @@ def parse_hand(data: Any, players: int, index: int) -> Hand:
     dealer_stops = data.get("dealer_stops", False)
     if dealer_stops is not True and dealer_stops is not False:
         raise RecordError(index, "dealer_stops", "must be true or false", code="not_a_boolean")
+    if "time_up" in data:
+        time_up = data["time_up"]
+        if time_up is not True and time_up is not False:
+            raise RecordError(index, "time_up", "must be true or false", code="not_a_boolean")
+        if time_up:
+            return _parse_outcome(
+                data, result, players, index, riichi, open_riichi, penalties, dealer_stops
+            )._replace(time_up=True)
+    return _parse_outcome(
+        data, result, players, index, riichi, open_riichi, penalties, dealer_stops
+    )
+
+
+def _parse_outcome(
+    data: Mapping[str, Any],
+    result: str,
+    players: int,
+    index: int,
+    riichi: tuple[int, ...],
+    open_riichi: tuple[int, ...],
+    penalties: tuple[Penalty, ...],
+    dealer_stops: bool,
+) -> Hand:
+    """The outcome part of :func:`parse_hand` (after the keys common to every result)."""
 
     if result == "ron" or result == "tsumo":
         raw_wins = data.get("wins")

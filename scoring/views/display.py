@@ -130,6 +130,7 @@ def ended_by_label(ended_by: str, last_round: str) -> str:
         "tenpai_yame": _("Tenpai-yame: the dealer stopped when tenpai"),
         "dealer_top": _("Ended with the dealer on top"),
         "final_scores": _("Entered as final scores only"),
+        "time_up": _("Time was called: the game ended after this hand"),
     }
     return labels.get(ended_by, ended_by)
 

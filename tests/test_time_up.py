@@ -1,0 +1,54 @@
+"""``time_up`` (rules-spec T-07, issue 11): in a time-limited game the hand in play when time
+is called is the last one; the game then settles as usual and ends ``"time_up"``. A
+compatible extension of the record format (docs/game-record-format.md, "Extensions")."""
+
+from __future__ import annotations
+
+import pytest
+
+from scoring.engine import RecordError, replay_record
+
+PLAYERS = ["A", "B", "C", "D"]
+RON = {"result": "ron", "loser": 2, "wins": [{"winner": 1, "han": 3, "fu": 30}]}
+
+
+def replay(hands: list[dict], **overrides) -> dict:
+    record = {"ruleset": "makura-1.5", "players": PLAYERS, "hands": hands}
+    if overrides:
+        record["overrides"] = overrides
+    return replay_record(record).to_json()
+
+
+def test_time_up_ends_the_game_after_that_hand_and_settles_it():
+    out = replay([RON, {**RON, "time_up": True}], tobi=False)
+    # E1: B rons C for 3,900 and takes the deal; E2: B (dealer) rons C again for 5,800.
+    assert out["hands"][-1]["scores"] == [25000, 34700, 15300, 25000]
+    final = out["final"]
+    assert final["ended_by"] == "time_up"
+    # A and D tie at 25,000: seat order puts A 2nd (Makura 1.5 §38).
+    assert final["ranks"] == [2, 1, 4, 3]
+    # Floor to 1,000 after the 30,000 return, uma +20/+10/-10/-20, the top takes the rest:
+    # A -5,000 + 10,000; D -5,000 - 10,000; C -14,700 -> -15,000 - 20,000; B = 45,000.
+    assert final["points"] == [5000, 45000, -35000, -15000]
+
+
+def test_a_hand_after_time_up_is_refused():
+    with pytest.raises(RecordError) as raised:
+        replay([{**RON, "time_up": True}, RON])
+    assert (raised.value.hand_index, raised.value.code) == (1, "game_over")
+    assert raised.value.params["ended_by"] == "time_up"
+
+
+def test_a_natural_end_wins_over_time_up():
+    yakuman = {"result": "ron", "loser": 2, "wins": [{"winner": 1, "limit": "yakuman"}]}
+    assert replay([{**yakuman, "time_up": True}])["final"]["ended_by"] == "tobi"
+
+
+def test_time_up_false_changes_nothing():
+    assert replay([{**RON, "time_up": False}]) == replay([RON])
+
+
+def test_time_up_must_be_a_boolean():
+    with pytest.raises(RecordError) as raised:
+        replay([{**RON, "time_up": "yes"}])
+    assert (raised.value.key, raised.value.code) == ("time_up", "not_a_boolean")
