@@ -136,6 +136,9 @@ HALF_YEAR_CHAMPION_MIN_GAMES = 24
 # best game) and shares the title only when those are equal too; "shared" shares the title
 # among everyone on the top total. The spec leaves ties open (§4.4, T-06).
 CHAMPION_TIES = "standings"
+# Who confirms a finished game before it counts (issue 9, scoring/ledger/confirmation.py):
+# "every_other" seated player (the default), "one_other", "steward" only, or "none".
+CLUB_CONFIRMATION = os.environ.get("CLUB_CONFIRMATION", "every_other")
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
