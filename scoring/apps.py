@@ -6,3 +6,6 @@ class ScoringConfig(AppConfig):
     # The engine in scoring.engine is plain Python; only this app shell knows about Django.
     name = "scoring"
     verbose_name = _("Scoring")
+
+    def ready(self) -> None:
+        from scoring import checks  # noqa: F401  (registers the system checks)

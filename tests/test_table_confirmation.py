@@ -362,3 +362,13 @@ def test_the_home_page_takes_the_same_queries_however_many_games_wait(
     for _ in range(4):
         enter(start(plain_players), YAKUMAN, plain_players[0])
     assert queries() == few
+
+
+def test_a_bad_confirmation_setting_is_a_system_check_error(settings):
+    from django.core.checks import run_checks
+
+    settings.CLUB_CONFIRMATION = "everyone"
+    errors = [e for e in run_checks() if e.id == "scoring.E001"]
+    assert len(errors) == 1 and "everyone" in errors[0].msg
+    settings.CLUB_CONFIRMATION = "one_other"
+    assert not [e for e in run_checks() if e.id == "scoring.E001"]
