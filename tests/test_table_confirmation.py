@@ -365,10 +365,13 @@ def test_the_home_page_takes_the_same_queries_however_many_games_wait(
 
 
 def test_a_bad_confirmation_setting_is_a_system_check_error(settings):
-    from django.core.checks import run_checks
+    from django.core.checks.registry import registry
 
+    from scoring.checks import confirmation_setting
+
+    assert confirmation_setting in registry.get_checks()
     settings.CLUB_CONFIRMATION = "everyone"
-    errors = [e for e in run_checks() if e.id == "scoring.E001"]
-    assert len(errors) == 1 and "everyone" in errors[0].msg
+    errors = confirmation_setting()
+    assert [e.id for e in errors] == ["scoring.E001"] and "everyone" in errors[0].msg
     settings.CLUB_CONFIRMATION = "one_other"
-    assert not [e for e in run_checks() if e.id == "scoring.E001"]
+    assert confirmation_setting() == []
