@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import re
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
@@ -36,6 +37,9 @@ def load_ruleset(ruleset_id: str, overrides: Mapping[str, Any] | None = None) ->
         RecordError: an override names an unknown or fixed parameter, or has a bad value
             (``key`` is ``"overrides.<name>"``).
     """
+    if not isinstance(ruleset_id, str) or not _RULESET_ID.fullmatch(ruleset_id):
+        # Never let a request's text reach the file system (NUL bytes, long or odd names).
+        raise KeyError(ruleset_id)
     base = _builtin(ruleset_id)
     return apply_overrides(base, overrides) if overrides else base
 
@@ -69,6 +73,10 @@ def apply_overrides(base: Ruleset, overrides: Mapping[str, Any]) -> Ruleset:
     data = base.parameters()
     data.update(overrides)
     return ruleset_from_mapping(data, key_prefix="overrides.")
+
+
+# What a ruleset id looks like (the file name in scoring/rulesets/, a RulesetVersion slug).
+_RULESET_ID = re.compile(r"[a-z0-9][a-z0-9.-]{0,39}")
 
 
 @functools.cache
