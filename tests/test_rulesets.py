@@ -178,3 +178,18 @@ def test_it_applies_overrides_for_one_game_only():
     with pytest.raises(RecordError) as error:
         load_ruleset("makura-1.5", {"players": 3})
     assert error.value.key == "overrides.players"
+
+
+@pytest.mark.parametrize(
+    ("overrides", "key"),
+    [
+        ({"start_points": 10**12}, "overrides.start_points"),
+        ({"return_points": -(10**8)}, "overrides.return_points"),
+        ({"uma": [10**9, 0, 0, -(10**9)]}, "overrides.uma"),
+    ],
+)
+def test_overrides_are_bounded(overrides, key):
+    """Issue 9: a record's overrides cannot push scores past the ledger's integer columns."""
+    with pytest.raises(RecordError) as raised:
+        load_ruleset("makura-1.5", overrides)
+    assert (raised.value.key, raised.value.code) == (key, "parameter_out_of_range")

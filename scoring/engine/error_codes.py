@@ -105,6 +105,8 @@ ERROR_CODES: Mapping[str, str] = MappingProxyType(
         "ruleset_id_mismatch": "a ruleset file whose id is not its file name; params: ruleset",
         "parameter_missing": "a ruleset without one of its parameters",
         "parameter_wrong_type": "a ruleset parameter of the wrong type; params: type",
+        "parameter_out_of_range": "a ruleset number beyond ten million either way, or a text "
+        "beyond 2,000 characters; params: limit",
         "parameter_not_a_choice": "a ruleset parameter outside its choices",
         "players_not_3_or_4": "a ruleset for other than 3 or 4 players",
         "uma_wrong_length": "uma without one value per rank; params: players",

@@ -146,10 +146,18 @@ def _typed(value: Any, type_name: str, key: str) -> Any:
     if type_name == "int":
         if isinstance(value, bool) or not isinstance(value, int):
             raise fail("an integer")
-        return value
+        return _bounded(value, key)
     if type_name == "str":
         if not isinstance(value, str):
             raise fail("a string")
+        if len(value) > STRING_LIMIT:
+            raise RecordError(
+                None,
+                key,
+                f"must be at most {STRING_LIMIT} characters",
+                code="parameter_out_of_range",
+                params={"limit": STRING_LIMIT},
+            )
         return value
     if not isinstance(value, list | tuple):
         raise fail("a list")
@@ -160,10 +168,29 @@ def _typed(value: Any, type_name: str, key: str) -> Any:
     if type_name == "tuple[int, ...]":
         if not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
             raise fail("a list of integers")
-        return tuple(value)
+        return tuple(_bounded(v, key) for v in value)
     if type_name == "tuple[tuple[int, ...], ...]":
         return tuple(_typed(row, "tuple[int, ...]", key) for row in value)
     raise AssertionError(f"unhandled parameter type {type_name}")  # pragma: no cover
+
+
+# No ruleset needs a number beyond ten million (points, uma, chips, thresholds) or a text
+# beyond a few lines; the bounds keep a game's scores far inside the ledger's integer columns
+# whatever a record's overrides say (issue 9: start points of 10**12 failed at the last hand).
+INT_LIMIT = 10_000_000
+STRING_LIMIT = 2_000
+
+
+def _bounded(value: int, key: str) -> int:
+    if -INT_LIMIT <= value <= INT_LIMIT:
+        return value
+    raise RecordError(
+        None,
+        key,
+        f"must be between {-INT_LIMIT} and {INT_LIMIT}",
+        code="parameter_out_of_range",
+        params={"limit": INT_LIMIT},
+    )
 
 
 def _check_consistency(rs: Ruleset, prefix: str) -> None:
