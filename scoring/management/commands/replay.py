@@ -10,6 +10,7 @@ from typing import Any
 from django.core.management.base import BaseCommand
 
 from scoring.engine import RecordError, replay_record
+from scoring.record_files import RecordFileError, read_json
 
 
 class Command(BaseCommand):
@@ -22,19 +23,10 @@ class Command(BaseCommand):
         parser.add_argument("file", help="path of the game record, or - for standard input")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        path = options["file"]
         try:
-            if path == "-":
-                text = sys.stdin.read()
-            else:
-                with open(path, encoding="utf-8") as fh:
-                    text = fh.read()
-        except OSError as error:
-            self._fail(f"{path}: {error.strerror or error}")
-        try:
-            record = json.loads(text)
-        except json.JSONDecodeError as error:
-            self._fail(f"record: not valid JSON: {error}")
+            record = read_json(options["file"])
+        except RecordFileError as error:
+            self._fail(str(error))
         try:
             replay = replay_record(record)
         except RecordError as error:
