@@ -9,6 +9,7 @@ the hands that change) and writes the plan (:mod:`scoring.ledger.write`). Bad in
 from __future__ import annotations
 
 import random
+import unicodedata
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -48,6 +49,9 @@ from scoring.ledger import (
 from scoring.ledger.write import NewGame, create_games, write_plan
 from scoring.models import Hanchan, HandEntry, RulesetVersion
 from scoring.standings import club_today
+
+# The longest display name a member can have (clubsite.models.Member.display_name).
+NAME_LIMIT = 60
 
 __all__ = [
     "LedgerError",
@@ -383,6 +387,13 @@ def prepare_import(
             raise RecordError(None, "hands", "must be a list of hands", code="hands_not_a_list")
     except RecordError as error:
         raise LedgerError(error.line(), error.key, cause=error) from None
+    for name in players:
+        if len(name) > NAME_LIMIT or any(unicodedata.category(c).startswith("C") for c in name):
+            raise LedgerError(
+                _("players: %(name)r is no member's name (at most %(n)d characters, no "
+                  "control characters).") % {"name": name[:80], "n": NAME_LIMIT},
+                "players",
+            )
     try:
         members = [members_by_name[name] for name in players]
     except KeyError as missing:

@@ -234,3 +234,21 @@ def test_only_players_and_stewards_enter_final_scores(game, client_for, staff_me
     assert response.status_code == 200  # Doi is a steward
     fuji = make_member("fuji", "Fuji", "ふじ")
     assert client_for(fuji).get(reverse("game_final_scores", args=[game.pk])).status_code == 403
+
+
+@pytest.mark.parametrize("name", ["A\x00B", "x" * 61, "tab\there"])
+def test_an_import_refuses_names_no_member_can_have(players, name):
+    record = {
+        "format": "club-game/1",
+        "ruleset": "makura-1.5",
+        "players": [name, "Baba", "Chiba", "Endo"],
+        "final_scores": {"scores": [45300, 30000, 19700, 5000]},
+    }
+    with pytest.raises(LedgerError) as raised:
+        hanchan_import(
+            record=record,
+            members_by_name={m.display_name: m for m in players} | {name: players[0]},
+            played_on=DAY,
+        )
+    assert raised.value.field == "players"
+    assert Hanchan.objects.count() == 0
