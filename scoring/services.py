@@ -110,6 +110,7 @@ def hanchan_start(
         raise LedgerError(_("Unknown ruleset."), "ruleset") from None
     ruleset = _with_overrides(base, overrides)
     seated = _seated(ruleset, members)
+    _check_date(played_on)
     if draw_seats:
         (rng or random.SystemRandom()).shuffle(seated)
     game = NewGame(
@@ -399,6 +400,7 @@ def prepare_import(
     except KeyError as missing:
         raise LedgerError(_("No member is called %(name)s.") % {"name": missing.args[0]}) from None
     seated = _seated(ruleset, members)
+    _check_date(played_on)
     if FINAL_SCORES_KEY in record:
         if raw_hands:
             raise LedgerError(
@@ -525,6 +527,21 @@ def _seated(ruleset: Ruleset, members: Sequence[Member]) -> list[Member]:
     if len({m.pk for m in seated}) != len(seated):
         raise LedgerError(_("A player cannot sit at two seats."), "players")
     return seated
+
+
+# No club game is older than this; a date before it is a typing error.
+EARLIEST_GAME = date(1950, 1, 1)
+
+
+def _check_date(played_on: date) -> None:
+    """A game is played on a day between :data:`EARLIEST_GAME` and today (club time)."""
+    if played_on > club_today():
+        raise LedgerError(_("A game cannot be dated in the future."), "played_on")
+    if played_on < EARLIEST_GAME:
+        raise LedgerError(
+            _("A game cannot be dated before %(year)d.") % {"year": EARLIEST_GAME.year},
+            "played_on",
+        )
 
 
 def _locked(hanchan_id: int) -> Hanchan:

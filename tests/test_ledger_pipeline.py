@@ -342,3 +342,16 @@ def test_a_game_ended_by_tobi_marks_the_busted_seat_and_last_place(players):
     hand_undo_last(hanchan_id=game.pk, expected_version=game.version)
     seat = Seat.objects.get(hanchan=game, index=2)
     assert seat.busted is None and seat.last_place is None and seat.points is None
+
+
+@pytest.mark.parametrize(
+    "played_on", [datetime.date(9999, 12, 31), datetime.date(1949, 12, 31)]
+)
+def test_a_game_is_dated_between_1950_and_today(players, played_on):
+    """Issue 9: dates within a sane range; nothing is written for a refused date."""
+    with pytest.raises(LedgerError) as raised:
+        hanchan_start(
+            ruleset_id="makura-1.5", members=players, played_on=played_on, by=players[0]
+        )
+    assert raised.value.field == "played_on"
+    assert Hanchan.objects.count() == 0
