@@ -54,7 +54,7 @@ bench: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/python manage.py makemigrations --check --dry-run
-	$(BIN)/mypy clubsite scoring meetings benchmarks
+	$(BIN)/mypy clubsite scoring meetings tournaments benchmarks
 
 clean:
 	rm -rf $(VENV) staticfiles tests/screenshots build *.egg-info

@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "clubsite",
     "scoring",
     "meetings",
+    "tournaments",
 ]
 
 MIDDLEWARE = [

@@ -127,6 +127,9 @@ class Hanchan(models.Model):
     # Entered as final scores only (no hands): settled from the raw scores at the end
     # (state["final_scores"]); per-hand statistics leave such games out.
     final_scores_only = models.BooleanField(_("final scores only"), default=False)
+    # Time was called in a time-limited game (rules-spec T-07): the next hand entered is the
+    # last one (it is recorded with ``time_up``), then the game settles as usual.
+    time_called = models.BooleanField(_("time called"), default=False)
 
     objects = HanchanQuerySet.as_manager()
 
@@ -360,6 +363,7 @@ class LedgerChange(models.Model):
         FINISHED = "finished", _("finished")
         VOIDED = "voided", _("voided")
         FINAL_SCORES = "final_scores", _("final scores entered")
+        TIME_CALLED = "time_called", _("time called")
         CONFIRMED = "confirmed", _("confirmed")
         COUNTED = "counted", _("counted in standings")
 

@@ -47,7 +47,7 @@ from scoring.ledger import (
     plan,
 )
 from scoring.ledger.write import NewGame, create_games, write_plan
-from scoring.models import Hanchan, HandEntry, RulesetVersion
+from scoring.models import Hanchan, HandEntry, LedgerChange, RulesetVersion
 from scoring.standings import club_today
 
 # The longest display name a member can have (clubsite.models.Member.display_name).
@@ -60,6 +60,7 @@ __all__ = [
     "hand_correct",
     "hand_record",
     "hand_undo_last",
+    "hanchan_call_time",
     "hanchan_confirm",
     "hanchan_final_scores",
     "hanchan_import",
@@ -179,6 +180,9 @@ def _record(
         if done is not None:
             return Recorded(done, created=False)
     _check_playable(hanchan, expected_version)
+    if hanchan.time_called and isinstance(hand, Mapping) and "time_up" not in hand:
+        # T-07: time was called; this hand, the one in play then, is the last.
+        hand = {**hand, "time_up": True}
     planned = plan(stored_game(hanchan), NewHand(hand))
     entry = write_plan(
         hanchan, planned, by=by, request_id=request_id, steward=steward, user_id=user_id
@@ -317,6 +321,33 @@ def hanchan_final_scores(
         _check_version(hanchan, expected_version)
         planned = plan(stored_game(hanchan), FinalScoresEntry(final_scores))
         write_plan(hanchan, planned, by=by, steward=steward, user_id=user_id)
+    return hanchan
+
+
+def hanchan_call_time(
+    *, hanchan_id: int, by: Member | None = None, cancel: bool = False
+) -> Hanchan:
+    """Call time in a time-limited game (rules-spec T-07, the GP's preliminaries): the hand in
+    play now is the last one. The next hand entered is recorded with ``time_up`` and the game
+    then settles as usual. ``cancel`` takes the call back (a mistaken tap) before that hand.
+
+    Raises:
+        LedgerError: the game is not in play.
+    """
+    with transaction.atomic():
+        hanchan = _locked(hanchan_id)
+        if hanchan.status != Hanchan.Status.IN_PLAY:
+            raise LedgerError(_("This game is over: no more hands can be entered."))
+        if hanchan.time_called != (not cancel):
+            hanchan.time_called = not cancel
+            hanchan.version += 1
+            hanchan.save(update_fields=["time_called", "version"])
+            LedgerChange.objects.create(
+                hanchan=hanchan,
+                action=LedgerChange.Action.TIME_CALLED,
+                after={"time_called": hanchan.time_called},
+                by=by,
+            )
     return hanchan
 
 

@@ -4,9 +4,14 @@ compatible extension of the record format (docs/game-record-format.md, "Extensio
 
 from __future__ import annotations
 
+import datetime
+import uuid
+
 import pytest
 
 from scoring.engine import RecordError, replay_record
+from scoring.models import Hanchan, LedgerChange
+from scoring.services import hanchan_call_time, hanchan_start, hand_record
 
 PLAYERS = ["A", "B", "C", "D"]
 RON = {"result": "ron", "loser": 2, "wins": [{"winner": 1, "han": 3, "fu": 30}]}
@@ -52,3 +57,41 @@ def test_time_up_must_be_a_boolean():
     with pytest.raises(RecordError) as raised:
         replay([{**RON, "time_up": "yes"}])
     assert (raised.value.key, raised.value.code) == ("time_up", "not_a_boolean")
+
+
+# -- in the ledger -----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def gp_game(member, other_member, coordinator, staff_member):
+    return hanchan_start(
+        ruleset_id="makura-1.5",
+        members=[member, other_member, coordinator, staff_member],
+        played_on=datetime.date(2026, 11, 20),
+        overrides={"tobi": False},
+        by=member,
+    )
+
+
+def test_calling_time_makes_the_next_hand_the_last(gp_game, member):
+    hand_record(hanchan_id=gp_game.pk, hand=RON, expected_version=0, request_id=uuid.uuid4())
+    hanchan_call_time(hanchan_id=gp_game.pk, by=member)
+    gp_game.refresh_from_db()
+    assert gp_game.time_called and gp_game.status == Hanchan.Status.IN_PLAY
+    entry = hand_record(
+        hanchan_id=gp_game.pk, hand=RON, expected_version=gp_game.version, request_id=uuid.uuid4()
+    ).entry
+    assert entry.data["time_up"] is True
+    gp_game.refresh_from_db()
+    assert (gp_game.status, gp_game.ended_by) == (Hanchan.Status.FINISHED, "time_up")
+    assert gp_game.changes.filter(action=LedgerChange.Action.TIME_CALLED).count() == 1
+
+
+def test_a_mistaken_call_can_be_taken_back(gp_game, member):
+    hanchan_call_time(hanchan_id=gp_game.pk, by=member)
+    hanchan_call_time(hanchan_id=gp_game.pk, by=member, cancel=True)
+    gp_game.refresh_from_db()
+    entry = hand_record(
+        hanchan_id=gp_game.pk, hand=RON, expected_version=gp_game.version, request_id=uuid.uuid4()
+    ).entry
+    assert "time_up" not in entry.data

@@ -1,0 +1,9 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class TournamentsConfig(AppConfig):
+    # The seating generator (tournaments.seating) is plain Python; events and their pages are
+    # the Django side. Every tournament game is a hanchan of the ledger (scoring).
+    name = "tournaments"
+    verbose_name = _("Tournaments")

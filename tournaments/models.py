@@ -1,0 +1,143 @@
+"""Tournaments: events with phases of numbered rounds; each round's tables are hanchans of the
+ledger, entered at the table like any club game (docs/rules-spec.md §4, issue 11)."""
+
+from __future__ import annotations
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from clubsite.models import Member
+from scoring.models import Hanchan
+
+
+class Event(models.Model):
+    """A tournament: its format, the ruleset its games are pinned to (with the format's
+    overrides, e.g. no tobi for the GP), dates, venue, participants and phases.
+
+    ``seed`` makes every draw of the event repeatable (the pairing table by lot is drawn
+    once, in advance, §4.1 "抽選により事前に作成した取組表").
+    """
+
+    class Format(models.TextChoices):
+        GP = "gp", _("Mahjong GP")
+        GRAND_CHAMPION = "grand_champion", _("Grand Champion")
+        MEIJIN = "meijin", _("Meijin")
+        CUSTOM = "custom", _("Custom")
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("taking participants")
+        RUNNING = "running", _("running")
+        FINISHED = "finished", _("finished")
+
+    name = models.CharField(_("name"), max_length=120)
+    format = models.CharField(_("format"), max_length=20, choices=Format.choices)
+    ruleset_id = models.SlugField(_("ruleset"), max_length=40)
+    overrides = models.JSONField(_("rule overrides"), default=dict, blank=True)
+    starts_on = models.DateField(_("first day"))
+    ends_on = models.DateField(_("last day"))
+    venue = models.CharField(_("venue"), max_length=120, blank=True)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.OPEN
+    )
+    seed = models.PositiveIntegerField(default=0)
+    created_by = models.ForeignKey(
+        Member, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-starts_on", "-pk"]
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Participant(models.Model):
+    """A member entered in an event; ``number`` is their index in the seating (0-based)."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="participants")
+    member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="+")
+    number = models.PositiveSmallIntegerField()
+    withdrawn = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["event", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "member"], name="unique_participant"),
+            models.UniqueConstraint(fields=["event", "number"], name="unique_participant_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event_id}#{self.number} {self.member_id}"
+
+
+class Phase(models.Model):
+    """A stage of an event (see :class:`tournaments.formats.PhasePlan`)."""
+
+    class Kind(models.TextChoices):
+        PRELIMINARY = "preliminary", _("preliminaries")
+        FINAL = "final", _("finals")
+        MAIN = "main", _("games")
+
+    class Seating(models.TextChoices):
+        LOT = "lot", _("by lot")
+        STANDING = "standing", _("by standing")
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="phases")
+    number = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    rounds = models.PositiveSmallIntegerField()
+    seating = models.CharField(max_length=10, choices=Seating.choices)
+    reseat_every = models.PositiveSmallIntegerField(default=0)
+    qualifiers = models.PositiveSmallIntegerField(null=True, blank=True)
+    counts = models.BooleanField(default=True)
+    time_limited = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["event", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="unique_phase_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event_id} phase {self.number}"
+
+
+class Round(models.Model):
+    """A round of an event (``number`` counts from 1 over the whole event). ``seating`` is
+    its tables as drawn, each a list of participant numbers in seat order East, South, West,
+    North; the tables' games are created when the round starts."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rounds")
+    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="round_set")
+    number = models.PositiveSmallIntegerField()
+    seating = models.JSONField(default=list)
+    started_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["event", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="unique_round_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event_id} round {self.number}"
+
+
+class Table(models.Model):
+    """One table of a started round: a hanchan of the ledger."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField()
+    hanchan = models.OneToOneField(Hanchan, on_delete=models.PROTECT, related_name="event_table")
+
+    class Meta:
+        ordering = ["round", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="unique_table_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} table {self.number}"
