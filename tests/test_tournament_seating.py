@@ -1,0 +1,151 @@
+"""Tournament seating (issue 11, item 3; docs/rules-spec.md §4.1-§4.3, T-03): pairing tables by
+lot with as few repeat meetings as possible and balanced seat winds, tables by standing, the
+quality figures, and ``manage.py tournament_seating``."""
+
+from __future__ import annotations
+
+import ast
+import io
+import json
+import subprocess
+import sys
+from collections import Counter
+from itertools import combinations
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tournaments import seating
+from tournaments.seating import by_standing, lot_rounds, quality, reseat_after_withdrawal
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_seating_module_imports_nothing_from_django():
+    tree = ast.parse((ROOT / "tournaments" / "seating.py").read_text(encoding="utf-8"))
+    imported = {
+        (node.module or "") if isinstance(node, ast.ImportFrom) else alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import | ast.ImportFrom)
+        for alias in node.names
+    }
+    assert not any(name.split(".")[0] in ("django", "scoring", "tournaments") for name in imported)
+
+
+sizes = st.sampled_from([4, 3]).flatmap(
+    lambda t: st.tuples(st.just(t), st.integers(1, 10).map(lambda k: k * t), st.integers(1, 8))
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(size=sizes, seed=st.integers(0, 2**31))
+def test_every_player_sits_once_per_round_at_full_tables(size, seed):
+    table_size, players, rounds = size
+    result = lot_rounds(players, rounds, table_size=table_size, seed=seed)
+    assert len(result) == rounds
+    for rnd in result:
+        assert all(len(table) == table_size for table in rnd)
+        assert sorted(p for table in rnd for p in table) == list(range(players))
+    figures = quality(result, players, table_size)
+    assert figures.repeats >= figures.lower_bound
+    assert figures.wind_spread <= 1  # an equitable colouring always exists (de Werra)
+    assert lot_rounds(players, rounds, table_size=table_size, seed=seed) == result
+
+
+def test_different_lots_give_different_tables():
+    assert lot_rounds(16, 4, seed=1) != lot_rounds(16, 4, seed=2)
+
+
+@pytest.mark.parametrize("players", [16, 20, 24, 28, 32, 36, 40])
+def test_no_pair_meets_twice_in_four_rounds_from_16_players(players):
+    figures = quality(lot_rounds(players, 4, seed=7), players)
+    assert (figures.repeats, figures.most_meetings) == (0, 1)
+    assert figures.wind_spread == 0  # four rounds: each player sits at each wind once
+
+
+def test_sixteen_players_over_five_rounds_meet_everyone_exactly_once():
+    # The affine plane of order 4: 16 players, 5 rounds, every pair meets exactly once.
+    result = lot_rounds(16, 5, seed=3)
+    meetings = Counter(
+        pair for rnd in result for table in rnd for pair in combinations(sorted(table), 2)
+    )
+    assert len(meetings) == 16 * 15 // 2 and set(meetings.values()) == {1}
+
+
+def test_nine_players_at_three_player_tables_over_four_rounds_never_repeat():
+    assert quality(lot_rounds(9, 4, table_size=3), 9, 3).repeats == 0
+
+
+@pytest.mark.parametrize(
+    ("players", "rounds", "size", "bound"), [(8, 4, 4, 20), (16, 6, 4, 24), (12, 4, 4, 6),
+                                            (16, 4, 4, 0), (9, 6, 3, 18)],
+)  # fmt: skip
+def test_the_lower_bound_on_repeats(players, rounds, size, bound):
+    # Each player meets (size - 1) * rounds opponents among players - 1 others.
+    assert seating.repeat_lower_bound(players, rounds, size) == bound
+
+
+def test_eight_players_over_four_rounds_reach_the_lower_bound():
+    assert quality(lot_rounds(8, 4, seed=0), 8).repeats == 20
+
+
+def test_tables_by_standing_put_the_leaders_together_and_rotate_the_winds():
+    order = [5, 2, 7, 0, 1, 3, 6, 4]
+    rounds = by_standing(order, 2)
+    for rnd in rounds:
+        assert [sorted(t) for t in rnd] == [sorted(order[:4]), sorted(order[4:])]
+    # Two games at the same table: nobody sits at the same wind twice.
+    for t in range(2):
+        assert all(rounds[0][t][w] != rounds[1][t][w] for w in range(4))
+
+
+def test_tables_by_standing_balance_winds_against_earlier_rounds():
+    # Players 0-3 sat East, South, West and North once each so far (say, games 1-2 by lot).
+    history = {p: [1 if wind == p else 0 for wind in range(4)] for p in range(4)}
+    table = by_standing([0, 1, 2, 3], 1, winds=history)[0][0]
+    assert all(table[wind] != wind for wind in range(4))  # nobody sits at their wind again
+
+
+def test_a_withdrawal_re_seats_the_remaining_rounds():
+    result = lot_rounds(20, 4, seed=5)
+    gone = {result[0][0][0], result[0][1][0], result[0][2][0], result[0][3][0]}
+    remaining = [p for p in range(20) if p not in gone]
+    reseated = reseat_after_withdrawal(result, 2, remaining, seed=5)
+    assert reseated[:2] == result[:2]
+    for rnd in reseated[2:]:
+        assert sorted(p for table in rnd for p in table) == sorted(remaining)
+    with pytest.raises(ValueError, match="multiple of 4"):
+        reseat_after_withdrawal(result, 2, remaining[:-1])
+
+
+@pytest.mark.parametrize(("players", "size"), [(15, 4), (3, 4), (10, 3)])
+def test_a_field_that_does_not_fill_tables_is_refused(players, size):
+    with pytest.raises(ValueError, match="cannot sit"):
+        lot_rounds(players, 4, table_size=size)
+
+
+# -- the command --------------------------------------------------------------------------------
+
+
+def test_the_command_prints_the_pairing_table():
+    out = io.StringIO()
+    call_command("tournament_seating", "--players", "16", "--rounds", "4", "--seed", "9",
+                 stdout=out)  # fmt: skip
+    printed = json.loads(out.getvalue())
+    assert printed == {"players": 16, "rounds": lot_rounds(16, 4, seed=9)}
+
+
+def test_the_command_exits_2_with_one_line_for_a_bad_field():
+    result = subprocess.run(
+        [sys.executable, "manage.py", "tournament_seating", "--players", "15", "--rounds", "4"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr.strip().count("\n") == 0 and "multiple of 4" in result.stderr
