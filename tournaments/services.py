@@ -1,0 +1,369 @@
+"""Running a tournament: create it from a format, enter participants, draw, start rounds,
+seat by standing, call time, rank (docs/rules-spec.md §4, issue 11).
+
+Each function is one transaction and refuses bad input with :class:`EventError`, changing
+nothing. Every table of a started round is a hanchan of the ledger, started through
+:func:`scoring.services.hanchan_start` with the event's ruleset and the format's overrides,
+so the players enter it at the table like any club game.
+"""
+
+from __future__ import annotations
+
+import datetime
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from clubsite.models import Member
+from scoring.engine import load_ruleset
+from scoring.models import Hanchan, Seat
+from scoring.services import LedgerError, hanchan_call_time, hanchan_start
+from scoring.standings import club_today
+from tournaments import formats, seating
+from tournaments.models import Event, Participant, Phase, Round, Table
+from tournaments.ranking import GameResult, RankRow, ranking, seating_order
+
+
+class EventError(Exception):
+    """An action on a tournament that is refused; ``str(error)`` says why, for a person."""
+
+
+def event_create(
+    *,
+    name: str,
+    format_key: str,
+    ruleset_id: str,
+    starts_on: datetime.date,
+    ends_on: datetime.date | None = None,
+    venue: str = "",
+    by: Member | None = None,
+    carry_over: bool = False,
+    plan: formats.FormatPlan | None = None,
+    seed: int | None = None,
+) -> Event:
+    """Create an event from a preset (``"gp"``, ``"grand_champion"``, ``"meijin"``) or, with
+    ``format_key="custom"``, from ``plan`` (:func:`tournaments.formats.custom`).
+
+    Raises:
+        EventError: an unknown format or ruleset, no name, a last day before the first.
+    """
+    name = name.strip()
+    if not name or len(name) > 120:
+        raise EventError(_("Give the tournament a name (at most 120 characters)."))
+    try:
+        ruleset = load_ruleset(ruleset_id)
+    except KeyError:
+        raise EventError(_("Unknown ruleset.")) from None
+    if format_key == "custom":
+        if plan is None:
+            raise EventError(_("A custom tournament needs its rounds."))
+    elif format_key == "grand_champion":
+        plan = formats.grand_champion(carry_over=carry_over)
+    elif format_key in formats.PRESETS:
+        plan = formats.PRESETS[format_key]()
+    else:
+        raise EventError(_("Unknown tournament format."))
+    ends_on = ends_on or starts_on
+    if ends_on < starts_on:
+        raise EventError(_("The last day cannot be before the first."))
+    with transaction.atomic():
+        event = Event.objects.create(
+            name=name,
+            format=format_key,
+            ruleset_id=ruleset.id,
+            overrides=dict(plan.overrides),
+            starts_on=starts_on,
+            ends_on=ends_on,
+            venue=venue[:120],
+            seed=seed if seed is not None else random.SystemRandom().randrange(1 << 31),
+            created_by=by,
+        )
+        Phase.objects.bulk_create(
+            Phase(
+                event=event,
+                number=number,
+                kind=phase.kind,
+                rounds=phase.rounds,
+                seating=phase.seating,
+                reseat_every=phase.reseat_every,
+                qualifiers=phase.qualifiers,
+                counts=phase.counts,
+                time_limited=phase.time_limited,
+            )
+            for number, phase in enumerate(plan.phases, start=1)
+        )
+    return event
+
+
+def participants_set(*, event_id: int, members: Sequence[Member]) -> Event:
+    """Enter exactly ``members`` (in this order) in an event that has not started.
+
+    Raises:
+        EventError: the event started, a member twice, or a number of players the format
+            cannot seat (not a multiple of the table size; 8 for the Grand Champion and the
+            Meijin).
+    """
+    with transaction.atomic():
+        event = _locked(event_id)
+        if event.status != Event.Status.OPEN:
+            raise EventError(_("The tournament has started: its players are set."))
+        if len({m.pk for m in members}) != len(members):
+            raise EventError(_("A member is entered twice."))
+        _check_field(event, len(members))
+        event.participants.all().delete()
+        Participant.objects.bulk_create(
+            Participant(event=event, member=member, number=number)
+            for number, member in enumerate(members)
+        )
+    return event
+
+
+def _check_field(event: Event, players: int) -> None:
+    size = table_size(event)
+    if players < size or players % size:
+        raise EventError(
+            _("%(n)d players cannot sit at tables of %(size)d.") % {"n": players, "size": size}
+        )
+    needed = {"grand_champion": 8, "meijin": 8}.get(event.format)
+    if needed is not None and players != needed:
+        raise EventError(_("This format is for %(n)d players.") % {"n": needed})
+    finals = [p for p in event.phases.all() if p.qualifiers]
+    for phase in finals:
+        if phase.qualifiers is not None and (
+            phase.qualifiers > players or phase.qualifiers % size
+        ):
+            raise EventError(
+                _("%(q)d finalists cannot sit at tables of %(size)d out of %(n)d players.")
+                % {"q": phase.qualifiers, "size": size, "n": players}
+            )
+
+
+def table_size(event: Event) -> int:
+    """4, or 3 for a 3-player ruleset."""
+    return load_ruleset(event.ruleset_id).players
+
+
+def event_draw(*, event_id: int) -> Event:
+    """Draw the first phase's pairing table by lot (all its rounds, in advance, §4.1) and
+    start the event. Later phases seated by standing are drawn when they are reached.
+
+    Raises:
+        EventError: the event already started, or its participants do not fit the format.
+    """
+    with transaction.atomic():
+        event = _locked(event_id)
+        if event.status != Event.Status.OPEN:
+            raise EventError(_("The tournament has already been drawn."))
+        players = list(event.participants.order_by("number"))
+        _check_field(event, len(players))
+        first = event.phases.order_by("number").first()
+        assert first is not None
+        _draw_phase(event, first, [p.number for p in players], round_number=1)
+        event.status = Event.Status.RUNNING
+        event.save(update_fields=["status"])
+    return event
+
+
+def _draw_phase(event: Event, phase: Phase, order: list[int], *, round_number: int) -> None:
+    """Create the rounds of ``phase`` that can be seated now: every round of a phase by lot;
+    for a phase by standing, the next ``reseat_every`` rounds (all of them when 0)."""
+    size = table_size(event)
+    if phase.seating == Phase.Seating.LOT:
+        rounds = seating.lot_rounds(
+            len(order), phase.rounds, table_size=size, seed=event.seed + phase.number
+        )
+        tables_of = [[[order[i] for i in table] for table in rnd] for rnd in rounds]
+    else:
+        played = Round.objects.filter(phase=phase).count()
+        count = phase.reseat_every or phase.rounds
+        count = min(count, phase.rounds - played)
+        history = _wind_history(event)
+        tables_of = seating.by_standing(order, count, table_size=size, winds=history)
+    existing = Round.objects.filter(phase=phase).count()
+    Round.objects.bulk_create(
+        Round(event=event, phase=phase, number=round_number + i, seating=tables)
+        for i, tables in enumerate(tables_of)
+        if existing + i < phase.rounds
+    )
+
+
+def _wind_history(event: Event) -> dict[int, list[int]]:
+    """Per participant number, how often they sat at each seat wind so far (E, S, W, N)."""
+    size = table_size(event)
+    counts: dict[int, list[int]] = {}
+    for rnd in Round.objects.filter(event=event):
+        for table in rnd.seating:
+            for wind, number in enumerate(table):
+                counts.setdefault(number, [0] * size)[wind] += 1
+    return counts
+
+
+def round_start(*, round_id: int, by: Member | None = None) -> Round:
+    """Start a round: one game of the ledger per table, seated as drawn, dated today.
+
+    Raises:
+        EventError: the round started already, or an earlier round has a game not finished
+            (a round by standing needs the results before it).
+    """
+    with transaction.atomic():
+        rnd = Round.objects.select_for_update().select_related("event", "phase").get(pk=round_id)
+        event = rnd.event
+        if rnd.started_at is not None:
+            raise EventError(_("This round has started already."))
+        unfinished = Table.objects.filter(
+            round__event=event, round__number__lt=rnd.number
+        ).exclude(hanchan__status__in=[Hanchan.Status.FINISHED, Hanchan.Status.VOIDED])
+        if unfinished.exists():
+            raise EventError(_("Every game of the earlier rounds must be finished first."))
+        earlier = Round.objects.filter(event=event, number__lt=rnd.number, started_at=None)
+        if earlier.exists():
+            raise EventError(_("Start the earlier rounds first."))
+        members = {p.number: p.member for p in event.participants.select_related("member")}
+        # The day the round is played: today, where the club is.
+        played_on = club_today()
+        for number, table in enumerate(rnd.seating, start=1):
+            try:
+                hanchan = hanchan_start(
+                    ruleset_id=event.ruleset_id,
+                    members=[members[n] for n in table],
+                    played_on=played_on,
+                    venue=event.venue,
+                    table_name=_("%(event)s R%(round)d T%(table)d")
+                    % {"event": event.name[:24], "round": rnd.number, "table": number},
+                    overrides=event.overrides or None,
+                    by=by,
+                )
+            except LedgerError as error:
+                raise EventError(str(error)) from None
+            Table.objects.create(round=rnd, number=number, hanchan=hanchan)
+        rnd.started_at = timezone.now()
+        rnd.save(update_fields=["started_at"])
+    return rnd
+
+
+def round_call_time(*, round_id: int, by: Member | None = None) -> int:
+    """Call time at every table of a time-limited round that is still playing (T-07).
+    Returns how many tables were called.
+
+    Raises:
+        EventError: the round's phase is not time-limited.
+    """
+    rnd = Round.objects.select_related("phase").get(pk=round_id)
+    if not rnd.phase.time_limited:
+        raise EventError(_("This round has no time limit."))
+    called = 0
+    for table in rnd.tables.select_related("hanchan"):
+        if table.hanchan.status == Hanchan.Status.IN_PLAY and not table.hanchan.time_called:
+            hanchan_call_time(hanchan_id=table.hanchan_id, by=by)
+            called += 1
+    return called
+
+
+def event_advance(*, event_id: int) -> Event:
+    """After a round's games are all finished: draw what comes next (the next rounds of a
+    phase by standing, or the next phase with its qualifiers), or finish the event.
+
+    Raises:
+        EventError: a game of a started round is not finished, or a drawn round has not
+            been played.
+    """
+    with transaction.atomic():
+        event = _locked(event_id)
+        if event.status != Event.Status.RUNNING:
+            raise EventError(_("The tournament is not running."))
+        if Round.objects.filter(event=event, started_at=None).exists():
+            raise EventError(_("A drawn round has not been played yet."))
+        if (
+            Table.objects.filter(round__event=event)
+            .exclude(hanchan__status__in=[Hanchan.Status.FINISHED, Hanchan.Status.VOIDED])
+            .exists()
+        ):
+            raise EventError(_("Every game must be finished first."))
+        played = Round.objects.filter(event=event).count()
+        phases = list(event.phases.order_by("number"))
+        current = _phase_of_round(phases, played)
+        rows = seating_order(_rows(event))
+        order = [row.number for row in rows if not row.withdrawn]
+        if current is not None and played < _rounds_through(phases, current):
+            _draw_phase(event, current, order, round_number=played + 1)
+        else:
+            after = current.number if current is not None else 0
+            following = next((p for p in phases if p.number > after), None)
+            if following is None:
+                event.status = Event.Status.FINISHED
+                event.save(update_fields=["status"])
+                return event
+            if following.qualifiers:
+                order = order[: following.qualifiers]
+            _draw_phase(event, following, order, round_number=played + 1)
+    return event
+
+
+def _phase_of_round(phases: Sequence[Phase], played: int) -> Phase | None:
+    """The phase the last played round belongs to."""
+    total = 0
+    for phase in phases:
+        total += phase.rounds
+        if played <= total:
+            return phase
+    return None
+
+
+def _rounds_through(phases: Sequence[Phase], phase: Phase) -> int:
+    return sum(p.rounds for p in phases if p.number <= phase.number)
+
+
+@dataclass(frozen=True, slots=True)
+class EventRanking:
+    """The ranking rows, and whether the format has finals with qualifiers."""
+
+    rows: list[RankRow]
+    has_finals: bool
+
+
+def _rows(event: Event) -> list[RankRow]:
+    return event_ranking(event).rows
+
+
+def event_ranking(event: Event) -> EventRanking:
+    """The live ranking of ``event`` from its finished games (three queries)."""
+    participants = list(event.participants.select_related("member").order_by("number"))
+    number_of = {p.member_id: p.number for p in participants}
+    phases = {p.pk: p for p in event.phases.all()}
+    results = []
+    finalists: set[int] = set()
+    final_phase = max(
+        (p for p in phases.values() if p.qualifiers), key=lambda p: p.number, default=None
+    )
+    seats = Seat.objects.filter(
+        hanchan__event_table__round__event=event,
+        hanchan__status=Hanchan.Status.FINISHED,
+    ).values_list(
+        "member_id", "points", "rank", "hanchan__event_table__round__phase_id"
+    )
+    for member_id, points, rank, phase_id in seats:
+        phase = phases[phase_id]
+        number = number_of[member_id]
+        results.append(GameResult(number, phase.number, phase.counts, points or 0, rank or 0))
+    if final_phase is not None:
+        for rnd in Round.objects.filter(phase=final_phase):
+            for table in rnd.seating:
+                finalists.update(table)
+    rows = ranking(
+        [(p.number, p.member.display_name, p.withdrawn) for p in participants],
+        results,
+        finalists,
+        has_finals=final_phase is not None,
+    )
+    return EventRanking(rows, final_phase is not None)
+
+
+def _locked(event_id: int) -> Event:
+    try:
+        return Event.objects.select_for_update().get(pk=event_id)
+    except Event.DoesNotExist:
+        raise EventError(_("There is no such tournament.")) from None
