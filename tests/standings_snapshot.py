@@ -11,7 +11,7 @@ from typing import Any
 from scoring import standings as st
 
 END = datetime.date(2026, 10, 31)
-SEED = dict(years=2, members=24, seed=7, games_per_night=2, end=END)
+SEED: dict[str, Any] = {"years": 2, "members": 24, "seed": 7, "games_per_night": 2, "end": END}
 
 
 def _row(row: st.StandingsRow) -> list[Any]:
