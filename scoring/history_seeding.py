@@ -25,7 +25,7 @@ from scoring.ledger.write import create_games
 from scoring.models import Hanchan, RulesetVersion
 from scoring.sample_games import sample_hands
 from scoring.services import hanchan_void, prepare_import
-from scoring.standings import club_today
+from scoring.standings.periods import club_today
 
 
 @dataclass(frozen=True, slots=True)

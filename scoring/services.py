@@ -48,7 +48,7 @@ from scoring.ledger import (
 )
 from scoring.ledger.write import NewGame, create_games, write_plan
 from scoring.models import Hanchan, HandEntry, LedgerChange, RulesetVersion
-from scoring.standings import club_today
+from scoring.standings.periods import club_today
 
 # The longest display name a member can have (clubsite.models.Member.display_name).
 NAME_LIMIT = 60

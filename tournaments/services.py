@@ -22,7 +22,7 @@ from clubsite.models import Member
 from scoring.engine import load_ruleset
 from scoring.models import Hanchan, Seat
 from scoring.services import LedgerError, hanchan_call_time, hanchan_start
-from scoring.standings import club_today
+from scoring.standings.periods import club_today
 from tournaments import formats, seating
 from tournaments.models import Event, Participant, Phase, Round, Table
 from tournaments.ranking import GameResult, RankRow, ranking, seating_order

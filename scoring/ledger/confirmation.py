@@ -5,8 +5,9 @@ player (the club's default), by one other seated player, or by a steward, as
 ``settings.CLUB_CONFIRMATION`` says (``"every_other"``, ``"one_other"``, ``"steward"``,
 ``"none"``). Games dated before yesterday (club time zone) and games started by a member
 who does not play need a steward whatever the setting. The player who makes a change
-vouches for it (an implicit confirmation); a steward's change, a steward's tap and an
-import by command confirm with a steward's authority.
+vouches for it (an implicit confirmation); a steward's change, a steward's tap, an import
+by command and any change made by no member at all (a command or script run on the server)
+confirm with a steward's authority.
 
 A change to a counted game (a correction, an undo, a void) is pending until confirmed
 again: the counted result (``CountedSeat``) stays in force meanwhile, and the history keeps

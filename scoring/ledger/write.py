@@ -42,7 +42,7 @@ from scoring.models import (
     RulesetVersion,
     Seat,
 )
-from scoring.standings import club_today
+from scoring.standings.periods import club_today
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,12 +229,15 @@ def _vouch(hanchan: Hanchan, by: Member | None, steward: bool, user_id: int | No
         return
     today = club_today()
     seated = [seat.member_id for seat in hanchan.seats.all()]
-    if steward or (by is not None and by.pk in seated):
+    # A change made by no member comes from a command or the system (an import, the
+    # history seeding, a script run by a steward): it carries a steward's authority.
+    authority = steward or (by is None and user_id is None)
+    if authority or (by is not None and by.pk in seated):
         confirmation.confirm(
             hanchan,
             member=by,
             user_id=user_id if user_id is not None else (by.user_id if by else None),
-            as_steward=steward,
+            as_steward=authority,
             implicit=True,
             today=today,
         )

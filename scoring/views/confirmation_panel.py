@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from scoring.ledger import confirmation
 from scoring.ledger.confirmation import ConfirmationState
 from scoring.models import Hanchan, LedgerChange, Seat
-from scoring.standings import club_today
+from scoring.standings.periods import club_today
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from clubsite.models import Member
 from scoring.ledger import confirmation
 from scoring.models import Hanchan, Seat
 from scoring.services import LedgerError, StaleHanchan, hanchan_confirm
-from scoring.standings import club_today
+from scoring.standings.periods import club_today
 from scoring.views.table import (
     HtmxHttpRequest,
     acting_member,

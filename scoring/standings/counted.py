@@ -1,0 +1,113 @@
+"""The counted results the standings read: which ruleset versions count, and the plain
+aggregates over ``CountedSeat`` (scoring/models.py) that every table, title and player page
+adds up. One query each, whatever the size of the history."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from django.conf import settings
+from django.db.models import (
+    BigIntegerField,
+    Count,
+    ExpressionWrapper,
+    F,
+    Max,
+    Q,
+    QuerySet,
+    Sum,
+    Value,
+)
+
+from clubsite.models import Member
+from scoring.models import CountedSeat, RulesetVersion
+
+# Best game in the same aggregate as the rest: Max(points * 2**32 + (2**32 - 1 - hanchan_id))
+# is the highest points, and among equal points the lowest (earliest entered) game id; both
+# are decoded exactly. Points fit in 32 bits (an IntegerField), ids are below 2**32.
+BEST_SHIFT = 32
+BEST_MASK = (1 << BEST_SHIFT) - 1
+
+
+@dataclass(frozen=True, slots=True)
+class Versions:
+    """The stored ruleset versions whose games count: ``ruleset_ids`` asked for, version
+    ``ids``, and per version its ruleset id and number of players."""
+
+    ruleset_ids: tuple[str, ...]
+    ids: tuple[int, ...]
+    ruleset_of: Mapping[int, str]
+    players_of: Mapping[int, int]
+
+
+def counted_versions(ruleset_ids: Sequence[str] | None) -> Versions:
+    """The versions of ``ruleset_ids`` (``None``: the club's standard rulesets). One query."""
+    names = tuple(settings.CLUB_STANDARD_RULESETS if ruleset_ids is None else ruleset_ids)
+    ruleset_of: dict[int, str] = {}
+    players_of: dict[int, int] = {}
+    for pk, ruleset_id, parameters in RulesetVersion.objects.filter(
+        ruleset_id__in=names
+    ).values_list("pk", "ruleset_id", "parameters"):
+        ruleset_of[pk] = ruleset_id
+        players_of[pk] = int(parameters["players"])
+    return Versions(names, tuple(ruleset_of), ruleset_of, players_of)
+
+
+def counted_seats(counted: Versions, start: date, end: date) -> QuerySet[CountedSeat]:
+    """Counted results of games played from ``start`` to ``end`` under ``counted``."""
+    return CountedSeat.objects.filter(
+        played_on__range=(start, end), ruleset_version_id__in=list(counted.ids)
+    )
+
+
+AGGREGATES: dict[str, Any] = {
+    "games": Count("pk"),
+    "total_points": Sum("points"),
+    "rank_sum": Sum("rank"),
+    "first": Count("pk", filter=Q(rank=1)),
+    "second": Count("pk", filter=Q(rank=2)),
+    "third": Count("pk", filter=Q(rank=3)),
+    "fourth": Count("pk", filter=Q(rank=4)),
+    "lasts": Count("pk", filter=Q(last_place=True)),
+    "tobis": Count("pk", filter=Q(busted=True)),
+    "best": Max(
+        ExpressionWrapper(
+            F("points") * Value(1 << BEST_SHIFT) + (Value(BEST_MASK) - F("hanchan_id")),
+            output_field=BigIntegerField(),
+        )
+    ),
+}
+"""A standings row's figures in one pass over the counted results (see ``StandingsRow``)."""
+
+ADDED = ("games", "total_points", "rank_sum", "first", "second", "third", "fourth", "lasts",
+         "tobis")  # fmt: skip
+
+
+def aggregate_rows(counted: Versions, start: date, end: date) -> list[dict[str, Any]]:
+    """Per member, the figures of :data:`AGGREGATES` over the period. One query."""
+    grouped = counted_seats(counted, start, end).values("member_id").annotate(**AGGREGATES)
+    return [dict(values) for values in grouped.order_by()]
+
+
+def merge(into: dict[str, Any] | None, values: Mapping[str, Any]) -> dict[str, Any]:
+    """Add one month's aggregate row to a member's running row (half years from months:
+    totals and counts add up, the best game is the larger)."""
+    if into is None:
+        return dict(values)
+    for name in ADDED:
+        into[name] += values[name]
+    into["best"] = max(into["best"], values["best"])
+    return into
+
+
+def decode_best(best: int) -> tuple[int, int]:
+    """``(points, hanchan_id)`` of the best game from the encoded maximum."""
+    return best >> BEST_SHIFT, BEST_MASK - (best & BEST_MASK)
+
+
+def display_names(member_ids: Iterable[int]) -> dict[int, str]:
+    """Display names by member id. One query."""
+    return dict(Member.objects.filter(pk__in=list(member_ids)).values_list("pk", "display_name"))

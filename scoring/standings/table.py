@@ -1,0 +1,218 @@
+"""Standings tables: each member's record over a period, from the counted results.
+
+A finished game counts once its result is confirmed (``CountedSeat``, written by the ledger:
+scoring.ledger.confirmation); standings add up its columns with plain aggregates, no hand
+JSON and no rules re-derived. Voided games and games in play count nowhere.
+
+Units: points are integers in points (``55000`` is +55.0 in the thousand-point units clubs
+write down). Averages and rates are exact :class:`~fractions.Fraction` values, never floats.
+
+Which games count: ``ruleset_ids=None`` means the club's standard rulesets
+(``settings.CLUB_STANDARD_RULESETS``, the "standard-rule games" of docs/rules-spec.md §4.4); a
+game counts under the ruleset id of the version it is pinned to, whatever that version's edits.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date
+from fractions import Fraction
+from typing import Any
+
+from scoring.standings.counted import aggregate_rows, counted_versions, decode_best, display_names
+from scoring.standings.periods import Period
+
+
+def round_half_away(value: Fraction) -> int:
+    """``value`` rounded to an integer, halves away from zero (``-2.5`` -> ``-3``)."""
+    magnitude = math.floor(abs(value) + Fraction(1, 2))
+    return magnitude if value >= 0 else -magnitude
+
+
+@dataclass(frozen=True, slots=True)
+class StandingsRow:
+    """One member's record over a period (finished games under the counted rulesets).
+
+    ``games`` (at least 1); ``total_points`` in points; ``rank_sum`` the sum of their ranks;
+    ``rank_counts`` how often they finished 1st, 2nd, 3rd and 4th (4th stays 0 in 3-player
+    games); ``lasts`` how often they finished last at their table (4th of 4, 3rd of 3);
+    ``tobis`` how many games ended by tobi with their final score bust (below 0, or at 0
+    where the game's ruleset version says ``tobi_at_zero``); ``best_points`` their highest
+    single-game points and ``best_hanchan_id`` that game (the earliest entered, if several).
+    """
+
+    member_id: int
+    display_name: str
+    games: int
+    total_points: int
+    rank_sum: int
+    rank_counts: tuple[int, int, int, int]
+    lasts: int
+    tobis: int
+    best_points: int
+    best_hanchan_id: int
+
+    @property
+    def average_points(self) -> Fraction:
+        """Points per game, exact."""
+        return Fraction(self.total_points, self.games)
+
+    @property
+    def average_points_rounded(self) -> int:
+        """Points per game as an integer number of points, halves away from zero."""
+        return round_half_away(self.average_points)
+
+    @property
+    def average_rank(self) -> Fraction:
+        """Mean rank (1 = always top), exact."""
+        return Fraction(self.rank_sum, self.games)
+
+    @property
+    def rank_rates(self) -> tuple[Fraction, Fraction, Fraction, Fraction]:
+        """Share of games finished 1st, 2nd, 3rd and 4th."""
+        first, second, third, fourth = (Fraction(n, self.games) for n in self.rank_counts)
+        return first, second, third, fourth
+
+    @property
+    def top_rate(self) -> Fraction:
+        """Share of games finished 1st (トップ率)."""
+        return Fraction(self.rank_counts[0], self.games)
+
+    @property
+    def last_avoidance_rate(self) -> Fraction:
+        """Share of games not finished last at the table (ラス回避率)."""
+        return 1 - Fraction(self.lasts, self.games)
+
+    @property
+    def tobi_rate(self) -> Fraction:
+        """Share of games that ended with this member bust (飛び率)."""
+        return Fraction(self.tobis, self.games)
+
+
+def table_order_key(row: StandingsRow) -> tuple[int, Fraction, int, str]:
+    """The standings order: total points (highest first), then average rank (lowest first),
+    then best game (highest first), then display name.
+
+    No seed says how to order equal totals (issue 4, rules-spec T-06); average rank and best
+    game are the club's choice, the display name only makes the order total.
+    """
+    return (-row.total_points, row.average_rank, -row.best_points, row.display_name)
+
+
+# Column name -> sort key, for tables "sortable by any column". Rates sort by their value.
+STANDINGS_COLUMNS: Mapping[str, Callable[[StandingsRow], Any]] = {
+    "name": lambda row: row.display_name,
+    "games": lambda row: row.games,
+    "total_points": lambda row: row.total_points,
+    "average_points": lambda row: row.average_points,
+    "average_rank": lambda row: row.average_rank,
+    "first_rate": lambda row: row.rank_rates[0],
+    "second_rate": lambda row: row.rank_rates[1],
+    "third_rate": lambda row: row.rank_rates[2],
+    "fourth_rate": lambda row: row.rank_rates[3],
+    "top_rate": lambda row: row.top_rate,
+    "last_avoidance_rate": lambda row: row.last_avoidance_rate,
+    "tobi_rate": lambda row: row.tobi_rate,
+    "best_points": lambda row: row.best_points,
+}
+
+
+def sort_rows(rows: Iterable[StandingsRow], column: str, *, descending: bool) -> list[StandingsRow]:
+    """``rows`` sorted by one of :data:`STANDINGS_COLUMNS`; equal values keep the standings
+    order (:func:`table_order_key`). Raises ``KeyError`` for an unknown column."""
+    key = STANDINGS_COLUMNS[column]
+    in_order = sorted(rows, key=table_order_key)
+    return sorted(in_order, key=key, reverse=descending)
+
+
+@dataclass(frozen=True, slots=True)
+class Standings:
+    """A standings table.
+
+    ``rows``: members with at least ``min_games`` games, in the order of
+    :func:`table_order_key` (``rows[0]`` leads); ``below_minimum``: the others who played,
+    in the same order. ``ruleset_ids`` are the rulesets whose games counted.
+    """
+
+    start: date
+    end: date
+    ruleset_ids: tuple[str, ...]
+    min_games: int
+    rows: tuple[StandingsRow, ...]
+    below_minimum: tuple[StandingsRow, ...]
+
+
+def standings(
+    *, start: date, end: date, ruleset_ids: Sequence[str] | None, min_games: int
+) -> Standings:
+    """The standings of finished games played from ``start`` to ``end`` (both included).
+
+    Args:
+        start, end: club-local dates (a :class:`Period`'s ``start`` and ``end``).
+        ruleset_ids: rulesets whose games count; ``None`` for the club's standard rulesets
+            (``settings.CLUB_STANDARD_RULESETS``). Ids with no games match nothing.
+        min_games: members with fewer games go to ``below_minimum``.
+
+    Returns:
+        A :class:`Standings`: one :class:`StandingsRow` per member who played, ordered by
+        total points, then average rank, then best game, then display name (no seed says
+        how to order equal totals; see :func:`table_order_key`).
+
+    Raises:
+        ValueError: ``end`` before ``start``, or a negative ``min_games``.
+
+    Three queries: the ruleset versions, one aggregate grouped by member, the members' names.
+    """
+    if end < start:
+        raise ValueError("the end of a period cannot be before its start")
+    if min_games < 0:
+        raise ValueError("min_games cannot be negative")
+    counted = counted_versions(ruleset_ids)
+    grouped = aggregate_rows(counted, start, end)
+    names = display_names(values["member_id"] for values in grouped)
+    rows = sorted((row_of(values, names) for values in grouped), key=table_order_key)
+    return Standings(
+        start=start,
+        end=end,
+        ruleset_ids=counted.ruleset_ids,
+        min_games=min_games,
+        rows=tuple(r for r in rows if r.games >= min_games),
+        below_minimum=tuple(r for r in rows if r.games < min_games),
+    )
+
+
+def period_standings(
+    period: Period, *, ruleset_ids: Sequence[str] | None = None, min_games: int = 0
+) -> Standings:
+    """:func:`standings` over ``period``."""
+    return standings(
+        start=period.start, end=period.end, ruleset_ids=ruleset_ids, min_games=min_games
+    )
+
+
+def row_of(values: Mapping[str, Any], names: Mapping[int, str]) -> StandingsRow:
+    """A :class:`StandingsRow` from one member's aggregate figures
+    (:data:`scoring.standings.counted.AGGREGATES`)."""
+    best_points, best_hanchan_id = decode_best(int(values["best"]))
+    return StandingsRow(
+        member_id=values["member_id"],
+        display_name=names[values["member_id"]],
+        games=values["games"],
+        total_points=int(values["total_points"]),
+        rank_sum=int(values["rank_sum"]),
+        rank_counts=(values["first"], values["second"], values["third"], values["fourth"]),
+        lasts=values["lasts"],
+        tobis=values["tobis"],
+        best_points=best_points,
+        best_hanchan_id=best_hanchan_id,
+    )
+
+
+def qualified(rows: Iterable[Mapping[str, Any]], min_games: int, names: Mapping[int, str]
+              ) -> list[StandingsRow]:  # fmt: skip
+    """The rows of members with at least ``min_games`` games, in standings order."""
+    kept = [row_of(values, names) for values in rows if values["games"] >= min_games]
+    kept.sort(key=table_order_key)
+    return kept
