@@ -10,6 +10,7 @@ from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from clubsite.fields import KeyModelChoiceField, KeyModelMultipleChoiceField
 from clubsite.models import Member
 from meetings.models import CandidateDate, ChangeRequest, Meetup, Venue, format_day, join_list
 from scoring.engine import available_rulesets, load_ruleset
@@ -87,7 +88,7 @@ class MeetupForm(Form):
     start_time = forms.TimeField(
         label=_("Start time"), initial=datetime.time(19, 0), widget=TimeInput()
     )
-    venue = forms.ModelChoiceField(queryset=Venue.objects.all(), label=_("Venue"), empty_label=None)
+    venue = KeyModelChoiceField(queryset=Venue.objects.all(), label=_("Venue"), empty_label=None)
     ruleset = forms.ChoiceField(label=_("Rules"), choices=ruleset_choices)
     tables = forms.IntegerField(
         label=_("Tables wanted"),
@@ -115,12 +116,12 @@ class MeetupForm(Form):
         )
 
 
-class CandidateDateChoiceField(forms.ModelMultipleChoiceField):
+class CandidateDateChoiceField(KeyModelMultipleChoiceField):
     def label_from_instance(self, obj: Any) -> str:
         return format_day(obj.date)
 
 
-class GameChoiceField(forms.ModelMultipleChoiceField):
+class GameChoiceField(KeyModelMultipleChoiceField):
     def label_from_instance(self, obj: Any) -> str:
         return game_label(obj)
 
@@ -154,7 +155,7 @@ class DeclareForm(Form):
     """T4: the date and the members of the line-up (the page ticks the first applicants)."""
 
     date = forms.DateField(widget=forms.HiddenInput)
-    members = forms.ModelMultipleChoiceField(
+    members = KeyModelMultipleChoiceField(
         queryset=Member.objects.none(),
         label=_("Line-up"),
         widget=forms.CheckboxSelectMultiple,

@@ -24,6 +24,7 @@ from django.utils.html import format_html
 from django.utils.translation import get_language, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from clubsite.fields import KeyModelChoiceField, is_key
 from clubsite.models import Member
 from clubsite.views import format_points
 from scoring.engine import Ruleset, basic_points, hand_payment, legal_fu, load_ruleset
@@ -136,7 +137,7 @@ def yakuman_label(multiple: int) -> str:
 # -- starting a game ----------------------------------------------------------------------------
 
 
-class MemberChoiceField(forms.ModelChoiceField):
+class MemberChoiceField(KeyModelChoiceField):
     """A member as the seat selects list them: display name, with the reading when given."""
 
     def label_from_instance(self, obj: Member) -> str:
@@ -224,7 +225,7 @@ def member_options(query: str, keep: Sequence[str]) -> QuerySet[Member]:
     query = query.strip()
     if not query:
         return members
-    chosen = [pk for pk in keep if pk.isdigit()]
+    chosen = [pk for pk in keep if is_key(pk)]
     return members.filter(
         Q(display_name__icontains=query) | Q(furigana__icontains=query) | Q(pk__in=chosen)
     )
