@@ -1,7 +1,7 @@
 """Forms of the hanchan ledger pages: starting a game, and one hand as entered at the table.
 
 The hand form turns taps (radio buttons and check boxes styled as big buttons) into the hand
-object of ../shared/game-record-format.md. It checks what it can explain best itself (a seat
+object of docs/game-record-format.md. It checks what it can explain best itself (a seat
 that is missing, a discarder who also wins, a fu the ruleset does not allow); everything else
 is the engine's check, whose errors name a record key that :meth:`HandForm.add_record_error`
 puts next to the matching field. No points are worked out here.

@@ -1,6 +1,6 @@
 """The hanchan ledger: pinned rulesets, games, seats, hands as entered, and their history.
 
-Every hand is stored as the hand object of ../shared/game-record-format.md together with what
+Every hand is stored as the hand object of docs/game-record-format.md together with what
 the engine made of it, and every game keeps its final settlement per seat, so that standings
 read stored numbers and never replay games. Points are integers in points.
 """

@@ -1,7 +1,7 @@
 """Invariants of the scoring engine over random legal games, for every built-in ruleset.
 
 A game is driven hand by hand through :class:`scoring.engine.Game`. Each hand is built as a
-record hand object (../shared/game-record-format.md) that is legal in the current state under
+record hand object (docs/game-record-format.md) that is legal in the current state under
 the ruleset's parameters, so the hands of a game are also a record that ``replay_record`` takes.
 A generated hand the engine rejects is a failure: either the generator's idea of "legal" or the
 engine is wrong, and the failure message carries the record so far to tell which.

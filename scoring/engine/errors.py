@@ -26,7 +26,7 @@ class RecordError(ValueError):
             read-only mapping; each code's entry in ``ERROR_CODES`` says which).
 
     ``str(error)`` is the one-line form ``replay`` prints: ``"hand 3: loser: ..."`` or
-    ``"players: ..."`` (see ../shared/game-record-format.md, "Errors").
+    ``"players: ..."`` (see docs/game-record-format.md, "Errors").
     """
 
     def __init__(

@@ -41,7 +41,7 @@ class HandResult(NamedTuple):
     chips: tuple[int, ...]
 
     def to_json(self) -> dict[str, Any]:
-        """The replay-output hand object (../shared/game-record-format.md)."""
+        """The replay-output hand object (docs/game-record-format.md)."""
         return {
             "round": self.round,
             "dealer": self.dealer,

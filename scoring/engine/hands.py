@@ -1,6 +1,6 @@
 """Hand outcomes as the engine takes them, and their parsing from record JSON.
 
-The shapes follow ../shared/game-record-format.md ("Keys of a hand", "Keys of a win"). Parsing
+The shapes follow docs/game-record-format.md ("Keys of a hand", "Keys of a win"). Parsing
 checks structure only (types, keys, seat ranges, one result's keys); whether a hand is legal
 under a ruleset at a point of the game is the game's check (:mod:`scoring.engine.game`).
 """

@@ -1,4 +1,4 @@
-"""Replaying a whole game record (../shared/game-record-format.md) through the engine."""
+"""Replaying a whole game record (docs/game-record-format.md) through the engine."""
 
 from __future__ import annotations
 
@@ -90,7 +90,7 @@ def replay_record(record: Any) -> Replay:
 
     Args:
         record: ``{"format", "ruleset", "overrides", "players", "hands"}`` as in
-            ../shared/game-record-format.md, or with ``final_scores`` instead of ``hands``
+            docs/game-record-format.md, or with ``final_scores`` instead of ``hands``
             (:mod:`scoring.engine.final_scores`).
 
     Returns:

@@ -1,6 +1,6 @@
 """The ruleset: every parameter the engine reads, as one frozen dataclass.
 
-Parameters follow ../shared/rules-spec.md §1 and Appendix A; every ambiguity of §6 is a
+Parameters follow docs/rules-spec.md §1 and Appendix A; every ambiguity of §6 is a
 parameter whose default in the shipped TOML files is the spec's recommendation. Points are
 integers in points (25,000 is ``25000``), never thousands, unless a name ends in ``_k``.
 

@@ -56,7 +56,7 @@ class Settlement:
     tobi_payments: tuple[Payment, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        """The ``final`` object of ../shared/game-record-format.md (plus ``uma_ep`` for 002)."""
+        """The ``final`` object of docs/game-record-format.md (plus ``uma_ep`` for 002)."""
         out: dict[str, Any] = {
             "scores": list(self.scores),
             "ranks": list(self.ranks),
