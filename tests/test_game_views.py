@@ -220,10 +220,17 @@ def test_it_draws_the_seats_when_asked(aoki, players):
         **{f"player_{i}": m.pk for i, m in enumerate(players)},
     }
 
-    aoki.post(reverse("game_new"), data)
+    for _ in range(8):
+        aoki.post(reverse("game_new"), data)
 
-    seated = {s.member_id for s in Hanchan.objects.get().seats.all()}
-    assert seated == {m.pk for m in players}
+    given = [m.pk for m in players]
+    orders = [
+        [s.member_id for s in game.seats.order_by("index")] for game in Hanchan.objects.all()
+    ]
+    assert len(orders) == 8
+    assert all(sorted(order) == sorted(given) for order in orders)
+    # A real draw: eight games all seated as given would happen once in 24**8 (1.1e11).
+    assert any(order != given for order in orders)
 
 
 def test_it_starts_a_game_from_htmx_with_a_client_redirect(aoki, players):

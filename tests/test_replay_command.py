@@ -27,8 +27,17 @@ def replay_output(path: Path) -> dict:
     return json.loads(out.getvalue())
 
 
+def refused(path: Path) -> tuple[int, str, str]:
+    """Exit status, standard output and standard error of ``replay`` refusing ``path``."""
+    out, err = io.StringIO(), io.StringIO()
+    with pytest.raises(SystemExit) as exited:
+        call_command("replay", str(path), stdout=out, stderr=err)
+    return int(exited.value.code or 0), out.getvalue(), err.getvalue()
+
+
 def run_replay(path: Path) -> subprocess.CompletedProcess[str]:
-    """``manage.py replay`` in a process of its own, to see its exit status and streams."""
+    """``manage.py replay`` in a process of its own: the real command line's exit status and
+    streams (one test; the others call the command in this process)."""
     return subprocess.run(
         [sys.executable, "manage.py", "replay", str(path)],
         cwd=ROOT,
@@ -105,11 +114,11 @@ def test_it_exits_2_with_one_line_naming_the_hand_and_key(tmp_path: Path, hands,
     record = {"ruleset": "makura-1.5", "players": ["A", "B", "C", "D"], "hands": hands}
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(record), encoding="utf-8")
-    done = run_replay(path)
-    assert done.returncode == 2
-    assert done.stdout == ""
-    assert done.stderr.strip() == line
-    assert "\n" not in done.stderr.strip()
+    status, stdout, stderr = refused(path)
+    assert status == 2
+    assert stdout == ""
+    assert stderr.strip() == line
+    assert "\n" not in stderr.strip()
 
 
 def test_it_exits_2_on_a_file_that_is_not_json(tmp_path: Path):
