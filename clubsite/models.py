@@ -7,6 +7,8 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from clubsite.permissions import is_steward
+
 
 class Member(models.Model):
     """A club member: one per user account.
@@ -56,7 +58,7 @@ class Member(models.Model):
         L446–447). Nobody else, not even other members of the same meetup."""
         if not viewer.is_authenticated:
             return False
-        if getattr(viewer, "is_staff", False):
+        if is_steward(viewer):
             return True
         # Imported here: the meetings app builds on this module.
         from meetings.models import Meetup

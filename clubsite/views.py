@@ -20,9 +20,8 @@ from django.utils.translation import gettext
 from django.views import i18n
 from django.views.decorators.http import require_safe
 
+from clubsite.formatting import format_points, format_uma
 from scoring.engine import available_rulesets, load_ruleset
-
-MINUS = "\N{MINUS SIGN}"
 
 
 class RulesetFields(Protocol):
@@ -44,30 +43,6 @@ class RulesetFields(Protocol):
     def uma(self) -> tuple[int, ...]: ...
     @property
     def sources(self) -> tuple[str, ...]: ...
-
-
-def format_points(points: int) -> str:
-    """25000 -> "25,000"; -8000 -> "−8,000"."""
-    return f"{points:,}".replace("-", MINUS)
-
-
-def format_thousands(points: int) -> str:
-    """Points in thousands, as uma is quoted: 20000 -> "+20", -5000 -> "−5", 2500 -> "+2.5"."""
-    whole, rest = divmod(abs(points), 1000)
-    # Integer arithmetic rather than points / 1000: points are never floats.
-    amount = str(whole) if rest == 0 else f"{whole}.{rest:03d}".rstrip("0")
-    if points > 0:
-        return f"+{amount}"
-    if points < 0:
-        return f"{MINUS}{amount}"
-    return amount
-
-
-def format_uma(uma: tuple[int, ...]) -> str:
-    """(20000, 10000, -10000, -20000) -> "+20 / +10 / −10 / −20"."""
-    if not uma:
-        return gettext("none")
-    return " / ".join(format_thousands(points) for points in uma)
 
 
 def format_parameter(value: object) -> str:

@@ -7,14 +7,14 @@ import datetime
 from typing import Any
 
 from django import forms
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from clubsite.fields import KeyModelChoiceField, KeyModelMultipleChoiceField
 from clubsite.models import Member
 from meetings.models import CandidateDate, ChangeRequest, Meetup, Venue, format_day, join_list
-from scoring.engine import available_rulesets, load_ruleset
+from scoring.engine import available_rulesets
 from scoring.models import Hanchan
+from scoring.ruleset_choices import ruleset_choices
 
 CANDIDATE_DATE_FIELDS = 3
 DEFAULT_RULESET = "makura-1.5"
@@ -64,18 +64,6 @@ class CandidateDatesField(forms.MultiValueField):
 
     def compress(self, data_list: list[datetime.date | None]) -> list[datetime.date]:
         return sorted({day for day in data_list or [] if day is not None})
-
-
-def ruleset_choices() -> list[tuple[str, str]]:
-    choices = []
-    for ruleset_id in available_rulesets():
-        ruleset = load_ruleset(ruleset_id)
-        label = gettext("%(name)s (%(players)d players)") % {
-            "name": ruleset.name,
-            "players": ruleset.players,
-        }
-        choices.append((ruleset_id, label))
-    return choices
 
 
 class MeetupForm(Form):

@@ -82,7 +82,9 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext, ngettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from clubsite.formatting import settlement_points
 from clubsite.models import Member
+from clubsite.permissions import is_steward
 from scoring.models import Hanchan
 
 Viewer = AbstractBaseUser | AnonymousUser
@@ -796,15 +798,11 @@ class GameResult:
                     name=s.member.display_name,
                     rank=s.rank,
                     final_score="" if s.final_score is None else f"{s.final_score:,}",
-                    points=signed_points(s.points),
+                    points="" if s.points is None else settlement_points(s.points),
                 )
                 for s in seats
             ],
         )
-
-
-def is_steward(viewer: Viewer) -> bool:
-    return bool(viewer.is_authenticated and getattr(viewer, "is_staff", False))
 
 
 def format_day(day: datetime.date) -> str:
@@ -826,13 +824,6 @@ def join_sentences(*sentences: str) -> str:
             "second": sentence,
         }
     return text
-
-
-def signed_points(points: int | None) -> str:
-    """11000 -> "+11,000", -5000 -> "−5,000"; "" for none."""
-    if points is None:
-        return ""
-    return f"{points:+,}".replace("-", "\N{MINUS SIGN}")
 
 
 def join_list(items: Iterable[str]) -> str:

@@ -26,6 +26,7 @@ from django.utils import translation
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from clubsite.htmx import wants_fragment
 from clubsite.models import Member
 from meetings import forms, services
 from meetings.ical import calendar_of
@@ -60,14 +61,6 @@ def remembers_language[**P](view: View[P]) -> View[P]:
         return view(request, *args, **kwargs)
 
     return wrapper
-
-
-def wants_fragment(request: HttpRequest) -> bool:
-    """An htmx request that swaps a fragment: not boosted, not a history restore."""
-    htmx = getattr(request, "htmx", None)
-    if not htmx:
-        return False
-    return not htmx.boosted and not htmx.history_restore_request
 
 
 # The list

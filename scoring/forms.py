@@ -25,8 +25,9 @@ from django.utils.translation import get_language, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from clubsite.fields import KeyModelChoiceField, is_key
+from clubsite.formatting import format_points
 from clubsite.models import Member
-from clubsite.views import format_points
+from clubsite.permissions import is_steward
 from scoring.engine import Ruleset, basic_points, hand_payment, legal_fu, load_ruleset
 from scoring.engine.hand_value import LIMIT_BASIC_POINTS
 
@@ -207,7 +208,7 @@ class GameStartForm(forms.Form):
             self.add_error(None, _("This ruleset needs %(n)d players.") % {"n": needed})
         elif len({member.pk for member in players}) != len(players):
             self.add_error(None, _("A player cannot sit at two seats."))
-        elif not getattr(self.user, "is_staff", False) and not any(
+        elif not is_steward(self.user) and not any(
             m.user_id == self.user.pk for m in players
         ):
             self.add_error(None, _("You can start a game only at a table where you play."))

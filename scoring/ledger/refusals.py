@@ -11,7 +11,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from clubsite.views import format_points
+from clubsite.formatting import format_points
 from scoring.engine import RecordError, Ruleset
 
 # The engine's refusals that a form can bring about, by RecordError.code: a sentence that needs

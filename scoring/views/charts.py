@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
 
-from clubsite.views import format_points
+from clubsite.formatting import format_points
 
 WIDTH = 340
 HEIGHT = 190

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clubsite.models import Member
+from clubsite.permissions import is_steward
 from scoring.ledger import confirmation
 from scoring.models import Hanchan, Seat
 from scoring.services import LedgerError, StaleHanchan, hanchan_confirm
@@ -21,7 +22,6 @@ from scoring.standings.periods import club_today
 from scoring.views.table import (
     HtmxHttpRequest,
     acting_member,
-    is_steward,
     load_hanchan,
     render_table,
     seats_of,

@@ -15,7 +15,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop, pgettext, pgettext_lazy
 
-from clubsite.views import MINUS, format_points
+from clubsite.formatting import MINUS, format_points, signed_points
 from scoring.forms import (
     ABORT_LABELS,
     LIMIT_LABELS,
@@ -89,24 +89,6 @@ def round_label(code: str) -> str:
 
 def honba_label(honba: int) -> str:
     return _("%(n)d honba") % {"n": honba}
-
-
-def signed_points(points: int) -> str:
-    """A score change: "+3,900", "−3,900", "0"."""
-    return f"+{format_points(points)}" if points > 0 else format_points(points)
-
-
-def settlement_points(points: int) -> str:
-    """Settlement in thousands with one decimal, as clubs write it: 55000 -> "+55.0",
-    -12300 -> "−12.3", 0 -> "0.0". Finer amounts keep their digits (150 -> "+0.15")."""
-    whole, rest = divmod(abs(points), 1000)
-    decimals = str(rest // 100) if rest % 100 == 0 else f"{rest:03d}".rstrip("0")
-    amount = f"{whole}.{decimals}"
-    if points > 0:
-        return f"+{amount}"
-    if points < 0:
-        return f"{MINUS}{amount}"
-    return amount
 
 
 def signed_count(count: int) -> str:

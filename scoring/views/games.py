@@ -16,9 +16,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
-from scoring.engine import available_rulesets, load_ruleset
+from clubsite.formatting import settlement_points
 from scoring.forms import GameStartForm, UndoLastHandForm, VoidGameForm, member_options
 from scoring.models import Hanchan
+from scoring.ruleset_choices import ruleset_choices
 from scoring.services import (
     LedgerError,
     StaleHanchan,
@@ -32,7 +33,6 @@ from scoring.views.display import (
     Cell,
     TableView,
     ruleset_title,
-    settlement_points,
     sign_class,
 )
 from scoring.views.table import (
@@ -131,21 +131,6 @@ def game_list(request: HttpRequest) -> HttpResponse:
         "finished": [GameCard.of(h) for h in finished],
     }
     return render(request, "scoring/game_list.html", context)
-
-
-def ruleset_choices() -> list[tuple[str, str]]:
-    """The club's default ruleset first, then the other built-ins by id."""
-    default = settings.CLUB_DEFAULT_RULESET
-    ids = sorted(available_rulesets(), key=lambda ruleset_id: (ruleset_id != default, ruleset_id))
-    choices = []
-    for ruleset_id in ids:
-        ruleset = load_ruleset(ruleset_id)
-        label = _("%(name)s (%(players)d players)") % {
-            "name": ruleset_title(ruleset.name),
-            "players": ruleset.players,
-        }
-        choices.append((ruleset_id, label))
-    return choices
 
 
 @require_http_methods(["GET", "POST"])

@@ -24,8 +24,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_safe
 
+from clubsite.formatting import MINUS, format_points, format_thousands
 from clubsite.models import Member
-from clubsite.views import MINUS, format_points, format_thousands
 from scoring import standings as st
 from scoring.engine import load_ruleset
 from scoring.forms import SEAT_WINDS, StandingsFilterForm
@@ -202,7 +202,8 @@ class Filters:
         ]
 
 
-def ruleset_choices() -> list[tuple[str, str]]:
+def stored_ruleset_choices() -> list[tuple[str, str]]:
+    """The rulesets any game was played under, for the standings filters."""
     return [(r, f"{ruleset_label(r)} ({r})") for r in st.stored_ruleset_ids()]
 
 
@@ -210,7 +211,7 @@ def read_filters(query: QueryDict, default: st.Period, *, with_sort: bool = True
     """The filters of a standings or player page (one query: the stored ruleset ids)."""
     form = StandingsFilterForm(
         query,
-        ruleset_choices=ruleset_choices(),
+        ruleset_choices=stored_ruleset_choices(),
         sort_columns=list(st.STANDINGS_COLUMNS) if with_sort else (),
     )
     period = chosen_period(form, default)

@@ -23,8 +23,10 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django_htmx.middleware import HtmxDetails
 
+from clubsite.formatting import format_points, settlement_points
+from clubsite.htmx import wants_fragment
 from clubsite.models import Member
-from clubsite.views import format_points
+from clubsite.permissions import is_steward
 from scoring.engine import Ruleset, TableState
 from scoring.forms import HandForm, hand_form_data
 from scoring.ledger import Correction, LedgerError, NewHand
@@ -46,7 +48,6 @@ from scoring.views.display import (
     rank_label,
     round_label,
     ruleset_title,
-    settlement_points,
     sign_class,
     signed_count,
 )
@@ -56,12 +57,6 @@ TEMPLATE = "scoring/game_detail.html"
 
 class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
-
-
-def wants_fragment(request: HtmxHttpRequest) -> bool:
-    """An htmx request for a region: boosted and history-restore requests get whole pages."""
-    htmx = request.htmx
-    return bool(htmx) and not htmx.boosted and not htmx.history_restore_request
 
 
 def load_hanchan(pk: int) -> Hanchan:
@@ -75,11 +70,6 @@ def load_hanchan(pk: int) -> Hanchan:
 
 def seats_of(hanchan: Hanchan) -> list[Seat]:
     return sorted(hanchan.seats.all(), key=lambda seat: seat.index)
-
-
-def is_steward(user: AbstractBaseUser | AnonymousUser) -> bool:
-    """A club steward: a logged-in staff user."""
-    return bool(user.is_authenticated and getattr(user, "is_staff", False))
 
 
 def may_keep_score(user: AbstractBaseUser | AnonymousUser, seats: Sequence[Seat]) -> bool:
