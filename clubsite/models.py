@@ -7,15 +7,14 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from clubsite.permissions import is_steward
-
 
 class Member(models.Model):
     """A club member: one per user account.
 
     ``display_name`` is how the member appears on score sheets and standings; ``furigana`` is
     the reading used to sort and search Japanese names; ``phone`` is visible only to staff
-    and to coordinators of meetups the member takes part in (see :meth:`phone_visible_to`).
+    and to coordinators of meetups the member takes part in (see
+    ``meetings.models.phone_visible_to``).
     Staff (club stewards) are users with ``is_staff``.
     """
 
@@ -50,25 +49,3 @@ class Member(models.Model):
     def sort_key(self) -> str:
         """Name order for lists: the furigana reading where given, else the display name."""
         return self.furigana or self.display_name
-
-    def phone_visible_to(self, viewer: AbstractBaseUser | AnonymousUser) -> bool:
-        """Whether ``viewer`` may see this member's phone number: staff, and the coordinator
-        of a meetup this member has applied to while it is being arranged (recruiting,
-        provisional or confirmed), who must be able to phone them in an emergency (seed 001
-        L446–447). Nobody else, not even other members of the same meetup."""
-        if not viewer.is_authenticated:
-            return False
-        if is_steward(viewer):
-            return True
-        # Imported here: the meetings app builds on this module.
-        from meetings.models import Meetup
-
-        return (
-            Meetup.objects.being_arranged()
-            .filter(
-                coordinator__user_id=viewer.pk,
-                applications__member=self,
-                applications__withdrawn_at__isnull=True,
-            )
-            .exists()
-        )

@@ -60,7 +60,7 @@ What the spec leaves open (rules-spec §5.2 "Not stated", §6.6 T-08), decided h
   declaring it (or by moving the date): they are the one asking.
 * **Phone numbers** of a meetup's applicants are shown to its coordinator while the meetup is
   being arranged (recruiting, provisional, confirmed) and to stewards; never to other members
-  and never in e-mail (see ``clubsite.models.Member.phone_visible_to``).
+  and never in e-mail (see :func:`phone_visible_to`).
 * **Notices** are stored as a kind and parameters, not as text, so each reader sees them in
   their own language; e-mails go out in the recipient's last-used language (:class:`MeetupProfile`,
   recorded whenever they use the meetup pages), Japanese until then.
@@ -325,7 +325,7 @@ class Meetup(models.Model):
     def phones_visible_to(self, viewer: Viewer) -> bool:
         """Whether this meetup's pages may show its applicants' phone numbers to ``viewer``:
         stewards always, the coordinator while the meetup is being arranged. Each number is
-        also checked with ``Member.phone_visible_to``."""
+        also checked with :func:`phone_visible_to`."""
         return is_steward(viewer) or (self.state in ARRANGING and self.is_coordinated_by(viewer))
 
     def refusal(self, action: Action, viewer: Viewer) -> Refusal | None:
@@ -468,7 +468,7 @@ class Meetup(models.Model):
                 position=position,
                 phone=(
                     application.member.phone
-                    if phones and application.member.phone_visible_to(viewer)
+                    if phones and phone_visible_to(application.member, viewer)
                     else ""
                 ),
             )
@@ -824,6 +824,26 @@ def join_sentences(*sentences: str) -> str:
             "second": sentence,
         }
     return text
+
+
+def phone_visible_to(member: Member, viewer: Viewer) -> bool:
+    """Whether ``viewer`` may see ``member``'s phone number: stewards, and the coordinator of
+    a meetup the member has applied to while it is being arranged (recruiting, provisional
+    or confirmed), who must be able to phone them in an emergency (seed 001 L446-447).
+    Nobody else, not even other members of the same meetup."""
+    if not viewer.is_authenticated:
+        return False
+    if is_steward(viewer):
+        return True
+    return (
+        Meetup.objects.being_arranged()
+        .filter(
+            coordinator__user_id=viewer.pk,
+            applications__member=member,
+            applications__withdrawn_at__isnull=True,
+        )
+        .exists()
+    )
 
 
 def join_list(items: Iterable[str]) -> str:

@@ -19,9 +19,9 @@ from pytest_django.asserts import assertContains, assertNotContains, assertRedir
 
 from clubsite.models import Member
 from scoring.engine import Game, RecordError, Ruleset, apply_overrides, load_ruleset, parse_hand
+from scoring.ledger.refusals import refusal_message
 from scoring.models import Hanchan, HandEntry
 from scoring.services import hanchan_start, hand_record
-from scoring.ledger.refusals import refusal_message
 
 ClientFor = Callable[[Member], Client]
 DAY = datetime.date(2026, 11, 20)
