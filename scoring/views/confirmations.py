@@ -7,7 +7,6 @@ confirmation (issue 9, item 1). The rules are the ledger's
 from __future__ import annotations
 
 from django import forms
-from django.contrib.auth.decorators import login_required
 from django.db.models import F, Prefetch, Q
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
@@ -70,7 +69,6 @@ def awaiting_viewer(request: HttpRequest) -> list[Hanchan]:
 
 
 @require_POST
-@login_required
 def game_confirm(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """"This result is right": a seated player's tap, or a steward's, for the version the
     page was drawn at. A stale version re-draws the table (confirm what you saw)."""

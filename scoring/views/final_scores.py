@@ -8,7 +8,6 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
@@ -103,7 +102,6 @@ def _initial(hanchan: Hanchan) -> dict[str, Any]:
 
 
 @require_http_methods(["GET", "POST"])
-@login_required
 def game_final_scores(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The final-scores form of a game without hands; on a valid post, the engine's
     settlement is stored (or the refusal shown next to the field, nothing written)."""

@@ -12,7 +12,6 @@ from __future__ import annotations
 import uuid
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
@@ -62,7 +61,6 @@ def _saved(request: HtmxHttpRequest, pk: int, notice: str) -> HttpResponse:
 
 
 @require_POST
-@login_required
 def hand_preview(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The next hand as tapped so far, with the engine's payments once it is complete."""
     hanchan = load_hanchan(pk)
@@ -80,7 +78,6 @@ def hand_preview(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
-@login_required
 def hand_create(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Record the next hand. A resent form (same request id) records it once; a form drawn
     before another phone entered a hand is refused with the current table."""
@@ -127,7 +124,6 @@ def _entries(hanchan: Hanchan, number: int) -> list[HandEntry]:
 
 
 @require_http_methods(["GET", "POST"])
-@login_required
 def hand_edit(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
     """Correct hand ``number`` (1-based): the hand form filled in as stored, its preview, and
     on confirm the correction (every later hand is recomputed, or the correction refused)."""
@@ -167,7 +163,6 @@ def hand_edit(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
 
 
 @require_POST
-@login_required
 def hand_edit_preview(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
     """The correction as tapped so far, with its payments; nothing is written."""
     hanchan = load_hanchan(pk)

@@ -16,7 +16,6 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django.conf import settings
-from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, render
 from django.utils.formats import date_format
@@ -328,7 +327,6 @@ def header_cells(filters: Filters) -> list[HeaderCell]:
 
 
 @require_safe
-@login_required
 def standings_page(request: HtmxHttpRequest) -> HttpResponse:
     """The standings of a period (default: this month), with filters and sortable columns.
     A sort link followed with htmx gets the table alone."""
@@ -375,7 +373,6 @@ def _rate_csv(rate: Fraction) -> str:
 
 
 @require_safe
-@login_required
 def standings_export(request: HtmxHttpRequest) -> HttpResponse:
     """The standings table as CSV, with the same filters (members below the minimum last)."""
     filters = read_filters(request.GET, st.current_month_period())
@@ -438,7 +435,6 @@ def title_line(title: st.Title) -> TitleLine:
 
 
 @require_safe
-@login_required
 def champions_page(request: HtmxHttpRequest) -> HttpResponse:
     """The monthly and half-year champions, newest first, and this month's leader."""
     history = st.champions_history()
@@ -565,7 +561,6 @@ def default_player_period() -> st.Period:
 
 
 @require_safe
-@login_required
 def member_page(request: HtmxHttpRequest, member_id: int) -> HttpResponse:
     """A member's games, monthly totals, charts and per-hand statistics over a period
     (default: this year)."""
@@ -622,7 +617,6 @@ def member_page(request: HtmxHttpRequest, member_id: int) -> HttpResponse:
 
 
 @require_safe
-@login_required
 def member_games_export(request: HtmxHttpRequest, member_id: int) -> HttpResponse:
     """The member's games in the period as CSV, oldest first."""
     member = get_object_or_404(Member, pk=member_id)
