@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop, pgettext, pgettext_lazy
 
 from clubsite.formatting import MINUS, format_points, signed_points
-from scoring.forms import (
+from scoring.hand_labels import (
     ABORT_LABELS,
     LIMIT_LABELS,
     PENALTY_LABELS,

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django_htmx.http import HttpResponseClientRedirect
 
 from clubsite.formatting import settlement_points
-from scoring.forms import GameStartForm, UndoLastHandForm, VoidGameForm, member_options
+from scoring.game_forms import GameStartForm, UndoLastHandForm, VoidGameForm, member_options
 from scoring.models import Hanchan
 from scoring.ruleset_choices import ruleset_choices
 from scoring.services import (

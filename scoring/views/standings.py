@@ -27,7 +27,8 @@ from clubsite.formatting import MINUS, format_points, format_thousands
 from clubsite.models import Member
 from scoring import standings as st
 from scoring.engine import load_ruleset
-from scoring.forms import SEAT_WINDS, StandingsFilterForm
+from scoring.hand_labels import SEAT_WINDS
+from scoring.standings_forms import StandingsFilterForm
 from scoring.views.charts import LineChart, value_chart
 from scoring.views.display import Cell, rank_label, ruleset_title, sign_class
 from scoring.views.table import HtmxHttpRequest, wants_fragment

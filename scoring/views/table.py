@@ -28,7 +28,7 @@ from clubsite.htmx import wants_fragment
 from clubsite.models import Member
 from clubsite.permissions import is_steward
 from scoring.engine import Ruleset, TableState
-from scoring.forms import HandForm, hand_form_data
+from scoring.hand_form import HandForm, hand_form_data
 from scoring.ledger import Correction, LedgerError, NewHand
 from scoring.ledger.plan import state_before
 from scoring.models import Hanchan, HandEntry, Seat

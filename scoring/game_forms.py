@@ -1,0 +1,127 @@
+"""Forms of the games list and the table screen other than the hand: starting a game (the
+ruleset, the seats in order, a seat draw, date, venue, table), undo and void."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django import forms
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Q, QuerySet
+from django.forms.boundfield import BoundField
+from django.utils.translation import gettext_lazy as _
+
+from clubsite.fields import KeyModelChoiceField, is_key
+from clubsite.models import Member
+from clubsite.permissions import is_steward
+from scoring.engine import load_ruleset
+from scoring.hand_labels import (
+    MAX_PLAYERS,
+)
+
+
+class MemberChoiceField(KeyModelChoiceField):
+    """A member as the seat selects list them: display name, with the reading when given."""
+
+    def label_from_instance(self, obj: Member) -> str:
+        if obj.furigana and obj.furigana != obj.display_name:
+            return f"{obj.display_name}（{obj.furigana}）"
+        return obj.display_name
+
+
+class GameStartForm(forms.Form):
+    """New game: the ruleset, up to four seats in order, seat draw, date, venue and table.
+
+    ``ruleset_choices`` puts the club's default first. The seats are all optional fields; the
+    number of players filled in must be what the chosen ruleset plays with, which is checked
+    in ``clean`` so that the page works without JavaScript (which would otherwise redraw the
+    seats for a 3-player ruleset).
+    """
+
+    ruleset = forms.ChoiceField(label=_("Rules"))
+    draw_seats = forms.BooleanField(
+        label=_("Draw seats"),
+        required=False,
+        help_text=_("Seat the players at random instead of in the order above."),
+    )
+    played_on = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    venue = forms.CharField(label=_("Venue"), max_length=120, required=False)
+    table_name = forms.CharField(label=_("Table"), max_length=40, required=False)
+
+    def __init__(
+        self,
+        *args: Any,
+        ruleset_choices: Sequence[tuple[str, str]],
+        members: QuerySet[Member],
+        user: AbstractBaseUser | AnonymousUser,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+        self.fields["ruleset"].choices = list(ruleset_choices)  # type: ignore[attr-defined]
+        for seat in range(MAX_PLAYERS):
+            self.fields[f"player_{seat}"] = MemberChoiceField(
+                queryset=members,
+                required=False,
+                label=_("Seat %(n)d") % {"n": seat + 1},
+                empty_label="—",
+            )
+
+    def players_needed(self) -> int:
+        """How many seats to show: the chosen (or initial) ruleset's number of players."""
+        ruleset_id = self.data.get("ruleset") if self.is_bound else self.initial.get("ruleset")
+        try:
+            return load_ruleset(str(ruleset_id)).players
+        except KeyError:
+            return MAX_PLAYERS
+
+    def seat_fields(self) -> list[BoundField]:
+        return [self[f"player_{seat}"] for seat in range(self.players_needed())]
+
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
+        ruleset_id = data.get("ruleset")
+        if not ruleset_id:
+            return data
+        players = [data[name] for name in self._seat_names() if data.get(name) is not None]
+        needed = load_ruleset(ruleset_id).players
+        if len(players) != needed:
+            self.add_error(None, _("This ruleset needs %(n)d players.") % {"n": needed})
+        elif len({member.pk for member in players}) != len(players):
+            self.add_error(None, _("A player cannot sit at two seats."))
+        elif not is_steward(self.user) and not any(
+            m.user_id == self.user.pk for m in players
+        ):
+            self.add_error(None, _("You can start a game only at a table where you play."))
+        data["players"] = players
+        return data
+
+    def _seat_names(self) -> list[str]:
+        return [f"player_{seat}" for seat in range(MAX_PLAYERS)]
+
+
+def member_options(query: str, keep: Sequence[str]) -> QuerySet[Member]:
+    """Members for the seat selects, by reading: those matching ``query`` (name or furigana)
+    and always the ones already chosen (``keep``: their primary keys)."""
+    members = Member.objects.order_by("furigana", "display_name")
+    query = query.strip()
+    if not query:
+        return members
+    chosen = [pk for pk in keep if is_key(pk)]
+    return members.filter(
+        Q(display_name__icontains=query) | Q(furigana__icontains=query) | Q(pk__in=chosen)
+    )
+
+
+class UndoLastHandForm(forms.Form):
+    """Take back the last hand, as of the game version the page showed."""
+
+    version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+
+
+class VoidGameForm(forms.Form):
+    """Void the game, as of the game version the page showed."""
+
+    version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)

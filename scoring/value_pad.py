@@ -1,0 +1,217 @@
+"""The value pad of the hand form as a view-model: for each winner tapped, the limits, the
+han x fu grid of the values the ruleset allows (each button saying what it pays) and the
+counted han; the template renders these plain objects (no HTML here)."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from django.forms.boundfield import BoundField, BoundWidget
+from django.utils.functional import Promise
+from django.utils.translation import get_language
+
+from scoring.engine import Ruleset, basic_points, legal_fu
+from scoring.engine.hand_value import LIMIT_BASIC_POINTS
+from scoring.hand_labels import (
+    FU_VALUES,
+    GRID_HAN,
+    LIMIT_LABELS,
+    PENALTY_LABELS,
+    STORED_VALUE,
+    counted_limit,
+    fu_label,
+    han_fu_label,
+    han_label,
+    payment_lines,
+    top_counted_han,
+)
+
+if TYPE_CHECKING:
+    from scoring.hand_form import HandForm
+
+
+@dataclass(frozen=True)
+class ValueTap:
+    """One button of the value pad: its radio, the lines it shows (e.g. "3,900", or "6 han"
+    over "Haneman"), and what a screen reader says first (e.g. "3 han 30 fu"; "" when the
+    lines say it all)."""
+
+    widget: BoundWidget
+    lines: tuple[str, ...]
+    spoken: str = ""
+    # A grid cell worth a mangan already (e.g. 4 han 40 fu): shown quieter than the others.
+    capped: bool = False
+
+
+@dataclass(frozen=True)
+class GridRow:
+    """A row of the han x fu grid: the fu, and a button per han column (None: not possible)."""
+
+    fu: str
+    cells: list[ValueTap | None]
+
+
+@dataclass(frozen=True)
+class WinPad:
+    """The value pad of one winner, all one radio group (``value``): the limits, the han x fu
+    grid (only the combinations the ruleset allows for a ron or a tsumo, each showing what it
+    is worth to this winner), the counted han; then the yakuman multiple and the winner's
+    extras (pao, chips)."""
+
+    seat: int
+    name: str
+    value: BoundField
+    limit_options: list[BoundWidget]
+    grid_columns: list[str]
+    grid: list[GridRow]
+    han_taps: list[ValueTap]
+    yakuman_options: list[BoundWidget]
+    yakuman: BoundField | None
+    pao: BoundField | None
+    chips: BoundField | None
+
+
+@dataclass(frozen=True)
+class PenaltyRow:
+    kind: str
+    label: str
+    field: BoundField
+
+
+@functools.lru_cache(maxsize=64)
+
+
+def value_choices(rs: Ruleset, language: str) -> list[tuple[str, str | Promise]]:
+    """The value choices of a pad under ``rs``, labelled in ``language`` (the active one).
+
+    Built once per ruleset and language: every hand-form POST builds a pad per seat. Callers
+    must not change the list."""
+    values: list[tuple[str, str | Promise]] = []
+    first_counted = 1
+    if rs.fu_scoring:
+        first_counted = GRID_HAN + 1
+        values += [
+            (f"{han}-{fu}", han_fu_label(han, fu))
+            for han in range(1, GRID_HAN + 1)
+            for fu in FU_VALUES
+        ]
+    values += [(str(h), han_label(h)) for h in range(first_counted, top_counted_han(rs) + 1)]
+    values += LIMIT_LABELS.items()
+    return values
+
+
+def win_pads(form: HandForm) -> list[WinPad]:
+    """A value pad for each winner tapped so far (ron: each winner; tsumo: the winner)."""
+    if form.outcome == "ron":
+        seats = sorted(set(form._raw_seats("winners")) - {form._raw_seat("loser")})
+    elif form.outcome == "tsumo":
+        winner = form._raw_seat("winner")
+        seats = [] if winner is None else [winner]
+    else:
+        seats = []
+    tsumo = form.outcome == "tsumo"
+    pads = []
+    for seat in seats:
+        value = form[f"value_{seat}"]
+        taps = {w.data["value"]: w for w in value}
+        dealer = seat == form.dealer
+        grid = _value_grid(form, taps, dealer=dealer, tsumo=tsumo)
+        shown = {cell.widget.data["value"] for row in grid for cell in row.cells if cell}
+        han_taps = _han_taps(form, taps, dealer=dealer, tsumo=tsumo)
+        shown |= {tap.widget.data["value"] for tap in han_taps}
+        # A stored value no button offers, selected when correcting an imported hand.
+        han_taps += [
+            ValueTap(w, (w.choice_label,))
+            for key, w in taps.items()
+            if w.data["selected"] and key not in shown and key not in LIMIT_LABELS
+        ]
+        yakuman = form[f"yakuman_{seat}"] if f"yakuman_{seat}" in form.fields else None
+        is_yakuman = form._raw(f"value_{seat}") == "yakuman"
+        pao = form[f"pao_{seat}"] if f"pao_{seat}" in form.fields and is_yakuman else None
+        chips = form[f"chips_{seat}"] if f"chips_{seat}" in form.fields else None
+        pads.append(
+            WinPad(
+                seat=seat,
+                name=form.names[seat],
+                value=value,
+                limit_options=[taps[limit] for limit in LIMIT_LABELS],
+                grid_columns=[han_label(h) for h in range(1, GRID_HAN + 1)] if grid else [],
+                grid=grid,
+                han_taps=han_taps,
+                yakuman_options=list(yakuman) if yakuman is not None and is_yakuman else [],
+                yakuman=yakuman if is_yakuman else None,
+                pao=pao,
+                chips=chips,
+            )
+        )
+    return pads
+
+def choices_for(form: HandForm) -> list[tuple[str, str | Promise]]:
+    """Every value a pad button may send. The grid's are every han and fu: which of them
+    this ron or tsumo may have is checked in ``clean``, with a message saying why."""
+    return value_choices(form.ruleset, get_language())
+
+def stored_value(
+    form: HandForm, name: str, values: list[tuple[str, str | Promise]]
+) -> list[tuple[str, str | Promise]]:
+    """The value of a stored hand that no button offers, as one more choice (a hand of 15
+    counted han, or 6 han with the fu an imported record gave): a correction keeps it.
+    A hand below 5 han with fu rules still needs its fu: that one is not kept."""
+    value = form._raw(name)
+    match = STORED_VALUE.fullmatch(value)
+    if match is None or value in dict(values):
+        return []
+    han, fu = int(match[1]), match[2]
+    if form.ruleset.fu_scoring and han <= GRID_HAN:
+        return []
+    return [(value, han_label(han) if fu is None else han_fu_label(han, int(fu)))]
+
+def _value_grid(
+    form: HandForm, taps: dict[str, BoundWidget], *, dealer: bool, tsumo: bool
+) -> list[GridRow]:
+    """The han x fu grid (rows: fu; columns: 1-4 han) of the combinations the ruleset
+    allows for this ron or tsumo; empty where hands carry no fu."""
+    rs = form.ruleset
+    allowed = {han: set(legal_fu(rs, han, tsumo)) for han in range(1, GRID_HAN + 1)}
+    rows = []
+    for fu in sorted(set().union(*allowed.values())):
+        cells: list[ValueTap | None] = [
+            ValueTap(
+                taps[f"{han}-{fu}"],
+                payment_lines(rs, han, fu, dealer=dealer, tsumo=tsumo),
+                spoken=han_fu_label(han, fu),
+                capped=basic_points(rs, han, fu) >= LIMIT_BASIC_POINTS["mangan"],
+            )
+            if fu in allowed[han]
+            else None
+            for han in range(1, GRID_HAN + 1)
+        ]
+        rows.append(GridRow(fu_label(fu), cells))
+    return rows
+
+def _han_taps(
+    form: HandForm, taps: dict[str, BoundWidget], *, dealer: bool, tsumo: bool
+) -> list[ValueTap]:
+    """One button per han that is entered without fu: counted hands of 5 han and more
+    (with the limit they reach under these rules, e.g. 13 han: sanbaiman in seed 004),
+    and, where hands carry no fu, 1-4 han with what they are worth."""
+    rs = form.ruleset
+    buttons = []
+    for han in range(1, top_counted_han(rs) + 1):
+        tap = taps.get(str(han))
+        if tap is None:
+            continue
+        if han > GRID_HAN:
+            detail: tuple[str, ...] = (str(LIMIT_LABELS[counted_limit(rs, han)]),)
+        else:
+            detail = payment_lines(rs, han, rs.fixed_fu, dealer=dealer, tsumo=tsumo)
+        buttons.append(ValueTap(tap, (han_label(han), *detail)))
+    return buttons
+
+def penalty_rows(form: HandForm) -> list[PenaltyRow]:
+    return [
+        PenaltyRow(kind, str(PENALTY_LABELS.get(kind, kind)), form[f"penalty_{kind}"])
+        for kind in form.ruleset.penalty_kinds
+    ]
