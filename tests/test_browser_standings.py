@@ -19,7 +19,7 @@ from clubsite.models import Member
 from scoring import standings as st
 from scoring.sample_games import sample_hands
 from scoring.services import hanchan_import
-from scoring.views.standings import thousands_one_decimal
+from scoring.views.standings_filters import thousands_one_decimal
 from tests.browser import PHONE, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

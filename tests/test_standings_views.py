@@ -239,3 +239,36 @@ def test_it_sends_anonymous_visitors_to_log_in(history: History, name: str) -> N
     response = Client().get(reverse(name, args=args))
     assert response.status_code == 302
     assert response["Location"].startswith(reverse("login"))
+
+
+def test_csv_exports_neutralise_formulas_as_a_spreadsheet_reads_them(client_for, db):
+    """Issue 9, item 4: a display name that starts a formula is text in every CSV; numbers,
+    signs included, stay numbers. Read back with the csv module, as a spreadsheet would."""
+    from scoring.views.standings_csv import safe_cell
+    from tests.conftest import make_member
+
+    assert safe_cell("=HYPERLINK(\"http://x\")") == "'=HYPERLINK(\"http://x\")"
+    assert safe_cell("+cmd|' /C calc'!A0") == "'+cmd|' /C calc'!A0"
+    assert safe_cell("@SUM(1)") == "'@SUM(1)"
+    assert safe_cell("-12.3") == "-12.3" and safe_cell("+55.0") == "+55.0"
+    assert safe_cell(-3) == -3 and safe_cell("Aoki") == "Aoki"
+
+    from scoring.services import hanchan_import
+
+    names = ["=HYPERLINK(\"http://evil\",\"x\")", "+cmd|' /C calc'!A0", "@SUM(A1)", "Doi"]
+    players = [make_member(f"u{i}", name, "") for i, name in enumerate(names)]
+    hanchan_import(
+        record={
+            "ruleset": "makura-1.5",
+            "players": names,
+            "final_scores": {"scores": [45300, 30000, 19700, 5000]},
+        },
+        members_by_name={m.display_name: m for m in players},
+        played_on=datetime.date(2026, 11, 20),
+    )
+    client = client_for(players[3])
+    body = client.get(reverse("standings_export"), {"period": "all"}).content.decode("utf-8-sig")
+    cells = [cell for row in csv.reader(io.StringIO(body)) for cell in row]
+    for name in names[:3]:
+        assert "'" + name in cells and name not in cells
+    assert "+56.0" in cells or "56.0" in cells

@@ -11,13 +11,9 @@ from scoring.views.games import (
     hand_undo,
 )
 from scoring.views.hands import hand_create, hand_edit, hand_edit_preview, hand_preview
-from scoring.views.standings import (
-    champions_page,
-    member_games_export,
-    member_page,
-    standings_export,
-    standings_page,
-)
+from scoring.views.player import member_page
+from scoring.views.standings import champions_page, standings_page
+from scoring.views.standings_csv import member_games_export, standings_export
 
 __all__ = [
     "champions_page",

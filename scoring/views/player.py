@@ -1,0 +1,195 @@
+"""The player page: a member's games over a period, totals per month, the cumulative-points
+and ranks charts (:mod:`scoring.views.charts`) and the per-hand figures."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from fractions import Fraction
+
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
+
+from clubsite.formatting import format_points, format_thousands
+from clubsite.models import Member
+from scoring import standings as st
+from scoring.hand_labels import SEAT_WINDS
+from scoring.views.charts import LineChart, value_chart
+from scoring.views.display import Cell, rank_label
+from scoring.views.standings_filters import (
+    percent,
+    period_label,
+    points_cell,
+    read_filters,
+    ruleset_label,
+    thousands_one_decimal,
+    two_decimals,
+)
+from scoring.views.table import HtmxHttpRequest
+
+LAST_GAMES = 20
+
+
+# -- the player page -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameLine:
+    hanchan_id: int
+    played_on: date
+    ruleset: str
+    seat: str
+    score: str
+    rank: str
+    points: Cell
+
+
+@dataclass(frozen=True)
+class MonthLine:
+    label: str
+    query: str
+    games: int
+    points: Cell
+    average_rank: str
+
+
+def seat_label(game: st.MemberGame) -> str:
+    """Seat 0 dealt first: its wind in East 1."""
+    return str(SEAT_WINDS[game.seat]) if game.seat < len(SEAT_WINDS) else str(game.seat + 1)
+
+
+def cumulative_chart(stats: st.PlayerStats) -> LineChart | None:
+    if not stats.cumulative:
+        return None
+    series = [0, *(step.cumulative for step in stats.cumulative)]
+    final = stats.cumulative[-1].cumulative
+    return value_chart(
+        chart_id="cumulative-chart",
+        title=_("Cumulative points"),
+        description=_(
+            "Points added up game by game over %(n)d games, ending at %(total)s "
+            "(highest %(high)s, lowest %(low)s)."
+        )
+        % {
+            "n": len(stats.cumulative),
+            "total": thousands_one_decimal(final),
+            "high": thousands_one_decimal(max(series)),
+            "low": thousands_one_decimal(min(series)),
+        },
+        series=[(_("Cumulative points"), series)],
+        x_labels=["", *(date_format(s.played_on, "n/j") for s in stats.cumulative)],
+        label_value=format_thousands,
+        table_head=[_("Date"), _("Points"), _("Cumulative")],
+        table_rows=[
+            [
+                date_format(s.played_on, "SHORT_DATE_FORMAT"),
+                thousands_one_decimal(s.points),
+                thousands_one_decimal(s.cumulative),
+            ]
+            for s in stats.cumulative
+        ],
+    )
+
+
+def ranks_chart(stats: st.PlayerStats) -> LineChart | None:
+    games = stats.last_games
+    if not games:
+        return None
+    players = max(game.players for game in games)
+    ranks = [game.rank for game in games]
+    average = two_decimals(Fraction(sum(ranks), len(ranks)))
+    return value_chart(
+        chart_id="ranks-chart",
+        title=_("Ranks in the last %(n)d games") % {"n": len(games)},
+        description=_("Ranks from the oldest to the latest game: %(ranks)s (average %(avg)s).")
+        % {"ranks": ", ".join(str(r) for r in ranks), "avg": average},
+        series=[(_("Rank"), ranks)],
+        x_labels=[date_format(g.played_on, "n/j") for g in games],
+        label_value=rank_label,
+        table_head=[_("Date"), _("Rank")],
+        table_rows=[
+            [date_format(g.played_on, "SHORT_DATE_FORMAT"), rank_label(g.rank)] for g in games
+        ],
+        include_zero=False,
+        ticks_at=list(range(1, players + 1)),
+        inverted=True,
+    )
+
+
+def hand_figures(hands: st.HandStats) -> list[tuple[str, str]]:
+    average_value = hands.average_win_value
+    return [
+        (_("Hands played"), str(hands.hands)),
+        (_("Win rate"), percent(hands.win_rate)),
+        (_("Deal-in rate"), percent(hands.deal_in_rate)),
+        (_("Riichi rate"), percent(hands.riichi_rate)),
+        (
+            _("Average win value"),
+            "–" if average_value is None else format_points(st.round_half_away(average_value)),
+        ),
+        (_("Tsumo share of wins"), percent(hands.tsumo_share)),
+        (_("Chombo"), str(hands.chombo)),
+    ]
+
+
+def default_player_period() -> st.Period:
+    return st.year_period(st.club_today().year)
+
+
+@require_safe
+def member_page(request: HtmxHttpRequest, member_id: int) -> HttpResponse:
+    """A member's games, monthly totals, charts and per-hand statistics over a period
+    (default: this year)."""
+    member = get_object_or_404(Member, pk=member_id)
+    filters = read_filters(request.GET, default_player_period(), with_sort=False)
+    stats = st.player_stats(
+        member.pk, filters.period, ruleset_ids=filters.ruleset_ids, last_games=LAST_GAMES
+    )
+    labels = {r: ruleset_label(r) for r in {g.ruleset_id for g in stats.games}}
+    games = [
+        GameLine(
+            hanchan_id=g.hanchan_id,
+            played_on=g.played_on,
+            ruleset=labels[g.ruleset_id],
+            seat=seat_label(g),
+            score=format_points(g.final_score),
+            rank=rank_label(g.rank),
+            points=points_cell(g.points),
+        )
+        for g in reversed(stats.games)
+    ]
+    months = [
+        MonthLine(
+            label=date_format(date(m.year, m.month, 1), "YEAR_MONTH_FORMAT"),
+            query=filters.query(period=st.month_period(m.year, m.month)),
+            games=m.games,
+            points=points_cell(m.points),
+            average_rank=two_decimals(m.average_rank),
+        )
+        for m in reversed(stats.months)
+    ]
+    total = sum(g.points for g in stats.games)
+    rank_sum = sum(g.rank for g in stats.games)
+    previous, following = filters.neighbours()
+    context = {
+        "member": member,
+        "filters": filters,
+        "form": filters.form,
+        "period_label": period_label(filters.period),
+        "previous": previous,
+        "next": following,
+        "quick_links": filters.quick_links(),
+        "games": games,
+        "months": months,
+        "game_count": len(games),
+        "total": points_cell(total),
+        "average_rank": two_decimals(Fraction(rank_sum, len(games))) if games else "–",
+        "hands": hand_figures(stats.hands),
+        "cumulative_chart": cumulative_chart(stats),
+        "ranks_chart": ranks_chart(stats),
+        "rulesets": [ruleset_label(r) for r in stats.ruleset_ids],
+    }
+    return render(request, "scoring/member_detail.html", context)

@@ -1,0 +1,130 @@
+"""CSV exports of the standings and of a member's games: UTF-8 with a byte order mark, and
+no cell a spreadsheet would run as a formula (issue 9, item 4)."""
+
+from __future__ import annotations
+
+import csv
+import re
+from collections.abc import Iterable, Sequence
+from fractions import Fraction
+from typing import Any
+
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
+
+from clubsite.models import Member
+from scoring import standings as st
+from scoring.views.player import default_player_period, seat_label
+from scoring.views.standings_filters import (
+    csv_thousands,
+    percent,
+    period_params,
+    read_filters,
+    two_decimals,
+)
+from scoring.views.table import HtmxHttpRequest
+
+
+def csv_response(
+    filename: str, header: Sequence[str], rows: Iterable[Sequence[Any]]
+) -> HttpResponse:
+    """A CSV download in UTF-8 with a byte order mark, so that spreadsheet apps set to
+    Japanese read it as UTF-8 rather than Shift_JIS."""
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response.write("\ufeff")
+    writer = csv.writer(response)
+    writer.writerow([safe_cell(cell) for cell in header])
+    writer.writerows([safe_cell(cell) for cell in row] for row in rows)
+    return response
+
+
+# What a spreadsheet program reads as the start of a formula (OWASP "CSV injection").
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_NUMBER = re.compile(r"[+-]?\d+(?:\.\d+)?")
+
+
+def safe_cell(value: Any) -> Any:
+    """``value`` as a spreadsheet should show it: text that would start a formula (a member
+    named ``=HYPERLINK(...)`` or ``+cmd|...``) gets a leading apostrophe, which spreadsheets
+    treat as "this is text"; numbers, ours with their sign included, stay numbers."""
+    if not isinstance(value, str) or not value.startswith(_FORMULA_START):
+        return value
+    if _NUMBER.fullmatch(value):
+        return value
+    return "'" + value
+
+
+def _rate_csv(rate: Fraction) -> str:
+    return percent(rate).rstrip("%")
+
+
+@require_safe
+def standings_export(request: HtmxHttpRequest) -> HttpResponse:
+    """The standings table as CSV, with the same filters (members below the minimum last)."""
+    filters = read_filters(request.GET, st.current_month_period())
+    table = st.period_standings(
+        filters.period, ruleset_ids=filters.ruleset_ids, min_games=filters.min_games
+    )
+    header = [
+        _("Place"), _("Player"), _("Games"), _("Total"), _("Average"), _("Avg. rank"),
+        _("1st %"), _("2nd %"), _("3rd %"), _("4th %"), _("Top rate %"),
+        _("Last avoided %"), _("Bust rate %"), _("Best game"), _("Best game id"),
+        _("Below the minimum"),
+    ]  # fmt: skip
+
+    def lines(rows: Sequence[st.StandingsRow], below: bool) -> Iterable[list[Any]]:
+        position = {row.member_id: i for i, row in enumerate(rows, start=1)}
+        if filters.sort:
+            rows = st.sort_rows(rows, filters.sort, descending=filters.descending)
+        for row in rows:
+            yield [
+                "" if below else position[row.member_id],
+                row.display_name,
+                row.games,
+                csv_thousands(row.total_points),
+                csv_thousands(row.average_points_rounded),
+                two_decimals(row.average_rank),
+                *(_rate_csv(r) for r in row.rank_rates),
+                _rate_csv(row.top_rate),
+                _rate_csv(row.last_avoidance_rate),
+                _rate_csv(row.tobi_rate),
+                csv_thousands(row.best_points),
+                row.best_hanchan_id,
+                _("yes") if below else "",
+            ]
+
+    rows = [*lines(table.rows, False), *lines(table.below_minimum, True)]
+    stem = "-".join(value for _key, value in period_params(filters.period)[1:]) or "all"
+    return csv_response(f"standings-{stem}.csv", header, rows)
+
+
+@require_safe
+def member_games_export(request: HtmxHttpRequest, member_id: int) -> HttpResponse:
+    """The member's games in the period as CSV, oldest first."""
+    member = get_object_or_404(Member, pk=member_id)
+    filters = read_filters(request.GET, default_player_period(), with_sort=False)
+    games = st.member_games(
+        member.pk,
+        start=filters.period.start,
+        end=filters.period.end,
+        ruleset_ids=filters.ruleset_ids,
+    )
+    header = [
+        _("Date"), _("Game id"), _("Ruleset"), _("Seat"), _("Score"), _("Rank"), _("Points"),
+    ]  # fmt: skip
+    rows = [
+        [
+            g.played_on.isoformat(),
+            g.hanchan_id,
+            g.ruleset_id,
+            seat_label(g),
+            g.final_score,
+            g.rank,
+            csv_thousands(g.points),
+        ]
+        for g in games
+    ]
+    return csv_response(f"games-{member.pk}.csv", header, rows)
