@@ -1,91 +1,66 @@
 """Club meetups: venues, calls for players, line-ups, confirmations and their notices.
 
-The flow is the one of seed 001 ("ミーティングのスケジュール調整", L404–466), written out as a
-state machine in rules-spec §5.2. Every transition is a function of ``meetings/services.py``;
-the model below says which of them a person may take now (:meth:`Meetup.refusal`), so that the
-pages offer exactly the buttons the services accept.
-
-======  ==============================  ===========================================================
- #      from → to                       who
-======  ==============================  ===========================================================
- T1     (none) → RECRUITING             any member posts a call ("X日、Y日面子募集") and so
-                                        becomes its coordinator
- T2     RECRUITING → RECRUITING         a member applies; applications count in arrival order
- T3     RECRUITING → RECRUITING         an applicant withdraws
- T4     RECRUITING → PROVISIONAL        the coordinator declares the line-up for one date
-                                        (仮成立); the first applicants by default, or picked
- T5     PROVISIONAL → PROVISIONAL       each member of the line-up confirms (確認しました)
- T6     PROVISIONAL → CONFIRMED         the coordinator posts the final notice (本成立) once
-                                        everyone has confirmed
- T7/T8  RECRUITING/PROVISIONAL →        the coordinator declares it not established (不成立)
-        NOT_ESTABLISHED
- T9     CONFIRMED (change requested)    a member of the line-up cancels or asks for a change
-                                        (the state stays CONFIRMED; a ChangeRequest is open)
- T10a   CONFIRMED → RECRUITING          the coordinator re-recruits the seats of those who asked
-        (or straight to PROVISIONAL)    (面子再募集)
- T10b   CONFIRMED → PROVISIONAL         the coordinator moves the date or time (日時変更)
- T10c   CONFIRMED → CANCELLED           the coordinator cancels (中止)
- T11    CONFIRMED → HELD                the coordinator, on or after the day (開催済)
- T12    HELD → REPORTED                 the coordinator links the hanchans played (結果報告)
-======  ==============================  ===========================================================
-
-"The coordinator" always means the meetup's coordinator or a steward (``is_staff``), who may act
-for an unreachable coordinator. Anything else (a wrong state, someone else's button) is refused
-with a message and changes nothing.
-
-What the spec leaves open (rules-spec §5.2 "Not stated", §6.6 T-08), decided here:
-
-* **Candidate dates.** A call has one or more candidate dates and one start time (19:00 unless
-  the coordinator says otherwise). Applicants tick the dates they can make. When the line-up is
-  declared for one date the other dates are closed: from then on the meetup is about that date,
-  and new applicants join the waiting list for it.
-* **Tables.** A line-up is a whole number of tables: a multiple of the ruleset's players (4, or
-  3 for sanma). The call says how many tables are wanted; the coordinator may declare fewer
-  (or more) whole tables if that is who applied. ``tables`` then holds the declared number.
-* **Withdrawal while provisional** (and while re-recruiting) reopens that seat: it goes to the
-  next applicant in arrival order who can make the date, who is asked to confirm; the others'
-  confirmations stand, since date, time and venue did not change. With nobody waiting the meetup
-  goes back to RECRUITING for that date, and the next applicant fills the seat automatically
-  (back to PROVISIONAL when the table is full again). The coordinator then posts the final notice
-  again (T6).
-* **Change requests after the final notice.** A member of the line-up may not simply withdraw:
-  they cancel or ask for a change (T9), which tells the coordinator and the other members. The
-  coordinator decides: re-recruit (T10a: the seats of those who asked reopen as above), move the
-  date/time (T10b: **everyone must confirm again**, so the meetup is PROVISIONAL until they have
-  and the final notice is posted again), or cancel (T10c). Any decision closes the open requests.
-* **Confirmation deadline.** None that ends anything: ``manage.py send_meetup_reminders`` (run
-  from cron) e-mails a member who has not confirmed ``MEETUP_REMINDER_HOURS`` (24) hours after
-  being asked, once per request to confirm; whether to give up (T8) stays the coordinator's call.
-* **The coordinator's own confirmation.** A coordinator who is in the line-up confirms by
-  declaring it (or by moving the date): they are the one asking.
-* **Phone numbers** of a meetup's applicants are shown to its coordinator while the meetup is
-  being arranged (recruiting, provisional, confirmed) and to stewards; never to other members
-  and never in e-mail (see :func:`phone_visible_to`).
-* **Notices** are stored as a kind and parameters, not as text, so each reader sees them in
-  their own language; e-mails go out in the recipient's last-used language (:class:`MeetupProfile`,
-  recorded whenever they use the meetup pages), Japanese until then.
+The flow (seed 001 L404-466, docs/rules-spec.md §5.2) and what the spec leaves open are set
+out in :mod:`meetings.states`; every transition is a function of ``meetings/services.py``, and
+:meth:`Meetup.refusal` (the table of :mod:`meetings.permissions`) says which of them a person
+may take now, so that the pages offer exactly the buttons the services accept.
 """
 
 from __future__ import annotations
 
 import datetime
 import secrets
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from enum import StrEnum
-from typing import Any
+from collections.abc import Iterable
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import models
-from django.utils import formats, timezone
-from django.utils.translation import gettext, ngettext, pgettext, pgettext_lazy
+from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from clubsite.formatting import settlement_points
 from clubsite.models import Member
 from clubsite.permissions import is_steward
+from meetings.display import (
+    GameResult,
+    RosterRow,
+    format_day,
+    format_iso_day,
+    join_list,
+    join_sentences,
+    lineup_names,
+    members_of,
+)
+from meetings.notices import notice_text
+from meetings.permissions import phone_visible_to, refusal
+from meetings.states import ARRANGING, ON_THE_CALENDAR, Action, Refusal, State
 from scoring.models import Hanchan
+
+__all__ = [
+    "ARRANGING",
+    "MEETUP_DURATION",
+    "ON_THE_CALENDAR",
+    "Action",
+    "Application",
+    "CandidateDate",
+    "ChangeRequest",
+    "GameResult",
+    "Meetup",
+    "MeetupProfile",
+    "Notice",
+    "Refusal",
+    "RosterRow",
+    "State",
+    "Venue",
+    "Viewer",
+    "format_day",
+    "format_iso_day",
+    "join_list",
+    "join_sentences",
+    "lineup_names",
+    "members_of",
+    "phone_visible_to",
+]
 
 Viewer = AbstractBaseUser | AnonymousUser
 
@@ -121,48 +96,7 @@ class Venue(models.Model):
         return cls.objects.filter(role=cls.Role.MAIN).first() or cls.objects.first()
 
 
-class State(models.TextChoices):
-    RECRUITING = "recruiting", pgettext_lazy("meetup state", "recruiting")
-    PROVISIONAL = "provisional", pgettext_lazy("meetup state", "provisional")
-    CONFIRMED = "confirmed", pgettext_lazy("meetup state", "confirmed")
-    HELD = "held", pgettext_lazy("meetup state", "held")
-    REPORTED = "reported", pgettext_lazy("meetup state", "reported")
-    NOT_ESTABLISHED = "not_established", pgettext_lazy("meetup state", "not established")
-    CANCELLED = "cancelled", pgettext_lazy("meetup state", "cancelled")
-
-
-# While a meetup is being arranged its coordinator may need to phone its applicants.
-ARRANGING = (State.RECRUITING, State.PROVISIONAL, State.CONFIRMED)
-# States with a date everyone has agreed on: calendars show these.
-ON_THE_CALENDAR = (State.CONFIRMED, State.HELD, State.REPORTED)
-
-
-class Action(StrEnum):
-    """What someone may do to a meetup; the services' names without the ``meetup_`` prefix."""
-
-    APPLY = "apply"
-    WITHDRAW = "withdraw"
-    DECLARE = "declare"
-    CONFIRM = "confirm"
-    FINALIZE = "finalize"
-    CALL_OFF = "call_off"
-    REQUEST_CHANGE = "request_change"
-    RERECRUIT = "rerecruit"
-    MOVE = "move"
-    CANCEL = "cancel"
-    MARK_HELD = "mark_held"
-    REPORT = "report"
-
-
-@dataclass(frozen=True)
-class Refusal:
-    """Why an action is refused: a message for the person who tried, and whether it is theirs to
-    take at all (``forbidden``: 403) or only not now (a wrong state: 409)."""
-
-    message: str
-    forbidden: bool
-
-
+# States and actions (meetings/states.py), here for the models and their importers.
 class MeetupQuerySet(models.QuerySet["Meetup"]):
     def being_arranged(self) -> MeetupQuerySet:
         return self.filter(state__in=ARRANGING)
@@ -329,99 +263,9 @@ class Meetup(models.Model):
         return is_steward(viewer) or (self.state in ARRANGING and self.is_coordinated_by(viewer))
 
     def refusal(self, action: Action, viewer: Viewer) -> Refusal | None:
-        """Why ``viewer`` may not take ``action`` now, or None if they may."""
-        member = Member.for_user(viewer)
-        application = self.application_of(member)
-
-        def forbidden(message: str) -> Refusal:
-            return Refusal(message, forbidden=True)
-
-        def not_now(message: str) -> Refusal:
-            return Refusal(message, forbidden=False)
-
-        manager_only = forbidden(gettext("Only the meetup's coordinator or a steward can do this."))
-        state = self.state
-
-        match action:
-            case Action.APPLY:
-                if member is None:
-                    return forbidden(gettext("Only club members can apply."))
-                if state not in ARRANGING:
-                    return not_now(gettext("This meetup is not taking applications."))
-                if application is not None:
-                    return not_now(gettext("You have already applied."))
-            case Action.WITHDRAW:
-                if application is None:
-                    return forbidden(gettext("You have not applied to this meetup."))
-                if state not in ARRANGING:
-                    return not_now(gettext("This meetup is over; there is nothing to withdraw."))
-                if state == State.CONFIRMED and application.seated:
-                    return not_now(
-                        gettext(
-                            "After the final notice, tell the coordinator: cancel or ask for "
-                            "a change instead."
-                        )
-                    )
-            case Action.DECLARE:
-                if not self.can_manage(viewer):
-                    return manager_only
-                if state != State.RECRUITING or self.date is not None:
-                    return not_now(
-                        gettext("A line-up can be declared only while the call is open.")
-                    )
-            case Action.CONFIRM:
-                if application is None or not application.seated:
-                    return forbidden(gettext("Only the members of the line-up confirm."))
-                if state != State.PROVISIONAL:
-                    return not_now(gettext("There is nothing to confirm now."))
-                if application.confirmed_at is not None:
-                    return not_now(gettext("You have already confirmed."))
-            case Action.FINALIZE:
-                if not self.can_manage(viewer):
-                    return manager_only
-                if state != State.PROVISIONAL:
-                    return not_now(gettext("Only a provisional line-up can be made final."))
-                if not self.everyone_confirmed():
-                    return not_now(gettext("Not everyone in the line-up has confirmed yet."))
-            case Action.CALL_OFF:
-                if not self.can_manage(viewer):
-                    return manager_only
-                if state not in (State.RECRUITING, State.PROVISIONAL):
-                    return not_now(
-                        gettext("Only a meetup still being recruited can be called off.")
-                    )
-            case Action.REQUEST_CHANGE:
-                if application is None or not application.seated:
-                    return forbidden(gettext("Only the members of the line-up can ask for this."))
-                if state != State.CONFIRMED:
-                    return not_now(gettext("Change requests are for confirmed meetups."))
-                if any(r.member_id == application.member_id for r in self.open_change_requests()):
-                    return not_now(gettext("The coordinator has your request already."))
-            case Action.RERECRUIT:
-                if not self.can_manage(viewer):
-                    return manager_only
-                if state != State.CONFIRMED:
-                    return not_now(gettext("Seats are re-recruited only after the final notice."))
-                if not self.open_change_requests():
-                    return not_now(gettext("Nobody has asked to cancel or change."))
-            case Action.MOVE | Action.CANCEL:
-                if not self.can_manage(viewer):
-                    return manager_only
-                if state != State.CONFIRMED:
-                    return not_now(gettext("Only a confirmed meetup can be moved or cancelled."))
-            case Action.MARK_HELD:
-                if not self.can_manage(viewer):
-                    return manager_only
-                if state != State.CONFIRMED:
-                    return not_now(gettext("Only a confirmed meetup can be marked as held."))
-                if self.date is not None and self.date > timezone.localdate():
-                    return not_now(gettext("The meetup's day has not come yet."))
-            case Action.REPORT:
-                if not self.can_manage(viewer):
-                    return manager_only
-                if state != State.HELD:
-                    return not_now(gettext("Results are reported after the meetup was held."))
-        return None
+        """Why ``viewer`` may not take ``action`` now, or None if they may (the table of
+        :mod:`meetings.permissions`)."""
+        return refusal(self, action, viewer)
 
     def allowed_actions(self, viewer: Viewer) -> set[Action]:
         return {action for action in Action if self.refusal(action, viewer) is None}
@@ -619,106 +463,9 @@ class Notice(models.Model):
         return f"{self.meetup_id}: {self.kind}"
 
     def text(self) -> str:
-        """The notice in the active language, short as a mailing-list subject."""
-        p: dict[str, Any] = self.params
-        day = format_iso_day(p.get("date", ""))
-        names = join_list(p.get("names", []))
-        match self.kind:
-            case Notice.Kind.POSTED:
-                return gettext("%(days)s: players wanted (%(time)s, %(venue)s)") % {
-                    "days": join_list(format_iso_day(d) for d in p["dates"]),
-                    "time": p["time"],
-                    "venue": p["venue"],
-                }
-            case Notice.Kind.APPLIED:
-                if p.get("seated"):
-                    text = gettext("%(name)s takes an open seat — please confirm.")
-                elif p.get("waiting"):
-                    text = gettext("%(name)s joins the waiting list.")
-                else:
-                    text = gettext("%(name)s wants to play.")
-                return join_sentences(text % {"name": p["name"]}, self._lineup_full())
-            case Notice.Kind.WITHDREW:
-                return join_sentences(
-                    gettext("%(name)s withdrew.") % {"name": p["name"]}, self._seat_outcome()
-                )
-            case Notice.Kind.DECLARED:
-                return gettext("%(date)s is on, members %(names)s — please confirm.") % {
-                    "date": day,
-                    "names": names,
-                }
-            case Notice.Kind.CONFIRMED:
-                text = gettext("%(name)s confirmed.") % {"name": p["name"]}
-                if p.get("everyone"):
-                    text = join_sentences(text, gettext("Everyone has confirmed."))
-                return text
-            case Notice.Kind.FINALIZED:
-                return gettext("Final: %(date)s %(time)s at %(venue)s, members %(names)s.") % {
-                    "date": day,
-                    "time": p["time"],
-                    "venue": p["venue"],
-                    "names": names,
-                }
-            case Notice.Kind.CALLED_OFF:
-                return gettext("%(days)s: not established.") % {
-                    "days": join_list(format_iso_day(d) for d in p["dates"])
-                }
-            case Notice.Kind.CHANGE_REQUESTED:
-                if p["kind"] == ChangeRequest.Kind.CANCEL:
-                    text = gettext("%(name)s cannot come and cancels.") % {"name": p["name"]}
-                else:
-                    text = gettext("%(name)s asks for a change of date or time.") % {
-                        "name": p["name"]
-                    }
-                if p.get("message"):
-                    quoted = pgettext("quoted message", "“%(message)s”") % {"message": p["message"]}
-                    text = join_sentences(text, quoted)
-                return text
-            case Notice.Kind.RERECRUITED:
-                text = gettext("%(date)s: re-recruiting the seat of %(names)s.") % {
-                    "date": day,
-                    "names": names,
-                }
-                return join_sentences(text, self._seat_outcome())
-            case Notice.Kind.MOVED:
-                return gettext(
-                    "Date/time changed: %(date)s %(time)s at %(venue)s — everyone, please "
-                    "confirm again."
-                ) % {"date": day, "time": p["time"], "venue": p["venue"]}
-            case Notice.Kind.CANCELLED:
-                return gettext("%(date)s at %(venue)s: cancelled.") % {
-                    "date": day,
-                    "venue": p["venue"],
-                }
-            case Notice.Kind.HELD:
-                return gettext("%(date)s: held.") % {"date": day}
-            case Notice.Kind.REPORTED:
-                count = int(p.get("games", 0))
-                return ngettext(
-                    "%(date)s: results reported, %(count)d hanchan.",
-                    "%(date)s: results reported, %(count)d hanchan.",
-                    count,
-                ) % {"date": day, "count": count}
-        return self.get_kind_display()
-
-    def _seat_outcome(self) -> str:
-        """What became of a seat that reopened: taken by the next applicant, or open."""
-        p = self.params
-        if p.get("offered_to"):
-            return gettext("The seat goes to %(names)s — please confirm.") % {
-                "names": join_list(p["offered_to"])
-            }
-        if p.get("open_seats"):
-            count = int(p["open_seats"])
-            return ngettext(
-                "%(count)d seat open: applications welcome.",
-                "%(count)d seats open: applications welcome.",
-                count,
-            ) % {"count": count}
-        return ""
-
-    def _lineup_full(self) -> str:
-        return gettext("The table is full again.") if self.params.get("full") else ""
+        """The notice in the active language, short as a mailing-list subject
+        (:func:`meetings.notices.notice_text`)."""
+        return notice_text(self)
 
 
 class MeetupProfile(models.Model):
@@ -761,99 +508,3 @@ class MeetupProfile(models.Model):
     def new_calendar_token(self) -> None:
         self.calendar_token = secrets.token_urlsafe()
         self.save(update_fields=["calendar_token"])
-
-
-@dataclass(frozen=True)
-class RosterRow:
-    """One applicant as a page shows them: their place in arrival order, and their phone
-    number if the viewer may see it (else "")."""
-
-    application: Application
-    position: int
-    phone: str
-
-
-@dataclass(frozen=True)
-class PlayerResult:
-    name: str
-    rank: int | None
-    final_score: str
-    points: str
-
-
-@dataclass(frozen=True)
-class GameResult:
-    hanchan: Hanchan
-    ruleset: str
-    players: list[PlayerResult]
-
-    @classmethod
-    def of(cls, hanchan: Hanchan) -> GameResult:
-        seats = sorted(hanchan.seats.all(), key=lambda s: (s.rank or 9, s.index))
-        return cls(
-            hanchan=hanchan,
-            ruleset=hanchan.ruleset_version.name,
-            players=[
-                PlayerResult(
-                    name=s.member.display_name,
-                    rank=s.rank,
-                    final_score="" if s.final_score is None else f"{s.final_score:,}",
-                    points="" if s.points is None else settlement_points(s.points),
-                )
-                for s in seats
-            ],
-        )
-
-
-def format_day(day: datetime.date) -> str:
-    """A meetup day as the club writes it: "12月5日(金)" in Japanese, "Sat 5 Dec" in English."""
-    return formats.date_format(day, pgettext("meetup day", "D j M"))
-
-
-def format_iso_day(value: str) -> str:
-    return format_day(datetime.date.fromisoformat(value)) if value else ""
-
-
-def join_sentences(*sentences: str) -> str:
-    """Sentences in a row: a space between them in English, none in Japanese."""
-    parts = [sentence for sentence in sentences if sentence]
-    text = parts[0] if parts else ""
-    for sentence in parts[1:]:
-        text = pgettext("two sentences", "%(first)s %(second)s") % {
-            "first": text,
-            "second": sentence,
-        }
-    return text
-
-
-def phone_visible_to(member: Member, viewer: Viewer) -> bool:
-    """Whether ``viewer`` may see ``member``'s phone number: stewards, and the coordinator of
-    a meetup the member has applied to while it is being arranged (recruiting, provisional
-    or confirmed), who must be able to phone them in an emergency (seed 001 L446-447).
-    Nobody else, not even other members of the same meetup."""
-    if not viewer.is_authenticated:
-        return False
-    if is_steward(viewer):
-        return True
-    return (
-        Meetup.objects.being_arranged()
-        .filter(
-            coordinator__user_id=viewer.pk,
-            applications__member=member,
-            applications__withdrawn_at__isnull=True,
-        )
-        .exists()
-    )
-
-
-def join_list(items: Iterable[str]) -> str:
-    """Names or days in a row: "A、B、C" in Japanese, "A, B, C" in English."""
-    return pgettext("list separator", ", ").join(items)
-
-
-def lineup_names(applications: Sequence[Application]) -> list[str]:
-    return [a.member.display_name for a in applications]
-
-
-def members_of(applications: Iterable[Application]) -> list[Member]:
-    return [a.member for a in applications]

@@ -1,0 +1,95 @@
+"""How the meetup pages and e-mails show things: days as the club writes them, lists and
+sentences in the reader's language, the roster and the results of the games played."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from django.utils import formats
+from django.utils.translation import pgettext
+
+from clubsite.formatting import settlement_points
+from clubsite.models import Member
+from scoring.models import Hanchan
+
+if TYPE_CHECKING:
+    from meetings.models import Application
+
+
+@dataclass(frozen=True)
+class RosterRow:
+    """One applicant as a page shows them: their place in arrival order, and their phone
+    number if the viewer may see it (else "")."""
+
+    application: Application
+    position: int
+    phone: str
+
+
+@dataclass(frozen=True)
+class PlayerResult:
+    name: str
+    rank: int | None
+    final_score: str
+    points: str
+
+
+@dataclass(frozen=True)
+class GameResult:
+    hanchan: Hanchan
+    ruleset: str
+    players: list[PlayerResult]
+
+    @classmethod
+    def of(cls, hanchan: Hanchan) -> GameResult:
+        seats = sorted(hanchan.seats.all(), key=lambda s: (s.rank or 9, s.index))
+        return cls(
+            hanchan=hanchan,
+            ruleset=hanchan.ruleset_version.name,
+            players=[
+                PlayerResult(
+                    name=s.member.display_name,
+                    rank=s.rank,
+                    final_score="" if s.final_score is None else f"{s.final_score:,}",
+                    points="" if s.points is None else settlement_points(s.points),
+                )
+                for s in seats
+            ],
+        )
+
+
+def format_day(day: datetime.date) -> str:
+    """A meetup day as the club writes it: "12月5日(金)" in Japanese, "Sat 5 Dec" in English."""
+    return formats.date_format(day, pgettext("meetup day", "D j M"))
+
+
+def format_iso_day(value: str) -> str:
+    return format_day(datetime.date.fromisoformat(value)) if value else ""
+
+
+def join_sentences(*sentences: str) -> str:
+    """Sentences in a row: a space between them in English, none in Japanese."""
+    parts = [sentence for sentence in sentences if sentence]
+    text = parts[0] if parts else ""
+    for sentence in parts[1:]:
+        text = pgettext("two sentences", "%(first)s %(second)s") % {
+            "first": text,
+            "second": sentence,
+        }
+    return text
+
+
+def join_list(items: Iterable[str]) -> str:
+    """Names or days in a row: "A、B、C" in Japanese, "A, B, C" in English."""
+    return pgettext("list separator", ", ").join(items)
+
+
+def lineup_names(applications: Sequence[Application]) -> list[str]:
+    return [a.member.display_name for a in applications]
+
+
+def members_of(applications: Iterable[Application]) -> list[Member]:
+    return [a.member for a in applications]
