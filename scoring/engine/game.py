@@ -12,12 +12,10 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from .errors import RecordError
-from .hand_value import check_win, ron_value, round_up, tsumo_shares, win_basic_points
+from .hand_outcomes import HandLedger, HandOutcomes
 from .hands import Hand
 from .ruleset import Ruleset
 from .settlement import Payment, Settlement, final_settlement, is_bust, rank_order
-
-NAGASHI_BASIC_POINTS = {"mangan": 2000, "baiman": 4000, "yakuman": 8000}
 
 
 class HandResult(NamedTuple):
@@ -72,47 +70,7 @@ class TableState:
     hands_played: int
 
 
-class _HandLedger:
-    """The money of one hand while it is being worked out; committed only if it is valid."""
-
-    __slots__ = ("deltas", "table", "payments", "chips", "chips_moved", "wins")
-
-    def __init__(self, players: int, deposits: int) -> None:
-        self.deltas = [0] * players
-        self.table = deposits
-        self.payments: list[Payment] = []
-        self.chips = [0] * players
-        self.chips_moved = False
-        self.wins: list[int] = []
-
-    def pay(self, payer: int | None, payee: int | None, amount: int, reason: str) -> None:
-        """Move ``amount`` points; ``None`` is the table. Zero amounts are not recorded."""
-        if amount <= 0:
-            return
-        if payer is None:
-            self.table -= amount
-        else:
-            self.deltas[payer] -= amount
-        if payee is None:
-            self.table += amount
-        else:
-            self.deltas[payee] += amount
-        self.payments.append(Payment(payer, payee, amount, reason))
-
-    def take_deposits(self, seat: int) -> None:
-        """Everything on the table goes to ``seat``."""
-        self.pay(None, seat, self.table, "deposits")
-
-    def pay_chips(self, payers: tuple[int, ...] | list[int], winner: int, chips: int) -> None:
-        """Each of ``payers`` gives ``chips`` chips to ``winner`` (seed 003 L438-470)."""
-        if chips:
-            self.chips_moved = True
-            for payer in payers:
-                self.chips[payer] -= chips
-                self.chips[winner] += chips
-
-
-class Game:
+class Game(HandOutcomes):
     """One hanchan (or tonpuusen) under a ruleset, fed hand by hand.
 
     >>> from scoring.engine import Game, load_ruleset, parse_hand
@@ -246,7 +204,7 @@ class Game:
         n = rs.players
         dealer = self.hand_number
         honba = self.honba
-        ledger = _HandLedger(n, self.deposits)
+        ledger = HandLedger(n, self.deposits)
         self._put_out_sticks(hand, ledger)
 
         result = hand.result
@@ -294,283 +252,9 @@ class Game:
             self._finish(ended)
         return record
 
-    def _put_out_sticks(self, hand: Hand, ledger: _HandLedger) -> None:
-        """Riichi sticks (Makura §19; the 2,000 open-riichi fee of 004 L42) and penalties."""
-        if not hand.riichi and not hand.penalties:
-            return
-        rs = self.ruleset
-        if hand.open_riichi and not rs.open_riichi:
-            raise RecordError(
-                None, "open_riichi", "this ruleset has no open riichi", code="no_open_riichi"
-            )
-        for seat in hand.riichi:
-            if rs.riichi_min_score and self.scores[seat] < rs.riichi_min_score:
-                raise RecordError(
-                    None,
-                    "riichi",
-                    f"seat {seat} has {self.scores[seat]} points; "
-                    f"riichi needs at least {rs.riichi_min_score}",
-                    code="riichi_below_minimum",
-                    params={
-                        "seat": seat,
-                        "score": self.scores[seat],
-                        "min_score": rs.riichi_min_score,
-                    },
-                )
-            stick = rs.open_riichi_stick if seat in hand.open_riichi else rs.riichi_stick
-            ledger.pay(seat, None, stick, "riichi")
-        for i, penalty in enumerate(hand.penalties):
-            amount = rs.penalty_amount(penalty.kind)
-            if amount is None:
-                raise RecordError(
-                    None,
-                    f"penalties[{i}].kind",
-                    f"this ruleset has no {penalty.kind!r} penalty",
-                    code="no_such_penalty",
-                    params={"kind": penalty.kind},
-                )
-            ledger.pay(penalty.seat, None, amount, "penalty")
-
-    def _check_wins(self, hand: Hand, tsumo: bool) -> None:
-        rs = self.ruleset
-        for i, win in enumerate(hand.wins):
-            check_win(rs, win, i, tsumo=tsumo, honba=self.honba)
-            if win.pao is not None and not rs.pao:
-                raise RecordError(None, f"wins[{i}].pao", "this ruleset has no pao", code="no_pao")
-            if win.chips and not rs.chips:
-                raise RecordError(
-                    None, f"wins[{i}].chips", "this ruleset has no chips", code="no_chips"
-                )
-
-    def _ron(self, hand: Hand, dealer: int, honba: int, ledger: _HandLedger) -> tuple[bool, int]:
-        rs = self.ruleset
-        n = rs.players
-        loser = hand.loser
-        assert loser is not None
-        if len(hand.wins) > rs.multi_ron_max:
-            if len(hand.wins) == 3 and "sancha_ron" in rs.abortive_draws:
-                raise RecordError(
-                    None,
-                    "wins",
-                    "a triple ron is an abortive draw here: record abort sancha_ron",
-                    code="sancha_ron_is_abort",
-                    params={"max": rs.multi_ron_max},
-                )
-            raise RecordError(
-                None,
-                "wins",
-                f"this ruleset allows at most {rs.multi_ron_max} ron winners",
-                code="too_many_ron_winners",
-                params={"max": rs.multi_ron_max, "winners": len(hand.wins)},
-            )
-        self._check_wins(hand, tsumo=False)
-        # Turn order from the discarder decides the first winner (上家取り / 頭ハネ, §24).
-        order = (
-            hand.wins
-            if len(hand.wins) == 1
-            else sorted(hand.wins, key=lambda w: (w.winner - loser) % n)
-        )
-        first = order[0].winner
-        for win in order:
-            winner = win.winner
-            value = ron_value(rs, win_basic_points(rs, win), winner == dealer)
-            honba_points = (
-                rs.honba_ron * honba if rs.multi_ron_honba == "each" or winner == first else 0
-            )
-            liable = win.pao if win.pao is not None and win.pao != loser else None
-            if liable is None:
-                ledger.pay(loser, winner, value, "ron")
-                if honba_points:
-                    ledger.pay(loser, winner, honba_points, "honba")
-                ledger.pay_chips((loser,), winner, win.chips)
-            else:
-                # Pao on a ron: the liable player and the discarder pay half each (M-05,
-                # 002 P(1), 003 L594-596).
-                half = round_up(value // 2, 100)
-                ledger.pay(liable, winner, half, "pao")
-                ledger.pay(loser, winner, value - half, "ron")
-                self._pao_ron_honba(ledger, liable, loser, winner, honba_points)
-                ledger.pay_chips((loser, liable), winner, win.chips)
-            ledger.wins.append(winner)
-        if rs.multi_ron_deposits == "first" or len(order) == 1:
-            ledger.take_deposits(first)
-        else:
-            # H-19: split equally in 100s; what does not divide goes to the first winner.
-            share = ledger.table // len(order) // 100 * 100
-            rest = ledger.table - share * len(order)
-            for position, win in enumerate(order):
-                ledger.pay(None, win.winner, share + (rest if position == 0 else 0), "deposits")
-        if rs.multi_ron_renchan == "any_winner":
-            keep = any(w.winner == dealer for w in order)
-        else:
-            keep = first == dealer
-        return keep, (honba + 1 if keep else 0)
-
-    def _pao_ron_honba(
-        self, ledger: _HandLedger, liable: int, loser: int, winner: int, honba_points: int
-    ) -> None:
-        mode = self.ruleset.pao_ron_honba
-        if mode == "discarder":
-            ledger.pay(loser, winner, honba_points, "honba")
-        elif mode == "liable":
-            ledger.pay(liable, winner, honba_points, "honba")
-        elif mode == "each":
-            ledger.pay(liable, winner, honba_points, "honba")
-            ledger.pay(loser, winner, honba_points, "honba")
-        else:
-            half = round_up(honba_points // 2, 100)
-            ledger.pay(liable, winner, half, "honba")
-            ledger.pay(loser, winner, honba_points - half, "honba")
-
-    def _tsumo(self, hand: Hand, dealer: int, honba: int, ledger: _HandLedger) -> tuple[bool, int]:
-        rs = self.ruleset
-        n = rs.players
-        self._check_wins(hand, tsumo=True)
-        win = hand.wins[0]
-        winner = win.winner
-        dealer_wins = winner == dealer
-        b = win_basic_points(rs, win)
-        payers: tuple[int, ...]
-        if win.pao is not None:
-            # Pao on a tsumo: the liable player pays the whole value and the honba (M-05, S-10).
-            ledger.pay(win.pao, winner, ron_value(rs, b, dealer_wins), "pao")
-            ledger.pay(win.pao, winner, rs.honba_ron * honba, "honba")
-            payers = (win.pao,)
-        elif win.rinshan_from is not None and rs.rinshan_liability != "none":
-            # Daiminkan rinshan: the feeder pays alone (002 K(8) / S-11, 003 L235-239 / H-24).
-            feeder = win.rinshan_from
-            if rs.rinshan_liability == "ron_value":
-                value = ron_value(rs, b, dealer_wins)
-                honba_points = rs.honba_ron * honba
-            else:
-                dealer_share, other_share = tsumo_shares(rs, b, dealer_wins)
-                value = sum(
-                    dealer_share if seat == dealer else other_share
-                    for seat in range(n)
-                    if seat != winner
-                )
-                honba_points = rs.honba_tsumo_each * honba * (n - 1)
-            ledger.pay(feeder, winner, value, "rinshan")
-            ledger.pay(feeder, winner, honba_points, "honba")
-            payers = (feeder,)
-        else:
-            dealer_share, other_share = tsumo_shares(rs, b, dealer_wins)
-            each_honba = rs.honba_tsumo_each * honba
-            payers = tuple(seat for seat in range(n) if seat != winner)
-            for seat in payers:
-                ledger.pay(seat, winner, dealer_share if seat == dealer else other_share, "tsumo")
-                if each_honba:
-                    ledger.pay(seat, winner, each_honba, "honba")
-        ledger.pay_chips(payers, winner, win.chips)
-        ledger.wins.append(winner)
-        ledger.take_deposits(winner)
-        return dealer_wins, (honba + 1 if dealer_wins else 0)
-
-    def _draw(self, hand: Hand, dealer: int, honba: int, ledger: _HandLedger) -> tuple[bool, int]:
-        rs = self.ruleset
-        n = rs.players
-        if hand.nagashi:
-            return self._nagashi(hand, dealer, honba, ledger)
-        tenpai = hand.tenpai
-        if 0 < len(tenpai) < n:
-            # X-03: the noten players pay the total equally, the tenpai players share it.
-            noten = [seat for seat in range(n) if seat not in tenpai]
-            each_pair = rs.noten_total // (len(noten) * len(tenpai))
-            for payer in noten:
-                for payee in tenpai:
-                    ledger.pay(payer, payee, each_pair, "noten")
-        keep = dealer in tenpai or (
-            rs.draws_keep_dealer_from_round >= 0
-            and self.wind_index >= rs.draws_keep_dealer_from_round
-        )
-        return keep, honba + 1
-
-    def _nagashi(
-        self, hand: Hand, dealer: int, honba: int, ledger: _HandLedger
-    ) -> tuple[bool, int]:
-        """Nagashi paid as a tsumo of its value by each player who made it (M-07, S-12, H-23,
-        F-14, Tenhou §3); it replaces the noten payments."""
-        rs = self.ruleset
-        n = rs.players
-        if rs.nagashi == "none":
-            raise RecordError(None, "nagashi", "this ruleset has no nagashi", code="no_nagashi")
-        b = NAGASHI_BASIC_POINTS[rs.nagashi]
-        each_honba = rs.honba_tsumo_each * honba if rs.nagashi_honba else 0
-        for seat in hand.nagashi:
-            dealer_share, other_share = tsumo_shares(rs, b, seat == dealer)
-            for payer in range(n):
-                if payer != seat:
-                    share = dealer_share if payer == dealer else other_share
-                    ledger.pay(payer, seat, share, "nagashi")
-                    ledger.pay(payer, seat, each_honba, "honba")
-            ledger.wins.append(seat)
-        if rs.nagashi_takes_deposits:
-            ledger.take_deposits(min(hand.nagashi, key=lambda s: (s - dealer) % n))
-        if rs.nagashi_rotation == "as_win":
-            keep = dealer in hand.nagashi
-            return keep, (honba + 1 if keep else 0)
-        if rs.nagashi_rotation == "as_draw":
-            return dealer in hand.tenpai, honba + 1
-        return True, honba + 1
-
-    def _abort(self, hand: Hand, dealer: int, honba: int) -> tuple[bool, int]:
-        rs = self.ruleset
-        assert hand.kind is not None
-        if hand.kind not in rs.abortive_draws:
-            raise RecordError(
-                None,
-                "kind",
-                f"this ruleset has no abortive draw {hand.kind}",
-                code="no_such_abortive_draw",
-                params={"kind": hand.kind},
-            )
-        if rs.abortive_renchan == "always":
-            keep = True
-        elif rs.abortive_renchan == "never":
-            keep = False
-        else:
-            # M-03 (a); in suucha_riichi every riichi seat counts as tenpai.
-            keep = dealer in hand.tenpai or (hand.kind == "suucha_riichi" and dealer in hand.riichi)
-        return keep, honba + 1
-
-    def _chombo(self, hand: Hand, dealer: int, honba: int, ledger: _HandLedger) -> tuple[bool, int]:
-        """Chombo: fixed or mangan-style payment, never honba (Makura §33/§35, 002 C, 003
-        L301-303, 004 L35); this hand's riichi sticks as ``chombo_riichi`` says."""
-        rs = self.ruleset
-        n = rs.players
-        offender = hand.offender
-        assert offender is not None
-        for seat in range(n):
-            if seat == offender:
-                continue
-            if rs.chombo_payment == "fixed":
-                amount = rs.chombo_each
-            elif offender == dealer or seat == dealer:
-                amount = 4000
-            else:
-                amount = 2000
-            ledger.pay(offender, seat, amount, "chombo")
-        if rs.chombo_riichi != "keep":
-            for seat in hand.riichi:
-                if rs.chombo_riichi == "return_all" or seat != offender:
-                    stick = rs.open_riichi_stick if seat in hand.open_riichi else rs.riichi_stick
-                    ledger.pay(None, seat, stick, "riichi_return")
-        if rs.chombo_effect == "replay":
-            return True, honba
-        if rs.chombo_effect == "replay_honba_plus":
-            return True, honba + 1
-        # rotate_if_dealer (002 C(3), S-09): the all-last dealer who stays top replays.
-        if offender != dealer:
-            return True, honba
-        if self.is_all_last():
-            after = [self.scores[s] + ledger.deltas[s] for s in range(n)]
-            if rank_order(rs, after)[0] == dealer:
-                return True, honba
-        return False, honba
-
     # -- ending and advancing ---------------------------------------------------------------
     def _end_after_hand(
-        self, hand: Hand, scores: list[int], keep_dealer: bool, ledger: _HandLedger
+        self, hand: Hand, scores: list[int], keep_dealer: bool, ledger: HandLedger
     ) -> str | None:
         """Tobi, agari/tenpai-yame and the dealer-top end; validates ``dealer_stops``."""
         rs = self.ruleset
