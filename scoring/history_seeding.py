@@ -23,8 +23,9 @@ from django.db import transaction
 from clubsite.models import Member
 from scoring.ledger.write import create_games
 from scoring.models import Hanchan, RulesetVersion
+from scoring.records import prepare_import
 from scoring.sample_games import sample_hands
-from scoring.services import hanchan_void, prepare_import
+from scoring.services import hanchan_void
 from scoring.standings.periods import club_today
 
 

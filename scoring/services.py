@@ -9,7 +9,6 @@ the hands that change) and writes the plan (:mod:`scoring.ledger.write`). Bad in
 from __future__ import annotations
 
 import random
-import unicodedata
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -22,36 +21,37 @@ from django.utils.translation import gettext as _
 from clubsite.models import Member
 from scoring.engine import (
     RecordError,
-    Ruleset,
-    apply_overrides,
     load_ruleset,
     parse_hand,
-    record_players,
-    ruleset_of_record,
 )
-from scoring.engine.final_scores import KEY as FINAL_SCORES_KEY
 from scoring.ledger import (
-    Change,
     Correction,
     FinalScoresEntry,
     LedgerError,
     NewHand,
-    Plan,
     Record,
     StaleHanchan,
     StoredGame,
-    StoredHand,
     Undo,
     Void,
     confirmation,
     plan,
 )
 from scoring.ledger.write import NewGame, create_games, write_plan
+from scoring.ledger_checks import (
+    check_changeable,
+    check_date,
+    check_playable,
+    check_version,
+    locked_hanchan,
+    plan_for,
+    seated_members,
+    stored_game,
+    with_overrides,
+)
 from scoring.models import Hanchan, HandEntry, LedgerChange, RulesetVersion
+from scoring.records import hanchan_import, hanchan_record, prepare_import
 from scoring.standings.periods import club_today
-
-# The longest display name a member can have (clubsite.models.Member.display_name).
-NAME_LIMIT = 60
 
 __all__ = [
     "LedgerError",
@@ -109,9 +109,9 @@ def hanchan_start(
         base = load_ruleset(ruleset_id)
     except KeyError:
         raise LedgerError(_("Unknown ruleset."), "ruleset") from None
-    ruleset = _with_overrides(base, overrides)
-    seated = _seated(ruleset, members)
-    _check_date(played_on)
+    ruleset = with_overrides(base, overrides)
+    seated = seated_members(ruleset, members)
+    check_date(played_on)
     if draw_seats:
         (rng or random.SystemRandom()).shuffle(seated)
     game = NewGame(
@@ -172,14 +172,14 @@ def _record(
     steward: bool,
     user_id: int | None,
 ) -> Recorded:
-    hanchan = _locked(hanchan_id)
+    hanchan = locked_hanchan(hanchan_id)
     if hanchan.version != expected_version:
         # Either this very request was recorded already (a double tap), or another phone
         # moved the game on.
         done = HandEntry.objects.filter(hanchan=hanchan, request_id=request_id).first()
         if done is not None:
             return Recorded(done, created=False)
-    _check_playable(hanchan, expected_version)
+    check_playable(hanchan, expected_version)
     if hanchan.time_called and isinstance(hand, Mapping) and "time_up" not in hand:
         # T-07: time was called; this hand, the one in play then, is the last.
         hand = {**hand, "time_up": True}
@@ -213,8 +213,8 @@ def hand_correct(
         StaleHanchan: the game changed since ``expected_version``.
     """
     with transaction.atomic():
-        hanchan = _locked(hanchan_id)
-        _check_changeable(hanchan)
+        hanchan = locked_hanchan(hanchan_id)
+        check_changeable(hanchan)
         entries = list(hanchan.hands.order_by("sequence"))
         if hanchan.version != expected_version:
             if _is_stored(hanchan, entries, sequence, hand):
@@ -255,9 +255,9 @@ def hand_undo_last(
         StaleHanchan: the game changed since ``expected_version``.
     """
     with transaction.atomic():
-        hanchan = _locked(hanchan_id)
-        _check_changeable(hanchan)
-        _check_version(hanchan, expected_version)
+        hanchan = locked_hanchan(hanchan_id)
+        check_changeable(hanchan)
+        check_version(hanchan, expected_version)
         entries = list(hanchan.hands.order_by("sequence"))
         planned = plan(stored_game(hanchan, entries), Undo())
         write_plan(
@@ -281,10 +281,10 @@ def hanchan_void(
         StaleHanchan: the game changed since ``expected_version``.
     """
     with transaction.atomic():
-        hanchan = _locked(hanchan_id)
+        hanchan = locked_hanchan(hanchan_id)
         if hanchan.status == Hanchan.Status.VOIDED:
             raise LedgerError(_("This game was already voided."))
-        _check_version(hanchan, expected_version)
+        check_version(hanchan, expected_version)
         write_plan(
             hanchan, plan(stored_game(hanchan), Void()), by=by, steward=steward, user_id=user_id
         )
@@ -316,9 +316,9 @@ def hanchan_final_scores(
         StaleHanchan: the game changed since ``expected_version``.
     """
     with transaction.atomic():
-        hanchan = _locked(hanchan_id)
-        _check_changeable(hanchan)
-        _check_version(hanchan, expected_version)
+        hanchan = locked_hanchan(hanchan_id)
+        check_changeable(hanchan)
+        check_version(hanchan, expected_version)
         planned = plan(stored_game(hanchan), FinalScoresEntry(final_scores))
         write_plan(hanchan, planned, by=by, steward=steward, user_id=user_id)
     return hanchan
@@ -335,7 +335,7 @@ def hanchan_call_time(
         LedgerError: the game is not in play.
     """
     with transaction.atomic():
-        hanchan = _locked(hanchan_id)
+        hanchan = locked_hanchan(hanchan_id)
         if hanchan.status != Hanchan.Status.IN_PLAY:
             raise LedgerError(_("This game is over: no more hands can be entered."))
         if hanchan.time_called != (not cancel):
@@ -370,8 +370,8 @@ def hanchan_confirm(
         StaleHanchan: the game changed since ``expected_version`` (confirm what you saw).
     """
     with transaction.atomic():
-        hanchan = _locked(hanchan_id)
-        _check_version(hanchan, expected_version)
+        hanchan = locked_hanchan(hanchan_id)
+        check_version(hanchan, expected_version)
         today = club_today()
         state = confirmation.state_of(
             hanchan,
@@ -392,209 +392,3 @@ def hanchan_confirm(
         return confirmation.confirm(
             hanchan, member=by, user_id=user_id, as_steward=steward, implicit=False, today=today
         )
-
-
-def prepare_import(
-    *,
-    record: Mapping[str, Any],
-    members_by_name: Mapping[str, Member],
-    played_on: date,
-    by: Member | None = None,
-    versions: dict[str, RulesetVersion] | None = None,
-) -> NewGame:
-    """Check a game record (docs/game-record-format.md) and plan it, without writing.
-
-    The record's hands are played through the engine once, here. ``versions`` caches
-    :meth:`RulesetVersion.current` per ruleset id (a caller importing many games).
-
-    Raises:
-        LedgerError: an invalid record (the message as ``replay`` prints it), a player name
-            with no member, or a member at two seats.
-    """
-    try:
-        ruleset = ruleset_of_record(record)
-        players = record_players(record, ruleset)
-        raw_hands = record.get("hands", [] if FINAL_SCORES_KEY in record else None)
-        if not isinstance(raw_hands, list):
-            raise RecordError(None, "hands", "must be a list of hands", code="hands_not_a_list")
-    except RecordError as error:
-        raise LedgerError(error.line(), error.key, cause=error) from None
-    for name in players:
-        if len(name) > NAME_LIMIT or any(unicodedata.category(c).startswith("C") for c in name):
-            raise LedgerError(
-                _("players: %(name)r is no member's name (at most %(n)d characters, no "
-                  "control characters).") % {"name": name[:80], "n": NAME_LIMIT},
-                "players",
-            )
-    try:
-        members = [members_by_name[name] for name in players]
-    except KeyError as missing:
-        raise LedgerError(_("No member is called %(name)s.") % {"name": missing.args[0]}) from None
-    seated = _seated(ruleset, members)
-    _check_date(played_on)
-    if FINAL_SCORES_KEY in record:
-        if raw_hands:
-            raise LedgerError(
-                "final_scores: a record has hands or final scores, not both", FINAL_SCORES_KEY
-            )
-        planned = plan(StoredGame.new(ruleset), FinalScoresEntry(record[FINAL_SCORES_KEY]))
-    else:
-        planned = plan(StoredGame.new(ruleset), Record(raw_hands))
-    if versions is None:
-        versions = {}
-    if ruleset.id not in versions:
-        versions[ruleset.id] = RulesetVersion.current(ruleset.id)
-    return NewGame(
-        plan=planned,
-        version=versions[ruleset.id],
-        members=seated,
-        played_on=played_on,
-        overrides=dict(record.get("overrides") or {}),
-        venue=str(record.get("venue", ""))[:120],
-        table_name=str(record.get("table", ""))[:40],
-        by=by,
-    )
-
-
-def hanchan_import(
-    *,
-    record: Mapping[str, Any],
-    members_by_name: Mapping[str, Member],
-    played_on: date,
-    by: Member | None = None,
-) -> Hanchan:
-    """Store a whole game record (docs/game-record-format.md) as a hanchan.
-
-    ``members_by_name`` maps each of the record's player names to a member. The record is
-    played through the engine once (:func:`prepare_import`), then the hanchan, its hands,
-    their facts and the settlement are written. An import is made by a steward running a
-    command, so a finished game counts in standings at once (confirmed as a steward). Must
-    run inside the caller's transaction when several records go together.
-
-    Raises:
-        LedgerError: as :func:`prepare_import`.
-    """
-    game = prepare_import(
-        record=record, members_by_name=members_by_name, played_on=played_on, by=by
-    )
-    with transaction.atomic():
-        return create_games([game], confirmed=True)[0]
-
-
-def hanchan_record(hanchan: Hanchan) -> dict[str, Any]:
-    """The game as a record (club-game/1) that replays to the stored result.
-
-    Where the pinned ruleset version differs from today's built-in ruleset, the differences
-    go into ``overrides`` together with the game's own overrides, so the export replays the
-    same way after the club edits its rules.
-    """
-    current = load_ruleset(hanchan.ruleset_version.ruleset_id).parameters()
-    pinned = hanchan.ruleset_version.parameters
-    overrides = {
-        name: value
-        for name, value in pinned.items()
-        if current.get(name) != value and name not in ("id", "name", "sources")
-    }
-    overrides.update(hanchan.overrides or {})
-    seats = sorted(hanchan.seats.all(), key=lambda s: s.index)
-    record: dict[str, Any] = {
-        "format": "club-game/1",
-        "ruleset": hanchan.ruleset_version.ruleset_id,
-        "overrides": overrides,
-        "players": [seat.member.display_name for seat in seats],
-        "hands": [entry.data for entry in sorted(hanchan.hands.all(), key=lambda e: e.sequence)],
-        "date": hanchan.played_on.isoformat(),
-        "venue": hanchan.venue,
-        "table": hanchan.table_name,
-    }
-    if hanchan.final_scores_only:
-        record["final_scores"] = hanchan.state["final_scores"]
-    return record
-
-
-def stored_game(hanchan: Hanchan, entries: Sequence[HandEntry] | None = None) -> StoredGame:
-    """What :func:`scoring.ledger.plan` needs of ``hanchan``: its ruleset and state, and
-    ``entries`` (its hands in order) when the change needs them (a correction, an undo)."""
-    state = hanchan.state or {}
-    return StoredGame(
-        ruleset=hanchan.ruleset(),
-        snapshot=state.get("game"),
-        hands_played=int(state.get("table", {}).get("hands_played", 0)),
-        hands=None
-        if entries is None
-        else [StoredHand(e.data, e.result, e.before) for e in entries],
-        final_scores=state.get("final_scores") if hanchan.final_scores_only else None,
-    )
-
-
-def plan_for(hanchan: Hanchan, change: Change, entries: Sequence[HandEntry] = ()) -> Plan:
-    """Plan ``change`` on a stored game without writing (the table screen's preview).
-
-    Raises:
-        LedgerError: as :func:`scoring.ledger.plan`.
-    """
-    needs_hands = isinstance(change, Correction | Undo)
-    return plan(stored_game(hanchan, list(entries) if needs_hands else None), change)
-
-
-# -- internals -------------------------------------------------------------------------------
-
-
-def _with_overrides(base: Ruleset, overrides: Mapping[str, Any] | None) -> Ruleset:
-    if not overrides:
-        return base
-    try:
-        return apply_overrides(base, overrides)
-    except RecordError as error:
-        raise LedgerError(error.message, error.key, cause=error) from None
-
-
-def _seated(ruleset: Ruleset, members: Sequence[Member]) -> list[Member]:
-    seated = list(members)
-    if len(seated) != ruleset.players:
-        raise LedgerError(
-            _("This ruleset needs %(n)d players.") % {"n": ruleset.players}, "players"
-        )
-    if len({m.pk for m in seated}) != len(seated):
-        raise LedgerError(_("A player cannot sit at two seats."), "players")
-    return seated
-
-
-# No club game is older than this; a date before it is a typing error.
-EARLIEST_GAME = date(1950, 1, 1)
-
-
-def _check_date(played_on: date) -> None:
-    """A game is played on a day between :data:`EARLIEST_GAME` and today (club time)."""
-    if played_on > club_today():
-        raise LedgerError(_("A game cannot be dated in the future."), "played_on")
-    if played_on < EARLIEST_GAME:
-        raise LedgerError(
-            _("A game cannot be dated before %(year)d.") % {"year": EARLIEST_GAME.year},
-            "played_on",
-        )
-
-
-def _locked(hanchan_id: int) -> Hanchan:
-    try:
-        return (
-            Hanchan.objects.select_for_update().select_related("ruleset_version").get(pk=hanchan_id)
-        )
-    except Hanchan.DoesNotExist:
-        raise LedgerError(_("There is no such game.")) from None
-
-
-def _check_changeable(hanchan: Hanchan) -> None:
-    if hanchan.status == Hanchan.Status.VOIDED:
-        raise LedgerError(_("This game was voided."))
-
-
-def _check_version(hanchan: Hanchan, expected_version: int) -> None:
-    if hanchan.version != expected_version:
-        raise StaleHanchan(hanchan)
-
-
-def _check_playable(hanchan: Hanchan, expected_version: int) -> None:
-    if hanchan.status != Hanchan.Status.IN_PLAY:
-        raise LedgerError(_("This game is over: no more hands can be entered."))
-    _check_version(hanchan, expected_version)

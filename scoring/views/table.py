@@ -31,8 +31,8 @@ from scoring.engine import Ruleset, TableState
 from scoring.hand_form import HandForm, hand_form_data
 from scoring.ledger import Correction, LedgerError, NewHand
 from scoring.ledger.plan import state_before
+from scoring.ledger_checks import plan_for, stored_game
 from scoring.models import Hanchan, HandEntry, Seat
-from scoring.services import plan_for, stored_game
 from scoring.views.charts import hand_scores_chart
 from scoring.views.confirmation_panel import confirmation_panel, history_rows
 from scoring.views.display import (

@@ -1,0 +1,117 @@
+"""What every write to the ledger checks first, and the stored game as the pipeline sees it:
+the game locked, its version, whether it may still change, its players and its date."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import date
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from clubsite.models import Member
+from scoring.engine import (
+    RecordError,
+    Ruleset,
+    apply_overrides,
+)
+from scoring.ledger import (
+    Change,
+    Correction,
+    LedgerError,
+    Plan,
+    StaleHanchan,
+    StoredGame,
+    StoredHand,
+    Undo,
+    plan,
+)
+from scoring.models import Hanchan, HandEntry
+from scoring.standings.periods import club_today
+
+
+def stored_game(hanchan: Hanchan, entries: Sequence[HandEntry] | None = None) -> StoredGame:
+    """What :func:`scoring.ledger.plan` needs of ``hanchan``: its ruleset and state, and
+    ``entries`` (its hands in order) when the change needs them (a correction, an undo)."""
+    state = hanchan.state or {}
+    return StoredGame(
+        ruleset=hanchan.ruleset(),
+        snapshot=state.get("game"),
+        hands_played=int(state.get("table", {}).get("hands_played", 0)),
+        hands=None
+        if entries is None
+        else [StoredHand(e.data, e.result, e.before) for e in entries],
+        final_scores=state.get("final_scores") if hanchan.final_scores_only else None,
+    )
+
+
+def plan_for(hanchan: Hanchan, change: Change, entries: Sequence[HandEntry] = ()) -> Plan:
+    """Plan ``change`` on a stored game without writing (the table screen's preview).
+
+    Raises:
+        LedgerError: as :func:`scoring.ledger.plan`.
+    """
+    needs_hands = isinstance(change, Correction | Undo)
+    return plan(stored_game(hanchan, list(entries) if needs_hands else None), change)
+
+
+
+
+def with_overrides(base: Ruleset, overrides: Mapping[str, Any] | None) -> Ruleset:
+    if not overrides:
+        return base
+    try:
+        return apply_overrides(base, overrides)
+    except RecordError as error:
+        raise LedgerError(error.message, error.key, cause=error) from None
+
+
+def seated_members(ruleset: Ruleset, members: Sequence[Member]) -> list[Member]:
+    seated = list(members)
+    if len(seated) != ruleset.players:
+        raise LedgerError(
+            _("This ruleset needs %(n)d players.") % {"n": ruleset.players}, "players"
+        )
+    if len({m.pk for m in seated}) != len(seated):
+        raise LedgerError(_("A player cannot sit at two seats."), "players")
+    return seated
+
+
+# No club game is older than this; a date before it is a typing error.
+EARLIEST_GAME = date(1950, 1, 1)
+
+
+def check_date(played_on: date) -> None:
+    """A game is played on a day between :data:`EARLIEST_GAME` and today (club time)."""
+    if played_on > club_today():
+        raise LedgerError(_("A game cannot be dated in the future."), "played_on")
+    if played_on < EARLIEST_GAME:
+        raise LedgerError(
+            _("A game cannot be dated before %(year)d.") % {"year": EARLIEST_GAME.year},
+            "played_on",
+        )
+
+
+def locked_hanchan(hanchan_id: int) -> Hanchan:
+    try:
+        return (
+            Hanchan.objects.select_for_update().select_related("ruleset_version").get(pk=hanchan_id)
+        )
+    except Hanchan.DoesNotExist:
+        raise LedgerError(_("There is no such game.")) from None
+
+
+def check_changeable(hanchan: Hanchan) -> None:
+    if hanchan.status == Hanchan.Status.VOIDED:
+        raise LedgerError(_("This game was voided."))
+
+
+def check_version(hanchan: Hanchan, expected_version: int) -> None:
+    if hanchan.version != expected_version:
+        raise StaleHanchan(hanchan)
+
+
+def check_playable(hanchan: Hanchan, expected_version: int) -> None:
+    if hanchan.status != Hanchan.Status.IN_PLAY:
+        raise LedgerError(_("This game is over: no more hands can be entered."))
+    check_version(hanchan, expected_version)

@@ -1,0 +1,152 @@
+"""Game records in and out of the ledger (docs/game-record-format.md): checking and planning a
+record for import (the engine plays it once), storing it, and writing a game as a record."""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Mapping
+from datetime import date
+from typing import Any
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from clubsite.models import Member
+from scoring.engine import (
+    RecordError,
+    load_ruleset,
+    record_players,
+    ruleset_of_record,
+)
+from scoring.engine.final_scores import KEY as FINAL_SCORES_KEY
+from scoring.ledger import (
+    FinalScoresEntry,
+    LedgerError,
+    Record,
+    StoredGame,
+    plan,
+)
+from scoring.ledger.write import NewGame, create_games
+from scoring.ledger_checks import check_date, seated_members
+from scoring.models import Hanchan, RulesetVersion
+
+# The longest display name a member can have (clubsite.models.Member.display_name).
+NAME_LIMIT = 60
+
+
+def prepare_import(
+    *,
+    record: Mapping[str, Any],
+    members_by_name: Mapping[str, Member],
+    played_on: date,
+    by: Member | None = None,
+    versions: dict[str, RulesetVersion] | None = None,
+) -> NewGame:
+    """Check a game record (docs/game-record-format.md) and plan it, without writing.
+
+    The record's hands are played through the engine once, here. ``versions`` caches
+    :meth:`RulesetVersion.current` per ruleset id (a caller importing many games).
+
+    Raises:
+        LedgerError: an invalid record (the message as ``replay`` prints it), a player name
+            with no member, or a member at two seats.
+    """
+    try:
+        ruleset = ruleset_of_record(record)
+        players = record_players(record, ruleset)
+        raw_hands = record.get("hands", [] if FINAL_SCORES_KEY in record else None)
+        if not isinstance(raw_hands, list):
+            raise RecordError(None, "hands", "must be a list of hands", code="hands_not_a_list")
+    except RecordError as error:
+        raise LedgerError(error.line(), error.key, cause=error) from None
+    for name in players:
+        if len(name) > NAME_LIMIT or any(unicodedata.category(c).startswith("C") for c in name):
+            raise LedgerError(
+                _("players: %(name)r is no member's name (at most %(n)d characters, no "
+                  "control characters).") % {"name": name[:80], "n": NAME_LIMIT},
+                "players",
+            )
+    try:
+        members = [members_by_name[name] for name in players]
+    except KeyError as missing:
+        raise LedgerError(_("No member is called %(name)s.") % {"name": missing.args[0]}) from None
+    seated = seated_members(ruleset, members)
+    check_date(played_on)
+    if FINAL_SCORES_KEY in record:
+        if raw_hands:
+            raise LedgerError(
+                "final_scores: a record has hands or final scores, not both", FINAL_SCORES_KEY
+            )
+        planned = plan(StoredGame.new(ruleset), FinalScoresEntry(record[FINAL_SCORES_KEY]))
+    else:
+        planned = plan(StoredGame.new(ruleset), Record(raw_hands))
+    if versions is None:
+        versions = {}
+    if ruleset.id not in versions:
+        versions[ruleset.id] = RulesetVersion.current(ruleset.id)
+    return NewGame(
+        plan=planned,
+        version=versions[ruleset.id],
+        members=seated,
+        played_on=played_on,
+        overrides=dict(record.get("overrides") or {}),
+        venue=str(record.get("venue", ""))[:120],
+        table_name=str(record.get("table", ""))[:40],
+        by=by,
+    )
+
+
+def hanchan_import(
+    *,
+    record: Mapping[str, Any],
+    members_by_name: Mapping[str, Member],
+    played_on: date,
+    by: Member | None = None,
+) -> Hanchan:
+    """Store a whole game record (docs/game-record-format.md) as a hanchan.
+
+    ``members_by_name`` maps each of the record's player names to a member. The record is
+    played through the engine once (:func:`prepare_import`), then the hanchan, its hands,
+    their facts and the settlement are written. An import is made by a steward running a
+    command, so a finished game counts in standings at once (confirmed as a steward). Must
+    run inside the caller's transaction when several records go together.
+
+    Raises:
+        LedgerError: as :func:`prepare_import`.
+    """
+    game = prepare_import(
+        record=record, members_by_name=members_by_name, played_on=played_on, by=by
+    )
+    with transaction.atomic():
+        return create_games([game], confirmed=True)[0]
+
+
+def hanchan_record(hanchan: Hanchan) -> dict[str, Any]:
+    """The game as a record (club-game/1) that replays to the stored result.
+
+    Where the pinned ruleset version differs from today's built-in ruleset, the differences
+    go into ``overrides`` together with the game's own overrides, so the export replays the
+    same way after the club edits its rules.
+    """
+    current = load_ruleset(hanchan.ruleset_version.ruleset_id).parameters()
+    pinned = hanchan.ruleset_version.parameters
+    overrides = {
+        name: value
+        for name, value in pinned.items()
+        if current.get(name) != value and name not in ("id", "name", "sources")
+    }
+    overrides.update(hanchan.overrides or {})
+    seats = sorted(hanchan.seats.all(), key=lambda s: s.index)
+    record: dict[str, Any] = {
+        "format": "club-game/1",
+        "ruleset": hanchan.ruleset_version.ruleset_id,
+        "overrides": overrides,
+        "players": [seat.member.display_name for seat in seats],
+        "hands": [entry.data for entry in sorted(hanchan.hands.all(), key=lambda e: e.sequence)],
+        "date": hanchan.played_on.isoformat(),
+        "venue": hanchan.venue,
+        "table": hanchan.table_name,
+    }
+    if hanchan.final_scores_only:
+        record["final_scores"] = hanchan.state["final_scores"]
+    return record
