@@ -1,0 +1,108 @@
+"""What every meetup transition shares: the refusal error, the locked meetup and its
+refusal check, seats given and taken, and the notice that announces a change (its e-mails go
+out after the commit, ``meetings/emails.py``)."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterable
+from functools import partial
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from clubsite.models import Member
+from meetings import emails
+from meetings.models import (
+    Action,
+    Application,
+    ChangeRequest,
+    Meetup,
+    Notice,
+    State,
+    Viewer,
+)
+
+
+class MeetupError(Exception):
+    """An action on a meetup that is refused; nothing was changed.
+
+    ``str(error)`` is a message for the person who tried, in their language. ``forbidden`` is
+    true when the action is not theirs to take at all (someone else's button), false when it is
+    only the wrong moment (the meetup is in another state, a form value does not fit).
+    """
+
+    def __init__(self, message: str, *, forbidden: bool = False) -> None:
+        super().__init__(message)
+        self.forbidden = forbidden
+
+
+def locked(meetup_id: int) -> Meetup:
+    """The meetup, locked until the end of the transaction, with what its checks read."""
+    try:
+        Meetup.objects.select_for_update().only("pk").get(pk=meetup_id)
+    except Meetup.DoesNotExist:
+        raise MeetupError(_("There is no such meetup."), forbidden=True) from None
+    return Meetup.objects.for_page().get(pk=meetup_id)
+
+
+def reload(meetup: Meetup) -> Meetup:
+    return Meetup.objects.for_page().get(pk=meetup.pk)
+
+
+def check(meetup: Meetup, action: Action, by: Viewer) -> None:
+    refusal = meetup.refusal(action, by)
+    if refusal is not None:
+        raise MeetupError(refusal.message, forbidden=refusal.forbidden)
+
+
+def unseat(application: Application, *, withdrawn: bool) -> None:
+    application.seated = False
+    application.confirm_requested_at = None
+    application.confirmed_at = None
+    application.reminded_at = None
+    if withdrawn:
+        application.withdrawn_at = timezone.now()
+    application.save()
+
+
+def fill_seats(meetup: Meetup, now: datetime.datetime) -> list[Application]:
+    """Give the open seats to the waiting applicants who can make the date, in arrival order,
+    and ask them to confirm; the meetup is provisional when the line-up is full, recruiting for
+    its date otherwise. Returns the applicants seated."""
+    assert meetup.date is not None
+    offered = meetup.waiting_for(meetup.date)[: meetup.open_seats()]
+    for application in offered:
+        application.seated = True
+        application.confirm_requested_at = now
+        application.confirmed_at = None
+        application.reminded_at = None
+        application.save()
+    meetup.state = State.PROVISIONAL if meetup.open_seats() == 0 else State.RECRUITING
+    meetup.save()
+    return offered
+
+
+def resolve(requests: Iterable[ChangeRequest], decision: str) -> None:
+    now = timezone.now()
+    for request in requests:
+        request.resolved_at = now
+        request.decision = decision
+        request.save(update_fields=["resolved_at", "decision"])
+
+
+def announce(
+    meetup: Meetup,
+    kind: str,
+    *,
+    by: Member | None,
+    params: dict[str, object],
+    to: Iterable[Member],
+) -> Notice:
+    """Store the notice and e-mail it, after the commit, to ``to`` (but not to whoever did it:
+    they know) and to the club's list address."""
+    notice = Notice.objects.create(meetup=meetup, kind=kind, actor=by, params=params)
+    recipients = list(dict.fromkeys(m.pk for m in to if m != by))
+    transaction.on_commit(partial(emails.notice_emails_send, notice.pk, recipients), robust=True)
+    return notice
