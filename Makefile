@@ -4,13 +4,15 @@
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# Exact versions of every dependency, runtime and development (make lock writes it).
+LOCK := requirements/dev.lock
 
 HOST ?= 127.0.0.1
 PORT ?= 8000
 ARGS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help run test bench lint clean
+.PHONY: help run test bench lint clean lock
 
 help:
 	@echo "make run    migrate, load the demo club, serve http://$(HOST):$(PORT)/ (HOST=, PORT=)"
@@ -18,11 +20,12 @@ help:
 	@echo "make bench  run the benchmarks (python -m benchmarks; ARGS=)"
 	@echo "make lint   ruff, missing migrations, mypy"
 	@echo "make clean  remove .venv, caches and collected static files (keeps db.sqlite3)"
+	@echo "make lock   pin the dependencies of pyproject.toml again in $(LOCK)"
 	@echo "Python for .venv: PYTHON=/path/to/python3.13 (default: scripts/find-python)"
 
-# Rebuilt when missing or when pyproject.toml changed. A .venv whose Python no longer runs
+# Rebuilt when missing or when pyproject.toml or the lock changed. A .venv whose Python no longer runs
 # (say, its pyenv version was uninstalled) or is older than 3.12 is made anew.
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml $(LOCK)
 	@if [ -e $(VENV) ] && ! $(BIN)/python -c \
 		'import sys; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1; then \
 		echo "Removing $(VENV): its Python is missing, broken or older than 3.12."; \
@@ -34,7 +37,8 @@ $(STAMP): pyproject.toml
 		"$$python" -m venv $(VENV) || exit 1; \
 	fi
 	$(BIN)/pip install --upgrade pip
-	$(BIN)/pip install -e ".[dev]"
+	$(BIN)/pip install -r $(LOCK)
+	$(BIN)/pip install --no-deps -e .
 	touch $(STAMP)
 
 run: $(STAMP)
@@ -55,6 +59,11 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/python manage.py makemigrations --check --dry-run
 	$(BIN)/mypy clubsite scoring meetings tournaments benchmarks
+
+# uv resolves for every platform and Python 3.12+ at once; it is needed only to write the lock.
+lock: $(STAMP)
+	$(BIN)/pip install uv
+	$(BIN)/uv pip compile pyproject.toml --extra dev --universal --python-version 3.12 -o $(LOCK)
 
 clean:
 	rm -rf $(VENV) staticfiles tests/screenshots build *.egg-info
