@@ -9,6 +9,7 @@ import uuid
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from clubsite.models import Member
 from scoring.engine import RecordError, load_ruleset, replay_record
@@ -27,6 +28,14 @@ from tests.conftest import make_member
 
 DAY = datetime.date(2026, 11, 20)
 MAKURA = load_ruleset("makura-1.5")
+
+
+@pytest.fixture(autouse=True)
+def english():
+    """Refusals and generated names are read in English here (the pages choose per request)."""
+    with translation.override("en"):
+        yield
+
 
 
 def settle(raw: dict, ruleset_id: str = "makura-1.5"):

@@ -14,6 +14,7 @@ import pytest
 from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from clubsite.models import Member
 from scoring.models import Confirmation, CountedSeat, Hanchan
@@ -34,6 +35,13 @@ from tests.conftest import make_member
 YAKUMAN = {"result": "ron", "loser": 2, "wins": [{"winner": 1, "limit": "yakuman"}]}
 # The same hand with seat 3 as the winner: still a bust, another winner.
 OTHER_WINNER = {"result": "ron", "loser": 2, "wins": [{"winner": 3, "limit": "yakuman"}]}
+
+
+@pytest.fixture(autouse=True)
+def english():
+    """The services' refusals are read in English here (the pages choose per request)."""
+    with translation.override("en"):
+        yield
 
 
 @pytest.fixture

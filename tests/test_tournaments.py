@@ -9,6 +9,7 @@ from collections.abc import Callable
 from itertools import combinations
 
 import pytest
+from django.utils import translation
 
 from clubsite.models import Member
 from scoring.models import Hanchan
@@ -31,6 +32,14 @@ from tournaments.services import (
 # uma +20/+10/-10/-20, oka and the remainder to the top): +56.0, +10.0, -21.0, -45.0.
 SCORES = [45300, 30000, 19700, 5000]
 POINTS = [56000, 10000, -21000, -45000]
+
+
+@pytest.fixture(autouse=True)
+def english():
+    """Refusals and generated names are read in English here (the pages choose per request)."""
+    with translation.override("en"):
+        yield
+
 
 
 def members(count: int) -> list[Member]:
