@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
+from clubsite.formatting import format_points
 from scoring.engine import Ruleset
 from scoring.models import Hanchan
 from scoring.services import LedgerError, StaleHanchan, hanchan_final_scores
@@ -134,7 +135,7 @@ def game_final_scores(request: HtmxHttpRequest, pk: int) -> HttpResponse:
                 form.add_error(_field(error.field), str(error))
             else:
                 return table_changed(request, pk, _("The final scores were recorded."))
-    total = ruleset.players * ruleset.start_points
+    total = format_points(ruleset.players * ruleset.start_points)
     return render(
         request,
         "scoring/final_scores.html",
