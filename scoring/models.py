@@ -380,3 +380,49 @@ class LedgerChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.hanchan_id} {self.action} {self.sequence}"
+
+
+class MemberMonth(models.Model):
+    """One member's counted results in one month under one ruleset version, added up: what
+    month-aligned standings (months, half years, years, all time) and the champions sum, so
+    they read a few rows per member and month however long the history.
+
+    Kept by the ledger (:mod:`scoring.ledger.totals`) in the transaction that counts a game.
+    The columns are the sums of ``CountedSeat``'s; ``best`` is the best game encoded as
+    ``points * 2**32 + (2**32 - 1 - hanchan_id)`` so that a maximum finds it
+    (:mod:`scoring.standings.counted`).
+    """
+
+    member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="+")
+    month = models.DateField()
+    ruleset_version = models.ForeignKey(RulesetVersion, on_delete=models.CASCADE, related_name="+")
+    games = models.PositiveIntegerField()
+    total_points = models.BigIntegerField()
+    rank_sum = models.PositiveIntegerField()
+    first = models.PositiveIntegerField()
+    second = models.PositiveIntegerField()
+    third = models.PositiveIntegerField()
+    fourth = models.PositiveIntegerField()
+    lasts = models.PositiveIntegerField()
+    tobis = models.PositiveIntegerField()
+    best = models.BigIntegerField()
+    hands = models.PositiveIntegerField()
+    wins = models.PositiveIntegerField()
+    tsumo_wins = models.PositiveIntegerField()
+    deal_ins = models.PositiveIntegerField()
+    riichi = models.PositiveIntegerField()
+    chombo = models.PositiveIntegerField()
+    win_points = models.BigIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["member", "month", "ruleset_version"], name="unique_member_month"
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["ruleset_version", "month"], name="member_month_version"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.member_id} {self.month:%Y-%m} v{self.ruleset_version_id}"

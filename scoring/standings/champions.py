@@ -13,15 +13,9 @@ from datetime import date
 from typing import Any
 
 from django.conf import settings
-from django.db.models.functions import TruncMonth
 
-from scoring.standings.counted import (
-    AGGREGATES,
-    counted_seats,
-    counted_versions,
-    display_names,
-    merge,
-)
+from scoring.models import MemberMonth
+from scoring.standings.counted import MONTH_SUMS, counted_versions, display_names, merge
 from scoring.standings.periods import (
     EARLIEST,
     Period,
@@ -138,7 +132,7 @@ def champions_history(
     (or nobody played) is listed with no holders. Minimums and ties as
     :func:`monthly_champion` and :func:`half_year_champion`.
 
-    Three queries: the ruleset versions, one aggregate grouped by member and month, the
+    Three queries: the ruleset versions, the members' monthly totals (``MemberMonth``), the
     members' names; half years are summed from the monthly figures (totals, counts and
     maxima add up exactly).
     """
@@ -146,9 +140,12 @@ def champions_history(
     this_month = month_period(today.year, today.month)
     counted = counted_versions(ruleset_ids)
     monthly = (
-        counted_seats(counted, EARLIEST, this_month.previous().end)
-        .values("member_id", month=TruncMonth("played_on"))
-        .annotate(**AGGREGATES)
+        MemberMonth.objects.filter(
+            ruleset_version_id__in=list(counted.ids),
+            month__range=(EARLIEST, this_month.previous().end),
+        )
+        .values("member_id", "month")
+        .annotate(**MONTH_SUMS)
         .order_by()
     )
     names: dict[int, str] = {}

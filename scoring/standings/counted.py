@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -23,7 +23,7 @@ from django.db.models import (
 )
 
 from clubsite.models import Member
-from scoring.models import CountedSeat, RulesetVersion
+from scoring.models import CountedSeat, MemberMonth, RulesetVersion
 
 # Best game in the same aggregate as the rest: Max(points * 2**32 + (2**32 - 1 - hanchan_id))
 # is the highest points, and among equal points the lowest (earliest entered) game id; both
@@ -86,10 +86,32 @@ ADDED = ("games", "total_points", "rank_sum", "first", "second", "third", "fourt
          "tobis")  # fmt: skip
 
 
+# The figures of a standings row as sums of the members' months (MemberMonth columns).
+MONTH_SUMS: dict[str, Any] = {
+    **{name: Sum(name) for name in ADDED},
+    "best": Max("best"),
+}
+
+
+def month_aligned(start: date, end: date) -> bool:
+    """The period is whole months (a month, a half year, a year, all time), so the members'
+    monthly totals add up to it."""
+    if start.day != 1:
+        return False
+    return end == date.max or (end + timedelta(days=1)).day == 1
+
+
 def aggregate_rows(counted: Versions, start: date, end: date) -> list[dict[str, Any]]:
-    """Per member, the figures of :data:`AGGREGATES` over the period. One query."""
-    grouped = counted_seats(counted, start, end).values("member_id").annotate(**AGGREGATES)
-    return [dict(values) for values in grouped.order_by()]
+    """Per member, the figures of :data:`AGGREGATES` over the period. One query: over the
+    members' monthly totals for whole months (a few rows per member and month, whatever the
+    size of the history), else over the counted results of the range."""
+    if month_aligned(start, end):
+        months = MemberMonth.objects.filter(
+            ruleset_version_id__in=list(counted.ids), month__range=(start, end)
+        )
+        return [dict(v) for v in months.values("member_id").annotate(**MONTH_SUMS).order_by()]
+    seats = counted_seats(counted, start, end)
+    return [dict(v) for v in seats.values("member_id").annotate(**AGGREGATES).order_by()]
 
 
 def merge(into: dict[str, Any] | None, values: Mapping[str, Any]) -> dict[str, Any]:

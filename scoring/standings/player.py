@@ -8,12 +8,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
 from fractions import Fraction
-from typing import cast
+from typing import Any, cast
 
 from django.db.models import Sum
 
-from scoring.models import RulesetVersion
-from scoring.standings.counted import Versions, counted_seats, counted_versions
+from scoring.models import MemberMonth, RulesetVersion
+from scoring.standings.counted import Versions, counted_seats, counted_versions, month_aligned
 from scoring.standings.periods import EARLIEST, LATEST, Period
 
 
@@ -247,11 +247,17 @@ def _member_games(
 
 
 def _hand_stats(counted: Versions, member_id: int, start: date, end: date) -> HandStats:
-    """One aggregate over the member's counted results: each sums the ``HandSeat`` facts of
-    one game, written when the game counted (chombo hands are no hands of their own)."""
+    """One aggregate: over the member's monthly totals for whole months, else over their
+    counted results; each sums the ``HandSeat`` facts of its games, written when they
+    counted (chombo hands are no hands of their own)."""
+    if month_aligned(start, end):
+        rows: Any = MemberMonth.objects.filter(
+            member_id=member_id, ruleset_version_id__in=list(counted.ids), month__range=(start, end)
+        )
+    else:
+        rows = counted_seats(counted, start, end).filter(member_id=member_id)
     totals = (
-        counted_seats(counted, start, end)
-        .filter(member_id=member_id)
+        rows
         .aggregate(
             hands=Sum("hands"),
             wins=Sum("wins"),

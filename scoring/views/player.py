@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import date
 from fractions import Fraction
 
+from django.core.paginator import Paginator
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.formats import date_format
@@ -31,6 +32,9 @@ from scoring.views.standings_filters import (
 from scoring.views.table import HtmxHttpRequest
 
 LAST_GAMES = 20
+GAMES_PER_PAGE = 50
+# Beyond this many games the cumulative chart shows one point per month, not per game.
+CHART_GAMES = 120
 
 
 # -- the player page -----------------------------------------------------------------------
@@ -64,7 +68,12 @@ def seat_label(game: st.MemberGame) -> str:
 def cumulative_chart(stats: st.PlayerStats) -> LineChart | None:
     if not stats.cumulative:
         return None
-    series = [0, *(step.cumulative for step in stats.cumulative)]
+    steps = list(stats.cumulative)
+    if len(steps) > CHART_GAMES:
+        # One point per month (its last game): the chart and its table stay a readable size.
+        by_month = {(s.played_on.year, s.played_on.month): s for s in steps}
+        steps = list(by_month.values())
+    series = [0, *(step.cumulative for step in steps)]
     final = stats.cumulative[-1].cumulative
     return value_chart(
         chart_id="cumulative-chart",
@@ -80,7 +89,7 @@ def cumulative_chart(stats: st.PlayerStats) -> LineChart | None:
             "low": thousands_one_decimal(min(series)),
         },
         series=[(_("Cumulative points"), series)],
-        x_labels=["", *(date_format(s.played_on, "n/j") for s in stats.cumulative)],
+        x_labels=["", *(date_format(s.played_on, "n/j") for s in steps)],
         label_value=format_thousands,
         table_head=[_("Date"), _("Points"), _("Cumulative")],
         table_rows=[
@@ -89,7 +98,7 @@ def cumulative_chart(stats: st.PlayerStats) -> LineChart | None:
                 thousands_one_decimal(s.points),
                 thousands_one_decimal(s.cumulative),
             ]
-            for s in stats.cumulative
+            for s in steps
         ],
     )
 
@@ -149,6 +158,8 @@ def member_page(request: HtmxHttpRequest, member_id: int) -> HttpResponse:
         member.pk, filters.period, ruleset_ids=filters.ruleset_ids, last_games=LAST_GAMES
     )
     labels = {r: ruleset_label(r) for r in {g.ruleset_id for g in stats.games}}
+    # Newest first, a page at a time: an all-time page of a regular lists thousands of games.
+    page = Paginator(list(reversed(stats.games)), GAMES_PER_PAGE).get_page(request.GET.get("page"))
     games = [
         GameLine(
             hanchan_id=g.hanchan_id,
@@ -159,7 +170,7 @@ def member_page(request: HtmxHttpRequest, member_id: int) -> HttpResponse:
             rank=rank_label(g.rank),
             points=points_cell(g.points),
         )
-        for g in reversed(stats.games)
+        for g in page.object_list
     ]
     months = [
         MonthLine(
@@ -183,10 +194,13 @@ def member_page(request: HtmxHttpRequest, member_id: int) -> HttpResponse:
         "next": following,
         "quick_links": filters.quick_links(),
         "games": games,
+        "games_page": page,
         "months": months,
-        "game_count": len(games),
+        "game_count": len(stats.games),
         "total": points_cell(total),
-        "average_rank": two_decimals(Fraction(rank_sum, len(games))) if games else "–",
+        "average_rank": (
+            two_decimals(Fraction(rank_sum, len(stats.games))) if stats.games else "–"
+        ),
         "hands": hand_figures(stats.hands),
         "cumulative_chart": cumulative_chart(stats),
         "ranks_chart": ranks_chart(stats),
