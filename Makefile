@@ -12,10 +12,11 @@ PORT ?= 8000
 ARGS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help run test bench lint clean lock
+.PHONY: help run serve test bench lint clean lock
 
 help:
 	@echo "make run    migrate, load the demo club, serve http://$(HOST):$(PORT)/ (HOST=, PORT=)"
+	@echo "make serve  the production setup: checks, migrate, collectstatic, gunicorn (README: Deploying)"
 	@echo "make test   run the test suite (extra pytest arguments: ARGS=)"
 	@echo "make bench  run the benchmarks (python -m benchmarks; ARGS=)"
 	@echo "make lint   ruff, missing migrations, mypy"
@@ -48,6 +49,14 @@ run: $(STAMP)
 	@echo "    Open http://$(HOST):$(PORT)/ and log in as aoki / mahjong-demo (a staff member)."
 	@echo
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+# Production: DEBUG off; DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS and DATABASE_URL come from the
+# environment (README, "Deploying"); the deployment checks must pass without a warning.
+serve: $(STAMP)
+	DJANGO_DEBUG=0 $(BIN)/python manage.py check --deploy --fail-level WARNING
+	DJANGO_DEBUG=0 $(BIN)/python manage.py migrate
+	DJANGO_DEBUG=0 $(BIN)/python manage.py collectstatic --noinput
+	DJANGO_DEBUG=0 $(BIN)/gunicorn clubsite.wsgi --bind $(HOST):$(PORT) --workers 3
 
 test: $(STAMP)
 	$(BIN)/pytest $(ARGS)

@@ -31,7 +31,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PG_SERVER = os.environ.get("BENCH_PG_URL", "postgres://postgres@127.0.0.1:5432")
-DB_NAME = "clubsite_bench_entry"
+DB_NAME = os.environ.get("BENCH_ENTRY_DATABASE") or f"clubsite_bench_entry_{os.getpid()}"
 CLIENTS = int(os.environ.get("BENCH_CLIENTS", "20"))
 HANDS_PER_CLIENT = 12
 CSRF_SECRET = "b" * 32  # an unmasked secret is a valid token for Django's CSRF check
@@ -215,6 +215,9 @@ def main() -> int:
     os.environ["DJANGO_DEBUG"] = "0"
     os.environ.setdefault("DJANGO_SECRET_KEY", "bench-" + uuid.uuid4().hex)
     os.environ["DJANGO_ALLOWED_HOSTS"] = "127.0.0.1,testserver"
+    # Measured over plain HTTP on the loopback: no HTTPS redirect, no secure-only cookies.
+    for name in ("SECURE_SSL_REDIRECT", "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE"):
+        os.environ[f"DJANGO_{name}"] = "0"
     import django
 
     _recreate_database()

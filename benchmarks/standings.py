@@ -1,12 +1,13 @@
-"""Standings on PostgreSQL: time and SQL queries for one month and for all time, on a 1-year
-and on a 10-year club history (issue 4: under 100 ms and at most 10 queries on 10 years of
-120 members and >= 20,000 hanchans; the 10-year month at most 1.5 times the 1-year month).
+"""Standings on PostgreSQL: the rendered standings, champions and player pages on a 1-year and
+on a 10-year club history (issue 8: every page under 60 ms and at most 10 queries on 10 years
+of 120 members and >= 20,000 hanchans, each at most 1.3 times its 1-year time).
 
-:func:`run_standings_bench` (re)creates the database ``clubsite_bench`` on the PostgreSQL
-server of ``DATABASE_URL`` (or 127.0.0.1:5432 as ``postgres``), migrates it, fills it with
-``seed_history`` and measures, once per history size, in a child process that points Django
-at that database; it returns the report as lines of text. ``python -m benchmarks.standings``
-prints them. Seeding the 10-year history takes a minute or two.
+:func:`run_standings_bench` (re)creates a database of its own (``BENCH_DATABASE`` from the
+environment, else ``clubsite_bench_<pid>``, so that two runs on one server never drop each
+other's) on the PostgreSQL server of ``DATABASE_URL`` (or 127.0.0.1:5432 as ``postgres``),
+migrates it, fills it with ``seed_history`` and measures, once per history size, in a child
+process that points Django at that database; it returns the report as lines of text.
+``python -m benchmarks.standings`` prints them. Seeding the 10-year history takes minutes.
 """
 
 from __future__ import annotations
@@ -22,15 +23,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-BENCH_DATABASE = "clubsite_bench"
+BENCH_DATABASE = os.environ.get("BENCH_DATABASE") or f"clubsite_bench_{os.getpid()}"
 MEMBERS = 120
 SEED = 1
 # A fixed last day, so that every run measures the same history; the month measured is the
 # last one of the history.
 END = datetime.date(2026, 10, 31)
-TIME_TARGET_MS = 100.0
+TIME_TARGET_MS = 60.0
 QUERY_TARGET = 10
-MONTH_RATIO_TARGET = 1.5
+RATIO_TARGET = 1.3
 ROUNDS = 25
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -104,6 +105,10 @@ def _measure_in_child(database_url: str, years: int) -> dict[str, Any]:
         "DJANGO_DEBUG": "0",
         "DJANGO_SECRET_KEY": "benchmark-only",
         "DJANGO_ALLOWED_HOSTS": "testserver",
+        # Measured over plain HTTP on the loopback: no HTTPS redirect, no secure-only cookies.
+        "DJANGO_SECURE_SSL_REDIRECT": "0",
+        "DJANGO_SESSION_COOKIE_SECURE": "0",
+        "DJANGO_CSRF_COOKIE_SECURE": "0",
     }
     done = subprocess.run(
         [sys.executable, "-m", "benchmarks.standings", "--child", str(years)],
@@ -169,7 +174,11 @@ def _child(years: int) -> dict[str, Any]:
 
     cases: dict[str, Callable[[], object]] = {
         "month_page": page(f"/standings/?period=month&month={END:%Y-%m}"),
+        "year_page": page(f"/standings/?period=year&year={END.year}"),
         "all_time_page": page("/standings/?period=all"),
+        "champions_page": page("/standings/champions/"),
+        "player_year_page": page(f"/members/{regular}/?period=year&year={END.year}"),
+        "player_all_time_page": page(f"/members/{regular}/?period=all"),
         "month": lambda: standings.period_standings(month, min_games=4),
         "all_time": lambda: standings.period_standings(whole, min_games=4),
         "champions": lambda: standings.champions_history(today=END + datetime.timedelta(days=1)),
@@ -210,31 +219,34 @@ def _report(small: dict[str, Any], large: dict[str, Any]) -> list[str]:
     ]
     labels = {
         "month_page": f"monthly standings page ({END:%Y-%m})",
+        "year_page": f"yearly standings page ({END.year})",
         "all_time_page": "all-time standings page",
+        "champions_page": "champions page",
+        "player_year_page": f"player page, busiest member, {END.year}",
+        "player_all_time_page": "player page, busiest member, all time",
         "month": f"  of which the standings ({END:%Y-%m})",
         "all_time": "  of which the all-time standings",
-        "champions": "champions history",
-        "player_year": f"player page, busiest member, {END.year}",
-        "player_all_time": "player page, busiest member, all time",
+        "champions": "  of which the champions history",
+        "player_year": f"  of which the player's figures, {END.year}",
+        "player_all_time": "  of which the player's figures, all time",
     }
     for name, label in labels.items():
         cells = [_cell(run["measured"][name]) for run in (small, large)]
         verdict = ""
-        if name in ("month_page", "all_time_page"):
-            ok = all(
-                run["measured"][name]["best_ms"] < TIME_TARGET_MS
-                and run["measured"][name]["queries"] <= QUERY_TARGET
-                for run in (small, large)
+        if name.endswith("_page"):
+            best = [run["measured"][name]["best_ms"] for run in (small, large)]
+            ratio = best[1] / best[0]
+            ok = (
+                all(b < TIME_TARGET_MS for b in best)
+                and all(run["measured"][name]["queries"] <= QUERY_TARGET for run in (small, large))
+                and ratio <= RATIO_TARGET
             )
-            verdict = " ok" if ok else " ABOVE TARGET"
+            verdict = f" {ratio:.2f}x " + ("ok" if ok else "ABOVE TARGET")
         lines.append(f"{label:<40} {cells[0]:>22} {cells[1]:>22}{verdict}")
-    ratio = large["measured"]["month_page"]["best_ms"] / small["measured"]["month_page"]["best_ms"]
-    verdict = "ok" if ratio <= MONTH_RATIO_TARGET else "ABOVE TARGET"
     lines.append(
-        f"{'monthly, 10-year / 1-year (best)':<40} {'':>22} {f'{ratio:.2f}x':>22} "
-        f"target <= {MONTH_RATIO_TARGET} {verdict}"
+        f"(pages: < {TIME_TARGET_MS:.0f} ms, <= {QUERY_TARGET} queries, 10-year / 1-year "
+        f"<= {RATIO_TARGET}; the lines below a page are its parts, for information)"
     )
-    lines.append("(champions history and player pages: for information, no target)")
     if large["hanchans"] < 20_000:
         lines.append(f"10-year history has only {large['hanchans']:,} hanchans (< 20,000)")
     return lines

@@ -60,11 +60,14 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    # Members only: every view needs a login unless marked @login_not_required.
+    "django_htmx.middleware.HtmxMiddleware",
+    # A logged-out phone's htmx request: HX-Redirect to the login page, not a fragment of it.
+    "clubsite.middleware.HtmxLoginRedirectMiddleware",
+    # Members only: every view needs a login unless marked @login_not_required. This is the
+    # one rule for logins: views carry no @login_required of their own.
     "django.contrib.auth.middleware.LoginRequiredMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "django_htmx.middleware.HtmxMiddleware",
 ]
 
 ROOT_URLCONF = "clubsite.urls"
@@ -178,3 +181,55 @@ DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "clubsite@examp
 CLUB_LIST_ADDRESS = os.environ.get("CLUB_LIST_ADDRESS", "club-list@example.org")
 CLUB_SITE_URL = os.environ.get("CLUB_SITE_URL", "http://127.0.0.1:8000")
 MEETUP_REMINDER_HOURS = int(os.environ.get("MEETUP_REMINDER_HOURS", "24"))
+
+# -- Errors and logs ---------------------------------------------------------------------------
+# One line per record on standard error, where a process manager (systemd, a container) keeps
+# it; server errors are also mailed to ADMINS ("Name <address>, ..."; none by default).
+ADMINS = envlist("DJANGO_ADMINS", "")
+SERVER_EMAIL = os.environ.get("DJANGO_SERVER_EMAIL", DEFAULT_FROM_EMAIL)
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "line": {"format": "{asctime} {levelname} {name} {message}", "style": "{"},
+    },
+    "filters": {"debug_off": {"()": "django.utils.log.RequireDebugFalse"}},
+    "handlers": {
+        "stderr": {"class": "logging.StreamHandler", "formatter": "line"},
+        "mail_admins": {
+            "class": "django.utils.log.AdminEmailHandler",
+            "filters": ["debug_off"],
+            "level": "ERROR",
+        },
+    },
+    "root": {"handlers": ["stderr"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")},
+    "loggers": {
+        "django.request": {"handlers": ["stderr", "mail_admins"], "level": "ERROR",
+                           "propagate": False},
+        "meetings": {"level": "INFO"},
+    },
+}
+
+# -- Deployment behind HTTPS (each from the environment; production defaults when DEBUG is off)
+SECURE_HSTS_SECONDS = int(
+    os.environ.get("DJANGO_SECURE_HSTS_SECONDS", "0" if DEBUG else "31536000")
+)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool(
+    "DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", "0" if DEBUG else "1"
+)
+SECURE_HSTS_PRELOAD = envbool("DJANGO_SECURE_HSTS_PRELOAD", "0")
+# Preloading is a submission to the browsers' lists, the operator's own decision: its warning
+# is silenced so that `check --deploy` reports only what this project decides.
+SILENCED_SYSTEM_CHECKS = ["security.W021"]
+SECURE_SSL_REDIRECT = envbool("DJANGO_SECURE_SSL_REDIRECT", "0" if DEBUG else "1")
+SESSION_COOKIE_SECURE = envbool("DJANGO_SESSION_COOKIE_SECURE", "0" if DEBUG else "1")
+CSRF_COOKIE_SECURE = envbool("DJANGO_CSRF_COOKIE_SECURE", "0" if DEBUG else "1")
+CSRF_TRUSTED_ORIGINS = envlist("DJANGO_CSRF_TRUSTED_ORIGINS", "")
+# "HTTP_X_FORWARDED_PROTO,https" behind a proxy that sets that header (and strips it from
+# clients); unset otherwise, since trusting it without such a proxy is unsafe.
+_proxy_header = envlist("DJANGO_SECURE_PROXY_SSL_HEADER", "")
+if _proxy_header:
+    if len(_proxy_header) != 2:
+        raise ImproperlyConfigured("DJANGO_SECURE_PROXY_SSL_HEADER is 'HEADER,value'")
+    SECURE_PROXY_SSL_HEADER = (_proxy_header[0], _proxy_header[1])
+

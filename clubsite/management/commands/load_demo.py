@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import datetime
 import random
+from argparse import ArgumentParser
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 from unittest import mock
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone
 
@@ -63,7 +65,20 @@ class Command(BaseCommand):
         "the configured mailer (the console in development)."
     )
 
+    def add_arguments(self, parser: ArgumentParser) -> None:
+        parser.add_argument(
+            "--force",
+            action="store_true",
+            help="load the demo club even with DEBUG off (it creates the steward "
+            "aoki / mahjong-demo: never on a real club's database)",
+        )
+
     def handle(self, *args: Any, **options: Any) -> None:
+        if not settings.DEBUG and not options["force"]:
+            raise CommandError(
+                "DEBUG is off: this looks like a real club's database, and the demo creates a "
+                "steward with a published password. Use --force if it is a demo server."
+            )
         if Member.objects.exists():
             self.stdout.write("Members exist already: no demo data loaded.")
             return
