@@ -7,6 +7,8 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from clubsite.names import validate_display_name
+
 
 class Member(models.Model):
     """A club member: one per user account.
@@ -21,7 +23,9 @@ class Member(models.Model):
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="member"
     )
-    display_name = models.CharField(_("display name"), max_length=60, unique=True)
+    display_name = models.CharField(
+        _("display name"), max_length=60, unique=True, validators=[validate_display_name]
+    )
     furigana = models.CharField(_("furigana"), max_length=120, blank=True)
     phone = models.CharField(_("phone number"), max_length=30, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)

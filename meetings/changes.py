@@ -30,6 +30,7 @@ from meetings.transitions import (
     MeetupError,
     announce,
     check,
+    check_day_ahead,
     fill_seats,
     locked,
     reload,
@@ -118,6 +119,7 @@ def meetup_move(
     check(meetup, Action.MOVE, by)
     if date < timezone.localdate():
         raise MeetupError(_("The new date cannot be in the past."))
+    check_day_ahead(date)
     if date == meetup.date and start_time == meetup.start_time:
         raise MeetupError(_("That is the date and time it has already."))
     candidate, _created = CandidateDate.objects.get_or_create(meetup=meetup, date=date)

@@ -42,6 +42,7 @@ from meetings.transitions import (
     MeetupError,
     announce,
     check,
+    check_day_ahead,
     fill_seats,
     locked,
     reload,
@@ -99,6 +100,7 @@ def meetup_post(
         raise MeetupError(_("Give at least one date."))
     if days[0] < timezone.localdate():
         raise MeetupError(_("Candidate dates cannot be in the past."))
+    check_day_ahead(days[-1])
     try:
         ruleset = load_ruleset(ruleset_id)
     except KeyError:

@@ -106,3 +106,15 @@ def announce(
     recipients = list(dict.fromkeys(m.pk for m in to if m != by))
     transaction.on_commit(partial(emails.notice_emails_send, notice.pk, recipients), robust=True)
     return notice
+
+
+# A meetup is arranged at most this far ahead (issue 9: a date like 9999-12-31 broke the
+# calendar files of everyone in the meetup).
+MAX_DAYS_AHEAD = 2 * 366
+
+
+def check_day_ahead(day: datetime.date) -> None:
+    """Raises :class:`MeetupError` for a day more than two years ahead."""
+    if day > timezone.localdate() + datetime.timedelta(days=MAX_DAYS_AHEAD):
+        raise MeetupError(_("A meetup is arranged at most two years ahead."))
+

@@ -5,6 +5,8 @@ logged-out phone's htmx request is sent to the login page."""
 
 from __future__ import annotations
 
+import io
+import json
 import logging
 import os
 import subprocess
@@ -99,3 +101,66 @@ def test_a_logged_out_phone_gets_hx_redirect_to_the_login_page(db):
     assert "next=" in response["HX-Redirect"]
     page = Client().get(reverse("game_list"))
     assert page.status_code == 302 and "HX-Redirect" not in page
+
+
+# -- bad input at the edges (issue 9, item 3) -----------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["Aoki\nBaba", "tab\tname", "x" * 61, "   "])
+def test_create_member_refuses_a_display_name_that_is_not_one_line(db, name):
+    from clubsite.models import Member
+
+    with pytest.raises(CommandError):
+        call_command("create_member", "someone", "--name", name, "--password", "pw-12345678")
+    assert not Member.objects.exists()
+
+
+def test_create_member_trims_the_display_name(db):
+    from clubsite.models import Member
+
+    call_command("create_member", "someone", "--name", "  Aoki  ", "--password", "pw-12345678",
+                 stdout=io.StringIO())  # fmt: skip
+    assert Member.objects.get().display_name == "Aoki"
+
+
+def test_import_games_refuses_to_create_a_member_with_a_line_break(tmp_path, db):
+    from scoring.models import Hanchan
+
+    record = {
+        "ruleset": "makura-1.5",
+        "players": ["A\nB", "C", "D", "E"],
+        "final_scores": {"scores": [45300, 30000, 19700, 5000]},
+    }
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    err = io.StringIO()
+    with pytest.raises(CommandError) as raised:
+        call_command("import_games", str(path), "--create-members", "--date", "2026-11-20",
+                     stdout=io.StringIO(), stderr=err)  # fmt: skip
+    assert raised.value.returncode == 2
+    assert "players" in err.getvalue() and err.getvalue().count("\n") == 1
+    assert not Hanchan.objects.exists()
+
+
+def test_import_games_refuses_a_file_that_is_no_record(tmp_path, db):
+    path = tmp_path / "game.json"
+    path.write_bytes(b"\xff\xfe not json")
+    err = io.StringIO()
+    with pytest.raises(CommandError) as raised:
+        call_command("import_games", str(path), stdout=io.StringIO(), stderr=err)
+    assert raised.value.returncode == 2 and "not UTF-8" in err.getvalue()
+
+
+def test_a_meetup_is_arranged_at_most_two_years_ahead(member):
+    import datetime
+
+    from meetings.models import Venue
+    from meetings.services import MeetupError, meetup_post
+
+    with pytest.raises(MeetupError, match="two years"):
+        meetup_post(
+            by=member.user,
+            dates=[datetime.date(9999, 12, 31)],
+            venue=Venue.objects.first(),
+            ruleset_id="makura-1.5",
+        )

@@ -43,7 +43,7 @@ class Command(BaseCommand):
     @no_translations
     def handle(self, *args: Any, **options: Any) -> None:
         username: str = options["username"]
-        display_name: str = options["name"]
+        display_name: str = options["name"].strip()
         user_model = get_user_model()
         user = user_model(username=username, is_staff=options["staff"])
         member = Member(

@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 import datetime
-import json
 import secrets
 from argparse import ArgumentParser
 from pathlib import Path
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone
 
 from clubsite.models import Member
+from clubsite.names import clean_display_name
+from scoring.record_files import read_json
 from scoring.services import LedgerError, hanchan_import
 
 
@@ -49,12 +51,15 @@ class Command(BaseCommand):
                 continue
             self.stdout.write(f"{path}: imported {len(ids)} game(s): {', '.join(map(str, ids))}")
         if failed:
-            raise CommandError(f"{len(failed)} file(s) not imported; nothing was stored from them")
+            # Status 2, as ``replay`` exits on a bad record (docs/game-record-format.md).
+            raise CommandError(
+                f"{len(failed)} file(s) not imported; nothing was stored from them", returncode=2
+            )
 
     def _import_file(
         self, path: Path, default_date: datetime.date, create_members: bool
     ) -> list[int]:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = read_json(str(path))
         records = data if isinstance(data, list) else [data]
         ids = []
         with transaction.atomic():
@@ -81,6 +86,11 @@ class Command(BaseCommand):
             raise LedgerError(
                 f"unknown player(s): {', '.join(missing)} (use --create-members to add them)"
             )
+        for name in missing:
+            try:
+                clean_display_name(name)
+            except ValidationError as error:
+                raise LedgerError(f"players: {name[:80]!r}: {' '.join(error.messages)}") from None
         for name in missing:
             user = get_user_model().objects.create_user(
                 username=f"imported-{secrets.token_hex(6)}", password=None
