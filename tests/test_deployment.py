@@ -18,6 +18,7 @@ from django.core import mail
 from django.core.management import CommandError, call_command
 from django.test import Client, override_settings
 from django.urls import reverse
+from django.utils import translation
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -157,7 +158,7 @@ def test_a_meetup_is_arranged_at_most_two_years_ahead(member):
     from meetings.models import Venue
     from meetings.services import MeetupError, meetup_post
 
-    with pytest.raises(MeetupError, match="two years"):
+    with translation.override("en"), pytest.raises(MeetupError, match="two years"):
         meetup_post(
             by=member.user,
             dates=[datetime.date(9999, 12, 31)],
