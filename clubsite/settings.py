@@ -4,6 +4,7 @@ Development needs no configuration: DEBUG is on, the database is SQLite at db.sq
 A deployment sets DJANGO_DEBUG=0, DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS and DATABASE_URL.
 """
 
+import datetime
 import os
 from pathlib import Path
 
@@ -51,6 +52,7 @@ INSTALLED_APPS = [
     "scoring",
     "meetings",
     "tournaments",
+    "axes",
 ]
 
 MIDDLEWARE = [
@@ -70,6 +72,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    # Last, as its documentation asks: it answers a locked-out login.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "clubsite.urls"
@@ -249,4 +253,26 @@ SECURE_CSP = {
     "base-uri": [CSP.SELF],
     "object-src": [CSP.NONE],
 }
+
+# -- Logins ------------------------------------------------------------------------------------
+# django-axes (chosen over django-ratelimit and hand-written counters: it is maintained, counts
+# failures per username and address in the database, so every gunicorn worker sees them, and
+# lists lockouts for stewards in the admin). After AXES_FAILURE_LIMIT wrong passwords for one
+# username from one address, logins from there wait AXES_COOLOFF_TIME; a steward can lift a
+# lockout in the admin ("Access attempts") or with `manage.py axes_reset_username NAME`.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(os.environ.get("CLUB_LOGIN_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = datetime.timedelta(
+    minutes=int(os.environ.get("CLUB_LOGIN_COOLOFF_MINUTES", "15"))
+)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+# Behind the proxy of README "Deploying" (the one that sets the forwarded headers), the client's
+# address is the forwarded one; without a proxy that header could be made up, so it is not read.
+if _proxy_header:
+    AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"]
 

@@ -1,13 +1,14 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_not_required
 from django.urls import include, path
 
 from clubsite import views
 
-# Login, logout and password change only: there is no password reset by email, stewards set a
-# new password in the admin. The password change templates have names of their own because
-# the admin renders registration/password_change_form.html and password_change_done.html for
-# its own pages, which ours would otherwise replace.
+# Login, logout, password change and a password reset by e-mail for members with an address
+# (stewards still set a new password in the admin). The templates have names of their own
+# because the admin renders registration/password_change_form.html and friends for its own
+# pages, which ours would otherwise replace.
 account_patterns = [
     path(
         "accounts/login/",
@@ -26,6 +27,42 @@ account_patterns = [
             template_name="registration/password_changed.html"
         ),
         name="password_change_done",
+    ),
+    path(
+        "accounts/password/reset/",
+        login_not_required(
+            auth_views.PasswordResetView.as_view(
+                template_name="registration/reset_request.html",
+                email_template_name="registration/reset_email.txt",
+                subject_template_name="registration/reset_subject.txt",
+            )
+        ),
+        name="password_reset",
+    ),
+    path(
+        "accounts/password/reset/sent/",
+        login_not_required(
+            auth_views.PasswordResetDoneView.as_view(template_name="registration/reset_sent.html")
+        ),
+        name="password_reset_done",
+    ),
+    path(
+        "accounts/password/reset/<uidb64>/<token>/",
+        login_not_required(
+            auth_views.PasswordResetConfirmView.as_view(
+                template_name="registration/reset_new_password.html"
+            )
+        ),
+        name="password_reset_confirm",
+    ),
+    path(
+        "accounts/password/reset/done/",
+        login_not_required(
+            auth_views.PasswordResetCompleteView.as_view(
+                template_name="registration/reset_complete.html"
+            )
+        ),
+        name="password_reset_complete",
     ),
 ]
 

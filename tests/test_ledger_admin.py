@@ -14,9 +14,9 @@ from scoring.services import hanchan_start
 
 @pytest.fixture
 def steward_client(db) -> Client:
-    User.objects.create_superuser("root", password="root-password")
+    root = User.objects.create_superuser("root", password="root-password")
     client = Client()
-    client.login(username="root", password="root-password")
+    client.force_login(root)
     return client
 
 
