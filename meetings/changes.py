@@ -255,7 +255,9 @@ def reminders_send(*, after: datetime.timedelta, now: datetime.datetime | None =
             application.save(update_fields=["reminded_at"])
         ids = [application.pk for application in due]
         if ids:
-            transaction.on_commit(partial(emails.reminder_emails_send, ids), robust=True)
+            transaction.on_commit(
+                partial(emails.send_reminder_emails.enqueue, ids), robust=True
+            )
     return len(ids)
 
 

@@ -455,6 +455,9 @@ class Notice(models.Model):
     )
     params = models.JSONField(default=dict)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Who the notice's e-mail did not reach (display names, or the club's list address):
+    # stewards see it on the meetup's page; the log has the reason.
+    undelivered = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-pk"]

@@ -104,7 +104,11 @@ def announce(
     they know) and to the club's list address."""
     notice = Notice.objects.create(meetup=meetup, kind=kind, actor=by, params=params)
     recipients = list(dict.fromkeys(m.pk for m in to if m != by))
-    transaction.on_commit(partial(emails.notice_emails_send, notice.pk, recipients), robust=True)
+    # After the commit, through the task framework, so that a slow mail server never holds a
+    # request once a queue backend is configured (the immediate backend sends right away).
+    transaction.on_commit(
+        partial(emails.send_notice_emails.enqueue, notice.pk, recipients), robust=True
+    )
     return notice
 
 

@@ -6,7 +6,7 @@ import datetime
 import io
 
 import pytest
-from django.contrib.auth import authenticate
+from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.utils import timezone
 
@@ -18,10 +18,11 @@ from scoring.models import Hanchan
 @pytest.mark.django_db
 def test_it_loads_a_demo_club_once():
     out = io.StringIO()
-    call_command("load_demo", stdout=out)
+    call_command("load_demo", "--force", stdout=out)
     assert "Log in as aoki / mahjong-demo" in out.getvalue()
     assert Member.objects.count() == 12
-    assert authenticate(username="aoki", password="mahjong-demo").is_staff
+    aoki = get_user_model().objects.get(username="aoki")
+    assert aoki.check_password("mahjong-demo") and aoki.is_staff
     statuses = sorted(Hanchan.objects.values_list("status", flat=True))
     assert statuses == ["finished"] * 6 + ["in_play"]
     rulesets = set(Hanchan.objects.values_list("ruleset_version__ruleset_id", flat=True))
@@ -30,7 +31,7 @@ def test_it_loads_a_demo_club_once():
         assert all(seat.points is not None for seat in game.seats.all())
     assert all(m.phone and m.user.email.endswith("@example.org") for m in Member.objects.all())
     again = io.StringIO()
-    call_command("load_demo", stdout=again)
+    call_command("load_demo", "--force", stdout=again)
     assert "no demo data loaded" in again.getvalue()
     assert Hanchan.objects.count() == 7
     assert Meetup.objects.count() == 3
@@ -39,7 +40,7 @@ def test_it_loads_a_demo_club_once():
 @pytest.mark.django_db
 def test_it_loads_demo_meetups_through_the_services(mailoutbox, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
-        call_command("load_demo", stdout=io.StringIO())
+        call_command("load_demo", "--force", stdout=io.StringIO())
     meetups = {m.state: Meetup.objects.for_page().get(pk=m.pk) for m in Meetup.objects.all()}
     assert set(meetups) == {State.REPORTED, State.PROVISIONAL, State.RECRUITING}
 

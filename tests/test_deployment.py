@@ -165,3 +165,51 @@ def test_a_meetup_is_arranged_at_most_two_years_ahead(member):
             venue=Venue.objects.first(),
             ruleset_id="makura-1.5",
         )
+
+
+def test_a_failed_notice_e_mail_is_logged_marked_and_the_rest_go_out(
+    member, other_member, coordinator, staff_member, monkeypatch, caplog,
+    django_capture_on_commit_callbacks, client_for, settings,
+):  # fmt: skip
+    """Issue 9, item 2: one recipient's e-mail failing stops nothing else; the log names the
+    meetup and the recipient; stewards see the mark on the meetup's page."""
+    import datetime
+
+    from django.core.mail import mailers
+
+    from meetings.models import Notice, Venue
+    from meetings.services import meetup_apply, meetup_post
+
+    for person in (member, other_member, coordinator):
+        person.user.email = f"{person.user.username}@example.org"
+        person.user.save()
+    meetup = meetup_post(
+        by=coordinator.user,
+        dates=[datetime.date.today() + datetime.timedelta(days=7)],
+        venue=Venue.objects.first(),
+        ruleset_id="makura-1.5",
+    )
+    backend = type(mailers.default)  # each access makes a new backend: patch its class
+    real = backend.send_messages
+
+    def picky(self, messages):
+        if any("chiba@" in address for m in messages for address in m.to):
+            raise ConnectionRefusedError("the mail server refused Chiba")
+        return real(self, messages)
+
+    monkeypatch.setattr(backend, "send_messages", picky)
+    mail.outbox.clear()
+    with caplog.at_level(logging.ERROR, logger="meetings"), django_capture_on_commit_callbacks(
+        execute=True
+    ):
+        meetup_apply(meetup_id=meetup.pk, by=member.user, dates=None)
+    notice = Notice.objects.filter(meetup=meetup).order_by("-pk").first()
+    failing = [r for r in caplog.records if "not delivered" in r.getMessage()]
+    assert failing and f"meetup {meetup.pk}" in failing[0].getMessage()
+    assert "chiba@example.org" in failing[0].getMessage()
+    assert notice.undelivered and "chiba@example.org" in notice.undelivered[0]
+    # The coordinator's e-mail failed; the club's list still got the notice.
+    assert [m.to for m in mail.outbox] == [[settings.CLUB_LIST_ADDRESS]]
+    page = client_for(staff_member).get(f"/meetups/{meetup.pk}/").text
+    assert "chiba@example.org" in page
+    assert "chiba@example.org" not in client_for(member).get(f"/meetups/{meetup.pk}/").text
