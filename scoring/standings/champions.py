@@ -7,7 +7,7 @@ Minimums and the tie rule are club settings (``CHAMPION_MIN_GAMES``,
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -167,13 +167,28 @@ def champions_history(
     months = []
     period = month_period(first.year, first.month)
     while period.end < today:
-        rows = qualified(by_month.get(period.start, ()), month_minimum, names)
+        rows = qualified(_top(by_month.get(period.start, ()), month_minimum), month_minimum, names)
         months.append(Title(period, month_minimum, title_holders(rows)))
         period = period.next()
     halves = []
     period = half_year_of(first)
     while period.end < today:
-        rows = qualified(by_half.get(period.start, {}).values(), half_minimum, names)
+        rows = qualified(
+            _top(by_half.get(period.start, {}).values(), half_minimum), half_minimum, names
+        )
         halves.append(Title(period, half_minimum, title_holders(rows)))
         period = period.next()
     return ChampionsHistory(months=tuple(reversed(months)), halves=tuple(reversed(halves)))
+
+
+def _top(rows: Iterable[Mapping[str, Any]], minimum: int) -> list[Mapping[str, Any]]:
+    """Of a period's aggregate rows, those with the minimum games and the highest total: all
+    a title is decided among (the standings order starts with the total), so only they
+    become standings rows (ten years of members' months would otherwise be tens of
+    thousands)."""
+    eligible = [values for values in rows if values["games"] >= minimum]
+    if not eligible:
+        return []
+    best = max(values["total_points"] for values in eligible)
+    return [values for values in eligible if values["total_points"] == best]
+
