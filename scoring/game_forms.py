@@ -102,11 +102,16 @@ class GameStartForm(forms.Form):
         return [f"player_{seat}" for seat in range(MAX_PLAYERS)]
 
 
+# Longer than any display name or reading a search box needs to match.
+MAX_QUERY = 120
+
+
 def member_options(query: str, keep: Sequence[str]) -> QuerySet[Member]:
     """Members for the seat selects, by reading: those matching ``query`` (name or furigana)
     and always the ones already chosen (``keep``: their primary keys)."""
     members = Member.objects.order_by("furigana", "display_name")
-    query = query.strip()
+    # A name never holds a control character; PostgreSQL refuses a NUL byte in a query.
+    query = "".join(c for c in query if c.isprintable()).strip()[:MAX_QUERY]
     if not query:
         return members
     chosen = [pk for pk in keep if is_key(pk)]
