@@ -6,6 +6,7 @@ A deployment sets DJANGO_DEBUG=0, DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS and DA
 
 import datetime
 import os
+from email.utils import formataddr, getaddresses, parseaddr
 from pathlib import Path
 
 import dj_database_url
@@ -190,14 +191,20 @@ MEETUP_REMINDER_HOURS = int(os.environ.get("MEETUP_REMINDER_HOURS", "24"))
 
 # -- Errors and logs ---------------------------------------------------------------------------
 # One line per record on standard error, where a process manager (systemd, a container) keeps
-# it; server errors are also mailed to ADMINS ("Name <address>, ..."; none by default).
-ADMINS = envlist("DJANGO_ADMINS", "")
+# it; server errors are also mailed to ADMINS ("Name <address>, ..."; none by default). The
+# "django" logger is named here, or Django's own default handlers on it would print each of its
+# records a second time.
+ADMINS = [
+    formataddr(pair) for pair in getaddresses([os.environ.get("DJANGO_ADMINS", "")]) if any(pair)
+]
+if any("@" not in parseaddr(admin)[1] for admin in ADMINS):
+    raise ImproperlyConfigured("DJANGO_ADMINS is 'Name <address>, ...' (or bare addresses)")
 SERVER_EMAIL = os.environ.get("DJANGO_SERVER_EMAIL", DEFAULT_FROM_EMAIL)
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {
-        "line": {"format": "{asctime} {levelname} {name} {message}", "style": "{"},
+        "line": {"()": "clubsite.logs.OneLineFormatter"},
     },
     "filters": {"debug_off": {"()": "django.utils.log.RequireDebugFalse"}},
     "handlers": {
@@ -210,9 +217,15 @@ LOGGING = {
     },
     "root": {"handlers": ["stderr"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")},
     "loggers": {
-        "django.request": {"handlers": ["stderr", "mail_admins"], "level": "ERROR",
-                           "propagate": False},
+        "django": {"handlers": ["stderr", "mail_admins"], "level": "INFO", "propagate": False},
+        # Every 500 (with its traceback) and nothing below: 404s and 403s are the proxy's
+        # access log's business.
+        "django.request": {"level": "ERROR"},
+        # Requests for a host name not in ALLOWED_HOSTS come from scanners: logged, not mailed.
+        "django.security.DisallowedHost": {"handlers": ["stderr"], "propagate": False},
         "meetings": {"level": "INFO"},
+        # Failed logins and lockouts are warnings; its start-up banner is not worth a line.
+        "axes": {"level": "WARNING"},
     },
 }
 
@@ -270,9 +283,9 @@ AXES_COOLOFF_TIME = datetime.timedelta(
 )
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
-AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
-# Behind the proxy of README "Deploying" (the one that sets the forwarded headers), the client's
-# address is the forwarded one; without a proxy that header could be made up, so it is not read.
-if _proxy_header:
-    AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"]
-
+# The lockout page (HTTP 429, registration/locked_out.html) says how many minutes to wait.
+AXES_LOCKOUT_CALLABLE = "clubsite.accounts.lockout_response"
+# Behind the proxy of README "Deploying" (DJANGO_SECURE_PROXY_SSL_HEADER set), the client's
+# address is the last one in X-Forwarded-For, which that proxy added; without a proxy the header
+# could be made up, so only the connecting address counts (clubsite/accounts.py).
+AXES_CLIENT_IP_CALLABLE = "clubsite.accounts.client_address"

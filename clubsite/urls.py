@@ -3,12 +3,13 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_not_required
 from django.urls import include, path
 
-from clubsite import views
+from clubsite import accounts, views
 
 # Login, logout, password change and a password reset by e-mail for members with an address
-# (stewards still set a new password in the admin). The templates have names of their own
-# because the admin renders registration/password_change_form.html and friends for its own
-# pages, which ours would otherwise replace.
+# (stewards still set a new password in the admin; a reset also lifts the member's login
+# lockouts, clubsite/accounts.py); the reset's paths are Django's usual ones. The templates
+# have names of their own because the admin renders registration/password_change_form.html and
+# friends for its own pages, which ours would otherwise replace.
 account_patterns = [
     path(
         "accounts/login/",
@@ -29,7 +30,7 @@ account_patterns = [
         name="password_change_done",
     ),
     path(
-        "accounts/password/reset/",
+        "accounts/password_reset/",
         login_not_required(
             auth_views.PasswordResetView.as_view(
                 template_name="registration/reset_request.html",
@@ -40,23 +41,23 @@ account_patterns = [
         name="password_reset",
     ),
     path(
-        "accounts/password/reset/sent/",
+        "accounts/password_reset/done/",
         login_not_required(
             auth_views.PasswordResetDoneView.as_view(template_name="registration/reset_sent.html")
         ),
         name="password_reset_done",
     ),
     path(
-        "accounts/password/reset/<uidb64>/<token>/",
+        "accounts/reset/<uidb64>/<token>/",
         login_not_required(
-            auth_views.PasswordResetConfirmView.as_view(
+            accounts.PasswordResetConfirmView.as_view(
                 template_name="registration/reset_new_password.html"
             )
         ),
         name="password_reset_confirm",
     ),
     path(
-        "accounts/password/reset/done/",
+        "accounts/reset/done/",
         login_not_required(
             auth_views.PasswordResetCompleteView.as_view(
                 template_name="registration/reset_complete.html"
