@@ -53,6 +53,9 @@ run: $(STAMP)
 # Production: DEBUG off; DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS and DATABASE_URL come from the
 # environment (README, "Deploying"); the deployment checks must pass without a warning.
 serve: $(STAMP)
+	@test -n "$$DJANGO_SECRET_KEY" -a -n "$$DJANGO_ALLOWED_HOSTS" || { \
+		echo "make serve needs DJANGO_SECRET_KEY and DJANGO_ALLOWED_HOSTS (README: Deploying)"; \
+		exit 1; }
 	DJANGO_DEBUG=0 $(BIN)/python manage.py check --deploy --fail-level WARNING
 	DJANGO_DEBUG=0 $(BIN)/python manage.py migrate
 	DJANGO_DEBUG=0 $(BIN)/python manage.py collectstatic --noinput

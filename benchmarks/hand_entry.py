@@ -1,10 +1,12 @@
 """Hand entry over HTTP against PostgreSQL with 20 concurrent phones, and queries per request.
 
 Run by ``make bench`` (``python -m benchmarks``) as ``python -m benchmarks.hand_entry`` in a
-process of its own, because it points Django at a scratch database ``clubsite_bench_entry``
-on the local PostgreSQL (127.0.0.1:5432, user postgres; override with BENCH_PG_URL), which it
-creates, migrates and drops. It serves the app as production would, with gunicorn (4 worker
-processes for the 2 cores, DEBUG off), on a free loopback port.
+process of its own, because it points Django at a scratch database on the local PostgreSQL
+(127.0.0.1:5432, user postgres; override with BENCH_PG_URL), which it creates, migrates and
+drops: ``BENCH_ENTRY_DATABASE`` names it, by default ``clubsite_bench_entry_<pid>``, so two
+runs on one server never meet. A database of that name that exists already is left alone and
+the bench stops: it only ever drops the database it created. It serves the app as production
+would, with gunicorn (4 worker processes for the 2 cores, DEBUG off), on a free loopback port.
 
 Each of 20 clients is a phone at its own table: after a random start within half a second it
 confirms a hand (mostly exhaustive draws, every fourth a mangan tsumo), then waits a moment
@@ -39,12 +41,22 @@ P95_TARGET_MS = 50
 QUERY_TARGET = 15
 
 
-def _recreate_database() -> None:
+def _create_database() -> bool:
+    """Create the scratch database; False (and a line on standard error) if one of that name
+    exists already."""
     import psycopg
 
     with psycopg.connect(f"{PG_SERVER}/postgres", autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{DB_NAME}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{DB_NAME}"')
+        try:
+            conn.execute(f'CREATE DATABASE "{DB_NAME}"')
+        except psycopg.errors.DuplicateDatabase:
+            print(
+                f"hand entry: database {DB_NAME} exists already; drop it or set "
+                "BENCH_ENTRY_DATABASE to another name",
+                file=sys.stderr,
+            )
+            return False
+    return True
 
 
 def _drop_database() -> None:
@@ -220,7 +232,8 @@ def main() -> int:
         os.environ[f"DJANGO_{name}"] = "0"
     import django
 
-    _recreate_database()
+    if not _create_database():
+        return 2
     try:
         django.setup()
         tables = _setup_club()

@@ -5,10 +5,12 @@ logged-out phone's htmx request is sent to the login page."""
 
 from __future__ import annotations
 
+import ast
 import io
 import json
 import logging
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -95,13 +97,73 @@ def test_a_server_error_is_logged_and_mailed_to_the_admins(caplog, client_for, m
     assert len(mail.outbox) == 1 and "steward@example.org" in mail.outbox[0].to
 
 
+@override_settings(DEBUG=False, ADMINS=["Steward <steward@example.org>"])
+def test_a_server_error_is_one_line_on_standard_error(client_for, member, monkeypatch):
+    """The handler that LOGGING puts on standard error writes the 500, traceback and all, as
+    one line: time, level, logger, message."""
+    from scoring.views import games
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the ledger is on fire")
+
+    monkeypatch.setattr(games, "awaiting_viewer", broken)
+    (handler,) = [h for h in logging.getLogger("django").handlers if h.name == "stderr"]
+    assert type(handler) is logging.StreamHandler  # on sys.stderr, LOGGING naming no stream
+    stream = io.StringIO()
+    monkeypatch.setattr(handler, "stream", stream)
+    client = client_for(member)
+    client.raise_request_exception = False
+    assert client.get(reverse("game_list")).status_code == 500
+    (line,) = stream.getvalue().splitlines()
+    assert re.fullmatch(
+        r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d{4} ERROR django.request "
+        r"Internal Server Error: / .*RuntimeError: the ledger is on fire",
+        line.replace("\\n", " "),
+    ), line
+    assert mail.outbox[0].to == ["Steward <steward@example.org>"]
+    assert "the ledger is on fire" in mail.outbox[0].body
+
+
+def test_a_missing_page_is_neither_logged_nor_mailed(client_for, member, settings, monkeypatch):
+    settings.DEBUG = False
+    (handler,) = [h for h in logging.getLogger("django").handlers if h.name == "stderr"]
+    stream = io.StringIO()
+    monkeypatch.setattr(handler, "stream", stream)
+    assert client_for(member).get("/no-such-page/").status_code == 404
+    assert stream.getvalue() == "" and mail.outbox == []
+
+
+def test_admins_are_read_as_e_mail_addresses(tmp_path):
+    code = "from django.conf import settings as s; print(s.ADMINS)"
+    env = {**PRODUCTION, "DJANGO_ADMINS": '"Ng, Mary" <mary@example.org>, 青木 <aoki@example.org>,'
+           " doi@example.org"}  # fmt: skip
+    done = manage("shell", "-c", code, env=env, tmp_path=tmp_path)
+    assert done.returncode == 0, done.stderr
+    admins = ast.literal_eval(done.stdout.strip().splitlines()[-1])
+    assert admins[0] == '"Ng, Mary" <mary@example.org>' and admins[2] == "doi@example.org"
+    assert admins[1].endswith(" <aoki@example.org>")
+    broken = manage("check", env={**PRODUCTION, "DJANGO_ADMINS": "Steward"}, tmp_path=tmp_path)
+    assert broken.returncode != 0 and "DJANGO_ADMINS" in broken.stderr
+
+
 def test_a_logged_out_phone_gets_hx_redirect_to_the_login_page(db):
-    response = Client().post("/games/1/hands/preview/", HTTP_HX_REQUEST="true")
-    assert response.status_code == 200
-    assert response["HX-Redirect"].startswith(reverse("login"))
-    assert "next=" in response["HX-Redirect"]
+    response = Client().post(
+        "/games/1/hands/preview/",
+        HTTP_HX_REQUEST="true",
+        HTTP_HX_CURRENT_URL="http://testserver/games/1/?tab=hands",
+    )
+    assert response.status_code == 200 and response.content == b""
+    # Back to the table screen after logging in, not to the fragment's address.
+    assert response["HX-Redirect"] == reverse("login") + "?next=/games/1/%3Ftab%3Dhands"
+    elsewhere = Client().post(
+        "/games/1/hands/preview/",
+        HTTP_HX_REQUEST="true",
+        HTTP_HX_CURRENT_URL="https://evil.example/games/1/",
+    )
+    assert elsewhere["HX-Redirect"] == reverse("login") + "?next=/games/1/hands/preview/"
     page = Client().get(reverse("game_list"))
     assert page.status_code == 302 and "HX-Redirect" not in page
+    assert page["Location"] == reverse("login") + "?next=/"
 
 
 # -- bad input at the edges (issue 9, item 3) -----------------------------------------------
