@@ -224,7 +224,7 @@ def test_a_meetup_is_arranged_at_most_two_years_ahead(member):
         meetup_post(
             by=member.user,
             dates=[datetime.date(9999, 12, 31)],
-            venue=Venue.objects.first(),
+            venue=Venue.objects.get_or_create(name="ビック", defaults={"address": "東京"})[0],
             ruleset_id="makura-1.5",
         )
 
@@ -248,7 +248,7 @@ def test_a_failed_notice_e_mail_is_logged_marked_and_the_rest_go_out(
     meetup = meetup_post(
         by=coordinator.user,
         dates=[datetime.date.today() + datetime.timedelta(days=7)],
-        venue=Venue.objects.first(),
+        venue=Venue.objects.get_or_create(name="ビック", defaults={"address": "東京"})[0],
         ruleset_id="makura-1.5",
     )
     backend = type(mailers.default)  # each access makes a new backend: patch its class
