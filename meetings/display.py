@@ -31,6 +31,9 @@ class RosterRow:
 
 @dataclass(frozen=True)
 class PlayerResult:
+    """One player's line of a game's result on a meetup page: rank, raw final score
+    ("45,300") and settlement in thousands ("+56.0")."""
+
     name: str
     rank: int | None
     final_score: str
@@ -39,6 +42,8 @@ class PlayerResult:
 
 @dataclass(frozen=True)
 class GameResult:
+    """A game played at a meetup, its ruleset's name and its players' results."""
+
     hanchan: Hanchan
     ruleset: str
     players: list[PlayerResult]
@@ -67,6 +72,7 @@ def format_day(day: datetime.date) -> str:
 
 
 def format_iso_day(value: str) -> str:
+    """A day stored as ISO text (a notice's parameter) as :func:`format_day` writes it."""
     return format_day(datetime.date.fromisoformat(value)) if value else ""
 
 
@@ -88,8 +94,10 @@ def join_list(items: Iterable[str]) -> str:
 
 
 def lineup_names(applications: Sequence[Application]) -> list[str]:
+    """The display names of ``applications``, in their order."""
     return [a.member.display_name for a in applications]
 
 
 def members_of(applications: Iterable[Application]) -> list[Member]:
+    """The members of ``applications``, in their order."""
     return [a.member for a in applications]

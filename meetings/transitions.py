@@ -48,16 +48,23 @@ def locked(meetup_id: int) -> Meetup:
 
 
 def reload(meetup: Meetup) -> Meetup:
+    """``meetup`` read again with what its page shows (after a change in this transaction)."""
     return Meetup.objects.for_page().get(pk=meetup.pk)
 
 
 def check(meetup: Meetup, action: Action, by: Viewer) -> None:
+    """Refuse ``action`` by ``by`` on ``meetup`` now, as :meth:`Meetup.refusal` says.
+
+    Raises:
+        MeetupError: the refusal's message; ``forbidden`` when it is not theirs to take.
+    """
     refusal = meetup.refusal(action, by)
     if refusal is not None:
         raise MeetupError(refusal.message, forbidden=refusal.forbidden)
 
 
 def unseat(application: Application, *, withdrawn: bool) -> None:
+    """Take ``application`` out of the line-up (``withdrawn``: out of the meetup too)."""
     application.seated = False
     application.confirm_requested_at = None
     application.confirmed_at = None
@@ -85,6 +92,7 @@ def fill_seats(meetup: Meetup, now: datetime.datetime) -> list[Application]:
 
 
 def resolve(requests: Iterable[ChangeRequest], decision: str) -> None:
+    """Close the open change ``requests`` with the coordinator's ``decision``."""
     now = timezone.now()
     for request in requests:
         request.resolved_at = now

@@ -120,13 +120,16 @@ def member_options(query: str, keep: Sequence[str]) -> QuerySet[Member]:
     )
 
 
-class UndoLastHandForm(forms.Form):
+class GameVersionForm(forms.Form):
+    """A button that acts on the game as the page showed it: only its version, so that a page
+    drawn before another phone's change is refused with the current table."""
+
+    version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+
+
+class UndoLastHandForm(GameVersionForm):
     """Take back the last hand, as of the game version the page showed."""
 
-    version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
 
-
-class VoidGameForm(forms.Form):
+class VoidGameForm(GameVersionForm):
     """Void the game, as of the game version the page showed."""
-
-    version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)

@@ -70,14 +70,17 @@ MISSING = {
 
 
 def han_label(han: int) -> str:
+    """The label of ``han`` han, e.g. "3 han", in the reader's language."""
     return str(_("%(han)d han") % {"han": han})
 
 
 def fu_label(fu: int) -> str:
+    """The label of ``fu`` fu, e.g. "30 fu", in the reader's language."""
     return str(_("%(fu)d fu") % {"fu": fu})
 
 
 def han_fu_label(han: int, fu: int) -> str:
+    """The label of a value, e.g. "3 han 30 fu", in the reader's language."""
     return str(_("%(han)s %(fu)s") % {"han": han_label(han), "fu": fu_label(fu)})
 
 
@@ -112,6 +115,7 @@ def top_counted_han(ruleset: Ruleset) -> int:
 
 
 def yakuman_label(multiple: int) -> str:
+    """The name of a yakuman ``multiple`` (1-6): "Yakuman", "Double yakuman", ..."""
     if multiple == 1:
         return str(LIMIT_LABELS["yakuman"])
     return str(_("%(n)d× yakuman") % {"n": multiple})

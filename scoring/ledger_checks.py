@@ -58,6 +58,11 @@ def plan_for(hanchan: Hanchan, change: Change, entries: Sequence[HandEntry] = ()
 
 
 def with_overrides(base: Ruleset, overrides: Mapping[str, Any] | None) -> Ruleset:
+    """``base`` with a game's ``overrides`` applied.
+
+    Raises:
+        LedgerError: an override the ruleset refuses (``field`` is ``overrides.<name>``).
+    """
     if not overrides:
         return base
     try:
@@ -67,6 +72,11 @@ def with_overrides(base: Ruleset, overrides: Mapping[str, Any] | None) -> Rulese
 
 
 def seated_members(ruleset: Ruleset, members: Sequence[Member]) -> list[Member]:
+    """``members`` in seat order, checked against ``ruleset``.
+
+    Raises:
+        LedgerError: not the ruleset's number of players, or a member at two seats.
+    """
     seated = list(members)
     if len(seated) != ruleset.players:
         raise LedgerError(
@@ -93,6 +103,11 @@ def check_date(played_on: date) -> None:
 
 
 def locked_hanchan(hanchan_id: int) -> Hanchan:
+    """The game ``hanchan_id``, locked for this transaction, its ruleset version loaded.
+
+    Raises:
+        LedgerError: there is no such game.
+    """
     try:
         return (
             Hanchan.objects.select_for_update().select_related("ruleset_version").get(pk=hanchan_id)
@@ -102,16 +117,21 @@ def locked_hanchan(hanchan_id: int) -> Hanchan:
 
 
 def check_changeable(hanchan: Hanchan) -> None:
+    """Raises :class:`LedgerError` for a voided game (nothing about it changes any more)."""
     if hanchan.status == Hanchan.Status.VOIDED:
         raise LedgerError(_("This game was voided."))
 
 
 def check_version(hanchan: Hanchan, expected_version: int) -> None:
+    """Raises :class:`StaleHanchan` when the game moved on since ``expected_version``."""
     if hanchan.version != expected_version:
         raise StaleHanchan(hanchan)
 
 
 def check_playable(hanchan: Hanchan, expected_version: int) -> None:
+    """Raises :class:`LedgerError` unless the game is in play, and :class:`StaleHanchan`
+    when it moved on since ``expected_version``.
+    """
     if hanchan.status != Hanchan.Status.IN_PLAY:
         raise LedgerError(_("This game is over: no more hands can be entered."))
     check_version(hanchan, expected_version)

@@ -3,15 +3,16 @@ record for import (the engine plays it once), storing it, and writing a game as 
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Mapping
 from datetime import date
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from clubsite.models import Member
+from clubsite.names import clean_display_name
 from scoring.engine import (
     RecordError,
     load_ruleset,
@@ -29,9 +30,6 @@ from scoring.ledger import (
 from scoring.ledger.write import NewGame, create_games
 from scoring.ledger_checks import check_date, seated_members
 from scoring.models import Hanchan, RulesetVersion
-
-# The longest display name a member can have (clubsite.models.Member.display_name).
-NAME_LIMIT = 60
 
 
 def prepare_import(
@@ -60,12 +58,11 @@ def prepare_import(
     except RecordError as error:
         raise LedgerError(error.line(), error.key, cause=error) from None
     for name in players:
-        if len(name) > NAME_LIMIT or any(unicodedata.category(c).startswith("C") for c in name):
-            raise LedgerError(
-                _("players: %(name)r is no member's name (at most %(n)d characters, no "
-                  "control characters).") % {"name": name[:80], "n": NAME_LIMIT},
-                "players",
-            )
+        try:
+            clean_display_name(name)
+        except ValidationError as error:
+            why = " ".join(error.messages)
+            raise LedgerError(f"players: {name[:80]!r}: {why}", "players") from None
     try:
         members = [members_by_name[name] for name in players]
     except KeyError as missing:

@@ -75,6 +75,9 @@ class WinPad:
 
 @dataclass(frozen=True)
 class PenaltyRow:
+    """A penalty toggle of the ruleset (Makura 1.5 §33a kara, withdrawn win): its kind,
+    label and check box."""
+
     kind: str
     label: str
     field: BoundField
@@ -211,6 +214,7 @@ def _han_taps(
     return buttons
 
 def penalty_rows(form: HandForm) -> list[PenaltyRow]:
+    """The ruleset's penalty toggles for the hand ``form``."""
     return [
         PenaltyRow(kind, str(PENALTY_LABELS.get(kind, kind)), form[f"penalty_{kind}"])
         for kind in form.ruleset.penalty_kinds

@@ -102,14 +102,18 @@ def by_standing(
     if len(set(players)) != len(players):
         raise ValueError("a player is listed twice")
     tables = [players[i : i + table_size] for i in range(0, len(players), table_size)]
-    return _assign_winds([list(map(list, tables)) for _ in range(rounds)], 0, table_size,
-                         dict(winds or {}))  # fmt: skip
+    repeated = [[list(table) for table in tables] for _ in range(rounds)]
+    return _assign_winds(repeated, table_size, dict(winds or {}))
 
 
 def reseat_after_withdrawal(
-    seating: Sequence[Round], played: int, remaining: Sequence[int], *, table_size: int = 4,
+    seating: Sequence[Round],
+    played: int,
+    remaining: Sequence[int],
+    *,
+    table_size: int = 4,
     seed: int = 0,
-) -> list[Round]:  # fmt: skip
+) -> list[Round]:
     """The rounds after ``played`` re-drawn by lot for the ``remaining`` players (a late
     withdrawal), keeping the rounds already played and avoiding pairs that already met.
 
@@ -135,7 +139,7 @@ def reseat_after_withdrawal(
                 met[b][a] += 1
     groups = _search(len(players), left, table_size, rng, met)
     fresh = [[[players[p] for p in table] for table in rnd] for rnd in groups]
-    fresh = _assign_winds(fresh, 0, table_size, winds)
+    fresh = _assign_winds(fresh, table_size, winds)
     return [list(map(list, rnd)) for rnd in seating[:played]] + fresh
 
 
@@ -355,7 +359,7 @@ def _kempe_swap(
 
 
 def _assign_winds(
-    seating: list[Round], players: int, table_size: int, history: Mapping[int, Sequence[int]]
+    seating: list[Round], table_size: int, history: Mapping[int, Sequence[int]]
 ) -> list[Round]:
     """Order each table's players East, South, West, North so that every player's wind counts
     (over ``history`` and the rounds here) are as even as they can be: first table by table

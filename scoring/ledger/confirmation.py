@@ -122,23 +122,20 @@ def _steward_only(hanchan: Hanchan, seated: Sequence[int], today: datetime.date)
 
 
 def is_confirmed(
-    hanchan: Hanchan,
-    seats: Sequence[Seat],
-    confirmations: Sequence[Confirmation],
-    today: datetime.date,
+    hanchan: Hanchan, state: ConfirmationState, confirmations: Sequence[Confirmation]
 ) -> bool:
-    """Whether the current version of ``hanchan`` has the confirmations it needs."""
+    """Whether the current version of ``hanchan`` (its ``state`` from :func:`state_of` and its
+    ``confirmations`` of any version) has the confirmations the club's setting asks for."""
     if policy() == "none":
         return True
     current = [c for c in confirmations if c.version == hanchan.version]
     if any(c.as_steward for c in current):
         return True
-    state = state_of(hanchan, seats, confirmations, today)
     if state.steward_only:
         return False
     if policy() == "one_other":
         return len(state.confirmed_by) >= 2
-    return len(state.confirmed_by) == len(seats)
+    return len(state.confirmed_by) == len(state.seated)
 
 
 def confirm(
@@ -149,9 +146,11 @@ def confirm(
     as_steward: bool,
     implicit: bool,
     today: datetime.date,
+    seats: Sequence[Seat] | None = None,
 ) -> bool:
     """Record a confirmation of the current version (inside the caller's transaction) and
-    count the version if it now has what it needs. Returns whether it counted.
+    count the version if it now has what it needs. Returns whether it counted. ``seats``: the
+    game's seats when the caller has them loaded.
 
     The caller has checked that this person may confirm (see :func:`state_of`).
     """
@@ -172,16 +171,22 @@ def confirm(
             after={"version": hanchan.version, "as_steward": as_steward},
             by=member,
         )
-    return settle(hanchan, today=today, by=member)
+    return settle(hanchan, today=today, by=member, seats=seats)
 
 
-def settle(hanchan: Hanchan, *, today: datetime.date, by: Member | None) -> bool:
+def settle(
+    hanchan: Hanchan,
+    *,
+    today: datetime.date,
+    by: Member | None,
+    seats: Sequence[Seat] | None = None,
+) -> bool:
     """Count the current version of ``hanchan`` if it is pending and confirmed. Returns
-    whether it counted."""
-    seats = list(hanchan.seats.all())
+    whether it counted. ``seats``: the game's seats when the caller has them loaded."""
+    seats = list(hanchan.seats.all()) if seats is None else list(seats)
     confirmations = list(hanchan.confirmations.filter(version=hanchan.version))
     state = state_of(hanchan, seats, confirmations, today)
-    if not state.pending or not is_confirmed(hanchan, seats, confirmations, today):
+    if not state.pending or not is_confirmed(hanchan, state, confirmations):
         return False
     count(hanchan, seats, by=by)
     return True
@@ -201,7 +206,11 @@ def count(hanchan: Hanchan, seats: Sequence[Seat], *, by: Member | None) -> None
         after={"version": hanchan.version, "status": hanchan.status},
         by=by,
     )
-    totals.games_changed([hanchan])
+    totals.refresh(
+        {seat.member_id for seat in seats},
+        {hanchan.played_on.replace(day=1)},
+        {hanchan.ruleset_version_id},
+    )
 
 
 def counted_seats(

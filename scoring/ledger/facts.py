@@ -94,14 +94,14 @@ class SettlementFacts:
 def settlement_facts(ruleset: Ruleset, settlement: Settlement) -> SettlementFacts:
     """Bust and last place per seat of a finished game, under the rules it was played by
     (``is_bust``: below 0, or at 0 where ``tobi_at_zero``; rules-spec §1, 002-004)."""
-    tobi = settlement.ended_by == "tobi"
     return SettlementFacts(
-        busted=tuple(tobi and is_bust(ruleset, score) for score in settlement.scores),
+        busted=tuple(busted_seats(ruleset, settlement.ended_by, settlement.scores)),
         last_place=tuple(rank == ruleset.players for rank in settlement.ranks),
     )
 
 
 def busted_seats(ruleset: Ruleset, ended_by: str, scores: Sequence[int]) -> list[bool]:
-    """:func:`settlement_facts`'s ``busted`` from stored columns (for rows written before the
-    facts were stored)."""
+    """Per seat, whether the final ``scores`` (points) are bust in a game that ended
+    ``ended_by`` ``"tobi"``: the engine's ``is_bust`` under the game's ruleset. Also what the
+    migration that first stored the facts reads old rows with."""
     return [ended_by == "tobi" and is_bust(ruleset, score) for score in scores]

@@ -15,7 +15,7 @@ No database access here: the caller loads the stored game and writes the plan.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -250,19 +250,9 @@ def _before(ruleset: Ruleset, hands: Sequence[StoredHand], sequence: int) -> tup
 
 
 def _with_plays(result: Plan, extra: int) -> Plan:
-    if not extra:
-        return result
-    return Plan(
-        result.change,
-        result.ruleset,
-        result.first,
-        result.hands,
-        result.hands_after,
-        result.state,
-        result.settlement,
-        result.voided,
-        result.engine_plays + extra,
-    )
+    """``result`` counting ``extra`` more engine plays (the replay that reached a hand stored
+    without its snapshot)."""
+    return replace(result, engine_plays=result.engine_plays + extra) if extra else result
 
 
 def _played(change: Change, game: Game, raw_hands: list[Any], corrected: int | None) -> Plan:

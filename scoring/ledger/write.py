@@ -19,7 +19,7 @@ from typing import Any
 from django.utils import timezone
 
 from clubsite.models import Member
-from scoring.ledger import confirmation
+from scoring.ledger import confirmation, totals
 from scoring.ledger.confirmation import counted_seats
 from scoring.ledger.facts import hand_facts, settlement_facts
 from scoring.ledger.plan import (
@@ -31,7 +31,6 @@ from scoring.ledger.plan import (
     Undo,
     Void,
 )
-from scoring.ledger.totals import games_changed as totals_changed
 from scoring.models import (
     Confirmation,
     CountedSeat,
@@ -122,12 +121,19 @@ def create_games(games: Sequence[NewGame], *, confirmed: bool = False) -> list[H
     HandSeat.objects.bulk_create(_facts(entries, members), batch_size=4000)
     counted = [h for h in hanchans if h.counted_version is not None]
     if counted:
-        seats_of = {h.pk: [s for s in seats if s.hanchan_id == h.pk] for h in counted}
+        seats_of: dict[int, list[Seat]] = {h.pk: [] for h in counted}
+        for seat in seats:
+            if seat.hanchan_id in seats_of:
+                seats_of[seat.hanchan_id].append(seat)
         CountedSeat.objects.bulk_create(counted_seats(counted, seats_of), batch_size=4000)
         Confirmation.objects.bulk_create(
             Confirmation(hanchan=h, version=h.version, as_steward=True) for h in counted
         )
-        totals_changed(counted)
+        totals.refresh(
+            {seat.member_id for game_seats in seats_of.values() for seat in game_seats},
+            {h.played_on.replace(day=1) for h in counted},
+            {h.ruleset_version_id for h in counted},
+        )
     return hanchans
 
 
@@ -228,7 +234,8 @@ def _vouch(hanchan: Hanchan, by: Member | None, steward: bool, user_id: int | No
     ):
         return
     today = club_today()
-    seated = [seat.member_id for seat in hanchan.seats.all()]
+    seats = list(hanchan.seats.all())
+    seated = [seat.member_id for seat in seats]
     # A change made by no member comes from a command or the system (an import, the
     # history seeding, a script run by a steward): it carries a steward's authority.
     authority = steward or (by is None and user_id is None)
@@ -240,9 +247,10 @@ def _vouch(hanchan: Hanchan, by: Member | None, steward: bool, user_id: int | No
             as_steward=authority,
             implicit=True,
             today=today,
+            seats=seats,
         )
     else:
-        confirmation.settle(hanchan, today=today, by=by)
+        confirmation.settle(hanchan, today=today, by=by, seats=seats)
 
 
 def _write_correction(

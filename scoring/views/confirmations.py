@@ -6,7 +6,6 @@ confirmation (issue 9, item 1). The rules are the ledger's
 
 from __future__ import annotations
 
-from django import forms
 from django.db.models import F, Prefetch, Q
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
@@ -14,6 +13,7 @@ from django.views.decorators.http import require_POST
 
 from clubsite.models import Member
 from clubsite.permissions import is_steward
+from scoring.game_forms import GameVersionForm
 from scoring.ledger import confirmation
 from scoring.models import Hanchan, Seat
 from scoring.services import LedgerError, StaleHanchan, hanchan_confirm
@@ -26,12 +26,6 @@ from scoring.views.table import (
     seats_of,
     table_changed,
 )
-
-
-class ConfirmForm(forms.Form):
-    """The confirm button: the game version the page showed."""
-
-    version = forms.IntegerField(min_value=0)
 
 
 def awaiting_viewer(request: HttpRequest) -> list[Hanchan]:
@@ -70,10 +64,10 @@ def awaiting_viewer(request: HttpRequest) -> list[Hanchan]:
 
 @require_POST
 def game_confirm(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    """"This result is right": a seated player's tap, or a steward's, for the version the
-    page was drawn at. A stale version re-draws the table (confirm what you saw)."""
+    """The tap "this result is right", a seated player's or a steward's, for the version
+    the page was drawn at. A stale version re-draws the table (confirm what you saw)."""
     hanchan = load_hanchan(pk)
-    form = ConfirmForm(request.POST)
+    form = GameVersionForm(request.POST)
     if not form.is_valid():
         return render_table(request, hanchan, update_all=True, notice=_("Nothing was confirmed."))
     try:

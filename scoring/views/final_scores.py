@@ -16,6 +16,7 @@ from django.views.decorators.http import require_http_methods
 
 from clubsite.formatting import format_points
 from scoring.engine import Ruleset
+from scoring.engine.ruleset_files import INT_LIMIT
 from scoring.models import Hanchan
 from scoring.services import LedgerError, StaleHanchan, hanchan_final_scores
 from scoring.views.table import (
@@ -28,8 +29,8 @@ from scoring.views.table import (
     table_changed,
 )
 
-# Raw scores beyond this are no game of mahjong; the bound keeps bad input out of the engine.
-SCORE_LIMIT = 10_000_000
+# Raw scores beyond the bound of every ruleset number are no game of mahjong.
+SCORE_LIMIT = INT_LIMIT
 
 
 class FinalScoresForm(forms.Form):

@@ -17,7 +17,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from clubsite.formatting import settlement_points
 from scoring.game_forms import GameStartForm, UndoLastHandForm, VoidGameForm, member_options
-from scoring.models import Hanchan
+from scoring.models import Hanchan, Seat
 from scoring.ruleset_choices import ruleset_choices
 from scoring.services import (
     LedgerError,
@@ -75,6 +75,7 @@ class GameCard:
         seats = seats_of(hanchan)
         names = [seat.member.display_name for seat in seats]
         in_play = hanchan.status == Hanchan.Status.IN_PLAY
+        awaiting = awaiting_confirmation(hanchan)
         players = [
             PlayerLine(
                 seat.member.display_name,
@@ -91,18 +92,15 @@ class GameCard:
             venue=hanchan.venue,
             table=TableView.of(hanchan.state["table"], names) if in_play else None,
             players=[] if in_play else players,
-            awaiting=awaiting_confirmation(hanchan),
-            confirmed_by=tuple(
-                seat.member.display_name
-                for seat in seats
-                if any(
-                    c.member_id == seat.member_id and c.version == hanchan.version
-                    for c in hanchan.confirmations.all()
-                )
-            )
-            if awaiting_confirmation(hanchan)
-            else (),
+            awaiting=awaiting,
+            confirmed_by=_confirmed_by(hanchan, seats) if awaiting else (),
         )
+
+
+def _confirmed_by(hanchan: Hanchan, seats: list[Seat]) -> tuple[str, ...]:
+    """Names of the seated players who confirmed the current version (prefetched)."""
+    members = {c.member_id for c in hanchan.confirmations.all() if c.version == hanchan.version}
+    return tuple(seat.member.display_name for seat in seats if seat.member_id in members)
 
 
 def awaiting_confirmation(hanchan: Hanchan) -> bool:
