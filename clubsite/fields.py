@@ -35,9 +35,7 @@ class KeyModelChoiceField(forms.ModelChoiceField):
         if value in self.empty_values:
             return None
         if not is_key(value):
-            raise ValidationError(
-                self.error_messages["invalid_choice"], code="invalid_choice"
-            )
+            raise ValidationError(self.error_messages["invalid_choice"], code="invalid_choice")
         return super().to_python(value)
 
 

@@ -72,6 +72,7 @@ urlpatterns = [
     path("rulesets/", views.ruleset_list, name="ruleset_list"),
     path("rulesets/<str:ruleset_id>/", views.ruleset_detail, name="ruleset_detail"),
     path("meetups/", include("meetings.urls")),
+    path("tournaments/", include("tournaments.urls")),
     *account_patterns,
     path("i18n/setlang/", views.set_language, name="set_language"),
     path("admin/", admin.site.urls),

@@ -255,12 +255,8 @@ def reminders_send(*, after: datetime.timedelta, now: datetime.datetime | None =
             application.save(update_fields=["reminded_at"])
         ids = [application.pk for application in due]
         if ids:
-            transaction.on_commit(
-                partial(emails.send_reminder_emails.enqueue, ids), robust=True
-            )
+            transaction.on_commit(partial(emails.send_reminder_emails.enqueue, ids), robust=True)
     return len(ids)
 
 
 # Helpers
-
-

@@ -9,12 +9,11 @@ member's phone number.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Sequence
 from email.utils import formataddr
 
 from django.conf import settings
-from django.core.mail import EmailMessage, mailers
+from django.core.mail import EmailMessage
 from django.tasks import task
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -22,10 +21,9 @@ from django.utils import translation
 from django.utils.text import Truncator
 from django.utils.translation import gettext
 
+from clubsite.mail import send_each
 from clubsite.models import Member
 from meetings.models import Application, Meetup, MeetupProfile, Notice
-
-logger = logging.getLogger(__name__)
 
 
 def notice_emails_send(notice_id: int, member_ids: Sequence[int]) -> int:
@@ -44,7 +42,7 @@ def notice_emails_send(notice_id: int, member_ids: Sequence[int]) -> int:
     if settings.CLUB_LIST_ADDRESS:
         with translation.override(settings.LANGUAGE_CODE):
             messages.append(_notice_message(notice, meetup, None))
-    sent, failed = _send_each(messages, f"notice {notice.pk} of meetup {meetup.pk}")
+    sent, failed = send_each(messages, f"notice {notice.pk} of meetup {meetup.pk}")
     if failed:
         Notice.objects.filter(pk=notice.pk).update(undelivered=failed)
     return sent
@@ -61,22 +59,6 @@ def send_notice_emails(notice_id: int, member_ids: list[int]) -> int:
 def send_reminder_emails(application_ids: list[int]) -> int:
     """:func:`reminder_emails_send` as a task (see :func:`send_notice_emails`)."""
     return reminder_emails_send(application_ids)
-
-
-def _send_each(messages: Sequence[EmailMessage], what: str) -> tuple[int, list[str]]:
-    """Send the messages one by one: one that fails (a refused address, a name the mail
-    server chokes on, the server gone) is logged with ``what`` and its recipient, and the
-    others still go out. Returns how many were sent and the recipients that failed."""
-    sent = 0
-    failed: list[str] = []
-    for message in messages:
-        try:
-            sent += mailers.default.send_messages([message]) or 0
-        except Exception:
-            recipient = ", ".join(message.to)
-            logger.exception("%s: e-mail to %s not delivered", what, recipient)
-            failed.append(recipient)
-    return sent, failed
 
 
 def reminder_emails_send(application_ids: Sequence[int]) -> int:
@@ -103,7 +85,7 @@ def reminder_emails_send(application_ids: Sequence[int]) -> int:
                 {"meetup": meetup, "member": member, "url": _absolute_url(meetup)},
             ).strip()
             messages.append(_message(subject, body, member))
-    return _send_each(messages, "reminder")[0]
+    return send_each(messages, "reminder")[0]
 
 
 def _notice_message(notice: Notice, meetup: Meetup, member: Member | None) -> EmailMessage:

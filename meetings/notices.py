@@ -66,9 +66,7 @@ def notice_text(notice: Notice) -> str:
             if p["kind"] == CANCEL_REQUEST:
                 text = gettext("%(name)s cannot come and cancels.") % {"name": p["name"]}
             else:
-                text = gettext("%(name)s asks for a change of date or time.") % {
-                    "name": p["name"]
-                }
+                text = gettext("%(name)s asks for a change of date or time.") % {"name": p["name"]}
             if p.get("message"):
                 quoted = pgettext("quoted message", "“%(message)s”") % {"message": p["message"]}
                 text = join_sentences(text, quoted)
@@ -100,6 +98,7 @@ def notice_text(notice: Notice) -> str:
             ) % {"date": day, "count": count}
     return notice.get_kind_display()
 
+
 def _seat_outcome(notice: Notice) -> str:
     """What became of a seat that reopened: taken by the next applicant, or open."""
     p = notice.params
@@ -115,6 +114,7 @@ def _seat_outcome(notice: Notice) -> str:
             count,
         ) % {"count": count}
     return ""
+
 
 def _lineup_full(notice: Notice) -> str:
     return gettext("The table is full again.") if notice.params.get("full") else ""

@@ -362,5 +362,3 @@ def meetup_call_off(*, meetup_id: int, by: Viewer) -> Meetup:
         to=[meetup.coordinator, *members_of(meetup.applications_in_order())],
     )
     return meetup
-
-

@@ -129,4 +129,3 @@ def check_day_ahead(day: datetime.date) -> None:
     """Raises :class:`MeetupError` for a day more than two years ahead."""
     if day > timezone.localdate() + datetime.timedelta(days=MAX_DAYS_AHEAD):
         raise MeetupError(_("A meetup is arranged at most two years ahead."))
-

@@ -50,6 +50,12 @@ class RankRow:
     results: list[GameResult] = field(default_factory=list)
 
     @property
+    def ranked_total(self) -> int:
+        """The total the row is ranked by: a finalist's counting total, else the total of
+        all their games (see :func:`final_order`)."""
+        return self.total if self.finalist else self.seating_total
+
+    @property
     def average_rank(self) -> Fraction:
         """Mean rank over the counting games (0 without one)."""
         return Fraction(self.rank_sum, self.counted_games) if self.counted_games else Fraction(0)
@@ -89,7 +95,7 @@ def final_order(rows: Iterable[RankRow]) -> list[RankRow]:
         return (
             row.withdrawn,
             not row.finalist,
-            -row.total if row.finalist else -row.seating_total,
+            -row.ranked_total,
             row.average_rank,
             -(row.best or 0),
             row.name,

@@ -177,9 +177,7 @@ def _affine(players: int, rounds: int, table_size: int) -> list[Round] | None:
     point = {(x, y): x * q + y for x in range(q) for y in range(q)}
     classes: list[Round] = []
     for slope in range(q):  # lines y = slope * x + c
-        classes.append(
-            [[point[(x, add[mul[slope][x]][c])] for x in range(q)] for c in range(q)]
-        )
+        classes.append([[point[(x, add[mul[slope][x]][c])] for x in range(q)] for c in range(q)])
     classes.append([[point[(c, y)] for y in range(q)] for c in range(q)])  # x = c
     return classes[:rounds]
 

@@ -13,6 +13,7 @@ import datetime
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from django.db import transaction
 from django.utils import timezone
@@ -23,7 +24,7 @@ from scoring.engine import load_ruleset
 from scoring.models import Hanchan, Seat
 from scoring.services import LedgerError, hanchan_call_time, hanchan_start
 from scoring.standings.periods import club_today
-from tournaments import formats, seating
+from tournaments import emails, formats, seating
 from tournaments.models import Event, Participant, Phase, Round, Table
 from tournaments.ranking import GameResult, RankRow, ranking, seating_order
 
@@ -44,9 +45,12 @@ def event_create(
     carry_over: bool = False,
     plan: formats.FormatPlan | None = None,
     seed: int | None = None,
+    tobi: bool | None = None,
 ) -> Event:
     """Create an event from a preset (``"gp"``, ``"grand_champion"``, ``"meijin"``) or, with
-    ``format_key="custom"``, from ``plan`` (:func:`tournaments.formats.custom`).
+    ``format_key="custom"``, from ``plan`` (:func:`tournaments.formats.custom`). ``tobi``
+    overrides whether a bust ends the games (``None``: as the format says; the GP has none,
+    §4.1 "飛びは無し").
 
     Raises:
         EventError: an unknown format or ruleset, no name, a last day before the first.
@@ -75,7 +79,7 @@ def event_create(
             name=name,
             format=format_key,
             ruleset_id=ruleset.id,
-            overrides=dict(plan.overrides),
+            overrides=_overrides(plan, ruleset.tobi, tobi),
             starts_on=starts_on,
             ends_on=ends_on,
             venue=venue[:120],
@@ -97,6 +101,17 @@ def event_create(
             for number, phase in enumerate(plan.phases, start=1)
         )
     return event
+
+
+def _overrides(plan: formats.FormatPlan, ruleset_tobi: bool, tobi: bool | None) -> dict:
+    """The format's rule overrides with the steward's tobi choice; an override that says
+    what the ruleset already says is left out."""
+    overrides = dict(plan.overrides)
+    if tobi is not None:
+        overrides["tobi"] = tobi
+    if overrides.get("tobi") == ruleset_tobi:
+        del overrides["tobi"]
+    return overrides
 
 
 def participants_set(*, event_id: int, members: Sequence[Member]) -> Event:
@@ -133,9 +148,7 @@ def _check_field(event: Event, players: int) -> None:
         raise EventError(_("This format is for %(n)d players.") % {"n": needed})
     finals = [p for p in event.phases.all() if p.qualifiers]
     for phase in finals:
-        if phase.qualifiers is not None and (
-            phase.qualifiers > players or phase.qualifiers % size
-        ):
+        if phase.qualifiers is not None and (phase.qualifiers > players or phase.qualifiers % size):
             raise EventError(
                 _("%(q)d finalists cannot sit at tables of %(size)d out of %(n)d players.")
                 % {"q": phase.qualifiers, "size": size, "n": players}
@@ -162,15 +175,17 @@ def event_draw(*, event_id: int) -> Event:
         _check_field(event, len(players))
         first = event.phases.order_by("number").first()
         assert first is not None
-        _draw_phase(event, first, [p.number for p in players], round_number=1)
+        drawn = _draw_phase(event, first, [p.number for p in players], round_number=1)
         event.status = Event.Status.RUNNING
         event.save(update_fields=["status"])
+        _tell_seating(event, drawn)
     return event
 
 
-def _draw_phase(event: Event, phase: Phase, order: list[int], *, round_number: int) -> None:
+def _draw_phase(event: Event, phase: Phase, order: list[int], *, round_number: int) -> list[int]:
     """Create the rounds of ``phase`` that can be seated now: every round of a phase by lot;
-    for a phase by standing, the next ``reseat_every`` rounds (all of them when 0)."""
+    for a phase by standing, the next ``reseat_every`` rounds (all of them when 0). Returns
+    the numbers of the rounds created."""
     size = table_size(event)
     if phase.seating == Phase.Seating.LOT:
         rounds = seating.lot_rounds(
@@ -184,11 +199,21 @@ def _draw_phase(event: Event, phase: Phase, order: list[int], *, round_number: i
         history = _wind_history(event)
         tables_of = seating.by_standing(order, count, table_size=size, winds=history)
     existing = Round.objects.filter(phase=phase).count()
-    Round.objects.bulk_create(
+    created = Round.objects.bulk_create(
         Round(event=event, phase=phase, number=round_number + i, seating=tables)
         for i, tables in enumerate(tables_of)
         if existing + i < phase.rounds
     )
+    return [rnd.number for rnd in created]
+
+
+def _tell_seating(event: Event, round_numbers: Sequence[int]) -> None:
+    """E-mail every participant their tables of the rounds just drawn, after the commit."""
+    if round_numbers:
+        transaction.on_commit(
+            partial(emails.send_seating_emails.enqueue, event.pk, list(round_numbers)),
+            robust=True,
+        )
 
 
 def _wind_history(event: Event) -> dict[int, list[int]]:
@@ -202,7 +227,7 @@ def _wind_history(event: Event) -> dict[int, list[int]]:
     return counts
 
 
-def round_start(*, round_id: int, by: Member | None = None) -> Round:
+def round_start(*, round_id: int) -> Round:
     """Start a round: one game of the ledger per table, seated as drawn, dated today.
 
     Raises:
@@ -214,9 +239,9 @@ def round_start(*, round_id: int, by: Member | None = None) -> Round:
         event = rnd.event
         if rnd.started_at is not None:
             raise EventError(_("This round has started already."))
-        unfinished = Table.objects.filter(
-            round__event=event, round__number__lt=rnd.number
-        ).exclude(hanchan__status__in=[Hanchan.Status.FINISHED, Hanchan.Status.VOIDED])
+        unfinished = Table.objects.filter(round__event=event, round__number__lt=rnd.number).exclude(
+            hanchan__status__in=[Hanchan.Status.FINISHED, Hanchan.Status.VOIDED]
+        )
         if unfinished.exists():
             raise EventError(_("Every game of the earlier rounds must be finished first."))
         earlier = Round.objects.filter(event=event, number__lt=rnd.number, started_at=None)
@@ -235,7 +260,10 @@ def round_start(*, round_id: int, by: Member | None = None) -> Round:
                     table_name=_("%(event)s R%(round)d T%(table)d")
                     % {"event": event.name[:24], "round": rnd.number, "table": number},
                     overrides=event.overrides or None,
-                    by=by,
+                    # Started by the draw, not by the steward who starts the round: the
+                    # players confirm each other's game as at any club table (a game
+                    # started by a member who does not play would need a steward, issue 9).
+                    by=None,
                 )
             except LedgerError as error:
                 raise EventError(str(error)) from None
@@ -289,7 +317,7 @@ def event_advance(*, event_id: int) -> Event:
         rows = seating_order(_rows(event))
         order = [row.number for row in rows if not row.withdrawn]
         if current is not None and played < _rounds_through(phases, current):
-            _draw_phase(event, current, order, round_number=played + 1)
+            _tell_seating(event, _draw_phase(event, current, order, round_number=played + 1))
         else:
             after = current.number if current is not None else 0
             following = next((p for p in phases if p.number > after), None)
@@ -299,7 +327,72 @@ def event_advance(*, event_id: int) -> Event:
                 return event
             if following.qualifiers:
                 order = order[: following.qualifiers]
-            _draw_phase(event, following, order, round_number=played + 1)
+            _tell_seating(event, _draw_phase(event, following, order, round_number=played + 1))
+    return event
+
+
+def participants_withdraw(*, event_id: int, numbers: Sequence[int]) -> Event:
+    """Withdraw participants (by seating number) from a running event: they keep the games
+    they played, leave the ranking's order (listed last), and the rounds drawn but not yet
+    started are drawn again by lot for the players who remain, avoiding pairs that already
+    met (:func:`tournaments.seating.reseat_after_withdrawal`). Later phases seated by
+    standing leave them out when they are drawn.
+
+    Raises:
+        EventError: the event is not running, an unknown or already withdrawn number, or the
+            players who remain would not fill whole tables.
+    """
+    with transaction.atomic():
+        event = _locked(event_id)
+        if event.status != Event.Status.RUNNING:
+            raise EventError(_("Only a running tournament has players to withdraw."))
+        active = {p.number: p for p in event.participants.filter(withdrawn=False)}
+        chosen = set(numbers)
+        if not chosen or not chosen <= active.keys():
+            raise EventError(_("Choose players who are still in the tournament."))
+        remaining = sorted(active.keys() - chosen)
+        size = table_size(event)
+        if not remaining or len(remaining) % size:
+            raise EventError(
+                _(
+                    "%(n)d players would remain: withdraw players so that whole tables of "
+                    "%(size)d remain."
+                )
+                % {"n": len(remaining), "size": size}
+            )
+        Participant.objects.filter(event=event, number__in=chosen).update(withdrawn=True)
+        pending = list(
+            Round.objects.select_for_update()
+            .select_related("phase")
+            .filter(event=event, started_at=None)
+            .order_by("number")
+        )
+        by_lot = [rnd for rnd in pending if rnd.phase.seating == Phase.Seating.LOT]
+        if by_lot:
+            played = list(
+                Round.objects.filter(event=event, started_at__isnull=False).order_by("number")
+            )
+            # The played rounds give the pairs that already met and each player's winds.
+            redrawn = seating.reseat_after_withdrawal(
+                [rnd.seating for rnd in played] + [rnd.seating for rnd in by_lot],
+                len(played),
+                remaining,
+                table_size=size,
+                seed=event.seed + len(played),
+            )
+            for rnd, tables in zip(by_lot, redrawn[len(played) :], strict=True):
+                rnd.seating = tables
+                rnd.save(update_fields=["seating"])
+        by_standing = [rnd for rnd in pending if rnd.phase.seating == Phase.Seating.STANDING]
+        if by_standing:
+            # Drawn again from the ranking without the players who left.
+            first = by_standing[0]
+            Round.objects.filter(pk__in=[rnd.pk for rnd in by_standing]).delete()
+            order = [row.number for row in seating_order(_rows(event)) if not row.withdrawn]
+            if first.phase.qualifiers:
+                order = order[: first.phase.qualifiers]
+            _draw_phase(event, first.phase, order, round_number=first.number)
+        _tell_seating(event, [rnd.number for rnd in pending])
     return event
 
 
@@ -342,9 +435,7 @@ def event_ranking(event: Event) -> EventRanking:
     seats = Seat.objects.filter(
         hanchan__event_table__round__event=event,
         hanchan__status=Hanchan.Status.FINISHED,
-    ).values_list(
-        "member_id", "points", "rank", "hanchan__event_table__round__phase_id"
-    )
+    ).values_list("member_id", "points", "rank", "hanchan__event_table__round__phase_id")
     for member_id, points, rank, phase_id in seats:
         phase = phases[phase_id]
         number = number_of[member_id]

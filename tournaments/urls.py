@@ -1,0 +1,22 @@
+from django.urls import include, path
+
+from tournaments import views
+
+app_name = "tournaments"
+
+urlpatterns = [
+    path("", views.event_list, name="list"),
+    path("new/", views.event_new, name="new"),
+    path("races/", include("tournaments.race_urls")),
+    path("<int:pk>/", views.event_detail, name="detail"),
+    path("<int:pk>/my-table/", views.my_table, name="my_table"),
+    path("<int:pk>/seating/", views.seating_chart, name="chart"),
+    path("<int:pk>/ranking.csv", views.ranking_csv, name="csv"),
+    path("<int:pk>/tournament.ics", views.event_ics, name="ics"),
+    path("<int:pk>/players/", views.event_participants, name="participants"),
+    path("<int:pk>/draw/", views.event_draw, name="draw"),
+    path("<int:pk>/withdraw/", views.event_withdraw, name="withdraw"),
+    path("<int:pk>/advance/", views.event_advance, name="advance"),
+    path("<int:pk>/rounds/<int:number>/start/", views.round_start, name="round_start"),
+    path("<int:pk>/rounds/<int:number>/call-time/", views.round_call_time, name="call_time"),
+]
