@@ -58,6 +58,7 @@ def field(count: int) -> list[Member]:
         member = make_member(f"p{i:02d}", f"P{i:02d}", "")
         member.user.email = f"p{i:02d}@example.org"
         member.user.save()
+        MeetupProfile.remember_language(member, "en")  # the site's own language is Japanese
         members.append(member)
     return members
 

@@ -255,13 +255,12 @@ def _player_chart(view: EventView) -> list[tuple[str, list[str]]]:
                     f"{table.number} {str(seat.wind)[:1]}"
                 )
     numbers = view.round_numbers
-    return sorted(
-        (
-            (p.member.display_name, [where.get(p.number, {}).get(n, "–") for n in numbers])
-            for p in view.participants
-        ),
-        key=lambda item: item[0],
-    )
+    # In the club's name order (by reading, as the member list sorts), for finding oneself.
+    players = sorted(view.participants, key=lambda p: (p.member.furigana, p.member.display_name))
+    return [
+        (p.member.display_name, [where.get(p.number, {}).get(n, "–") for n in numbers])
+        for p in players
+    ]
 
 
 @require_safe

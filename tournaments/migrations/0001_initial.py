@@ -5,105 +5,240 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('clubsite', '0001_initial'),
-        ('scoring', '0006_time_called'),
+        ("clubsite", "0001_initial"),
+        ("scoring", "0006_time_called"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Event',
+            name="Event",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=120, verbose_name='name')),
-                ('format', models.CharField(choices=[('gp', 'Mahjong GP'), ('grand_champion', 'Grand Champion'), ('meijin', 'Meijin'), ('custom', 'Custom')], max_length=20, verbose_name='format')),
-                ('ruleset_id', models.SlugField(max_length=40, verbose_name='ruleset')),
-                ('overrides', models.JSONField(blank=True, default=dict, verbose_name='rule overrides')),
-                ('starts_on', models.DateField(verbose_name='first day')),
-                ('ends_on', models.DateField(verbose_name='last day')),
-                ('venue', models.CharField(blank=True, max_length=120, verbose_name='venue')),
-                ('status', models.CharField(choices=[('open', 'taking participants'), ('running', 'running'), ('finished', 'finished')], default='open', max_length=10, verbose_name='status')),
-                ('seed', models.PositiveIntegerField(default=0)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='clubsite.member')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=120, verbose_name="name")),
+                (
+                    "format",
+                    models.CharField(
+                        choices=[
+                            ("gp", "Mahjong GP"),
+                            ("grand_champion", "Grand Champion"),
+                            ("meijin", "Meijin"),
+                            ("custom", "Custom"),
+                        ],
+                        max_length=20,
+                        verbose_name="format",
+                    ),
+                ),
+                ("ruleset_id", models.SlugField(max_length=40, verbose_name="ruleset")),
+                (
+                    "overrides",
+                    models.JSONField(blank=True, default=dict, verbose_name="rule overrides"),
+                ),
+                ("starts_on", models.DateField(verbose_name="first day")),
+                ("ends_on", models.DateField(verbose_name="last day")),
+                ("venue", models.CharField(blank=True, max_length=120, verbose_name="venue")),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("open", "taking participants"),
+                            ("running", "running"),
+                            ("finished", "finished"),
+                        ],
+                        default="open",
+                        max_length=10,
+                        verbose_name="status",
+                    ),
+                ),
+                ("seed", models.PositiveIntegerField(default=0)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="clubsite.member",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'tournament',
-                'verbose_name_plural': 'tournaments',
-                'ordering': ['-starts_on', '-pk'],
+                "verbose_name": "tournament",
+                "verbose_name_plural": "tournaments",
+                "ordering": ["-starts_on", "-pk"],
             },
         ),
         migrations.CreateModel(
-            name='Phase',
+            name="Phase",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField()),
-                ('kind', models.CharField(choices=[('preliminary', 'preliminaries'), ('final', 'finals'), ('main', 'games')], max_length=12)),
-                ('rounds', models.PositiveSmallIntegerField()),
-                ('seating', models.CharField(choices=[('lot', 'by lot'), ('standing', 'by standing')], max_length=10)),
-                ('reseat_every', models.PositiveSmallIntegerField(default=0)),
-                ('qualifiers', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('counts', models.BooleanField(default=True)),
-                ('time_limited', models.BooleanField(default=False)),
-                ('event', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='phases', to='tournaments.event')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveSmallIntegerField()),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("preliminary", "preliminaries"),
+                            ("final", "finals"),
+                            ("main", "games"),
+                        ],
+                        max_length=12,
+                    ),
+                ),
+                ("rounds", models.PositiveSmallIntegerField()),
+                (
+                    "seating",
+                    models.CharField(
+                        choices=[("lot", "by lot"), ("standing", "by standing")], max_length=10
+                    ),
+                ),
+                ("reseat_every", models.PositiveSmallIntegerField(default=0)),
+                ("qualifiers", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("counts", models.BooleanField(default=True)),
+                ("time_limited", models.BooleanField(default=False)),
+                (
+                    "event",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="phases",
+                        to="tournaments.event",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['event', 'number'],
+                "ordering": ["event", "number"],
             },
         ),
         migrations.CreateModel(
-            name='Round',
+            name="Round",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField()),
-                ('seating', models.JSONField(default=list)),
-                ('started_at', models.DateTimeField(blank=True, null=True)),
-                ('event', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rounds', to='tournaments.event')),
-                ('phase', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='round_set', to='tournaments.phase')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveSmallIntegerField()),
+                ("seating", models.JSONField(default=list)),
+                ("started_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "event",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="rounds",
+                        to="tournaments.event",
+                    ),
+                ),
+                (
+                    "phase",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="round_set",
+                        to="tournaments.phase",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['event', 'number'],
+                "ordering": ["event", "number"],
             },
         ),
         migrations.CreateModel(
-            name='Table',
+            name="Table",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField()),
-                ('hanchan', models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, related_name='event_table', to='scoring.hanchan')),
-                ('round', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='tables', to='tournaments.round')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveSmallIntegerField()),
+                (
+                    "hanchan",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="event_table",
+                        to="scoring.hanchan",
+                    ),
+                ),
+                (
+                    "round",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="tables",
+                        to="tournaments.round",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['round', 'number'],
+                "ordering": ["round", "number"],
             },
         ),
         migrations.CreateModel(
-            name='Participant',
+            name="Participant",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField()),
-                ('withdrawn', models.BooleanField(default=False)),
-                ('event', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='participants', to='tournaments.event')),
-                ('member', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='clubsite.member')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveSmallIntegerField()),
+                ("withdrawn", models.BooleanField(default=False)),
+                (
+                    "event",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="participants",
+                        to="tournaments.event",
+                    ),
+                ),
+                (
+                    "member",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="clubsite.member",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['event', 'number'],
-                'constraints': [models.UniqueConstraint(fields=('event', 'member'), name='unique_participant'), models.UniqueConstraint(fields=('event', 'number'), name='unique_participant_number')],
+                "ordering": ["event", "number"],
+                "constraints": [
+                    models.UniqueConstraint(fields=("event", "member"), name="unique_participant"),
+                    models.UniqueConstraint(
+                        fields=("event", "number"), name="unique_participant_number"
+                    ),
+                ],
             },
         ),
         migrations.AddConstraint(
-            model_name='phase',
-            constraint=models.UniqueConstraint(fields=('event', 'number'), name='unique_phase_number'),
+            model_name="phase",
+            constraint=models.UniqueConstraint(
+                fields=("event", "number"), name="unique_phase_number"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='round',
-            constraint=models.UniqueConstraint(fields=('event', 'number'), name='unique_round_number'),
+            model_name="round",
+            constraint=models.UniqueConstraint(
+                fields=("event", "number"), name="unique_round_number"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='table',
-            constraint=models.UniqueConstraint(fields=('round', 'number'), name='unique_table_number'),
+            model_name="table",
+            constraint=models.UniqueConstraint(
+                fields=("round", "number"), name="unique_table_number"
+            ),
         ),
     ]
