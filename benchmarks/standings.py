@@ -182,8 +182,8 @@ def _child(years: int) -> dict[str, Any]:
         "month": lambda: standings.period_standings(month, min_games=4),
         "all_time": lambda: standings.period_standings(whole, min_games=4),
         "champions": lambda: standings.champions_history(today=END + datetime.timedelta(days=1)),
-        "player_year": lambda: standings.player_stats(regular, year),
-        "player_all_time": lambda: standings.player_stats(regular, whole),
+        "player_year": lambda: standings.player_page(regular, year),
+        "player_all_time": lambda: standings.player_page(regular, whole),
     }
     measured = {}
     for name, work in cases.items():

@@ -21,6 +21,7 @@ from scoring.standings.champions import (
     ChampionsHistory,
     Title,
     champions_history,
+    first_counted_month,
     half_year_champion,
     monthly_champion,
     title_holders,
@@ -52,6 +53,7 @@ from scoring.standings.player import (
     player_stats,
     stored_ruleset_ids,
 )
+from scoring.standings.player_page import GameList, PlayerPage, player_page
 from scoring.standings.table import (
     STANDINGS_COLUMNS,
     Standings,
@@ -80,6 +82,7 @@ __all__ = [
     "Title",
     "all_time_period",
     "champions_history",
+    "first_counted_month",
     "club_today",
     "cumulative_points",
     "current_month_period",
@@ -93,6 +96,9 @@ __all__ = [
     "monthly_totals",
     "period_standings",
     "player_stats",
+    "GameList",
+    "PlayerPage",
+    "player_page",
     "range_period",
     "round_half_away",
     "sort_rows",

@@ -13,6 +13,7 @@ from datetime import date
 from typing import Any
 
 from django.conf import settings
+from django.db.models import Min
 
 from scoring.models import MemberMonth
 from scoring.standings.counted import MONTH_SUMS, counted_versions, display_names, merge
@@ -123,11 +124,15 @@ def title_holders(
 
 
 def champions_history(
-    *, today: date | None = None, ruleset_ids: Sequence[str] | None = None
+    *,
+    today: date | None = None,
+    ruleset_ids: Sequence[str] | None = None,
+    since: date | None = None,
 ) -> ChampionsHistory:
     """Every completed month and half year with its champion(s), newest first.
 
-    From the month (half year) of the first counted game up to the last one that ended
+    From the month (half year) of the first counted game, or of ``since`` if later (the
+    first day of a month; half years from the one it starts), up to the last one that ended
     before ``today`` (default :func:`club_today`); a period in which nobody met the minimum
     (or nobody played) is listed with no holders. Minimums and ties as
     :func:`monthly_champion` and :func:`half_year_champion`.
@@ -139,10 +144,11 @@ def champions_history(
     today = club_today() if today is None else today
     this_month = month_period(today.year, today.month)
     counted = counted_versions(ruleset_ids)
+    first_month = EARLIEST if since is None else half_year_of(since).start
     monthly = (
         MemberMonth.objects.filter(
             ruleset_version_id__in=list(counted.ids),
-            month__range=(EARLIEST, this_month.previous().end),
+            month__range=(first_month, this_month.previous().end),
         )
         .values("member_id", "month")
         .annotate(**MONTH_SUMS)
@@ -166,6 +172,8 @@ def champions_history(
     first = min(by_month)
     months = []
     period = month_period(first.year, first.month)
+    if since is not None and since > period.start:
+        period = month_period(since.year, since.month)
     while period.end < today:
         rows = qualified(_top(by_month.get(period.start, ()), month_minimum), month_minimum, names)
         months.append(Title(period, month_minimum, title_holders(rows)))
@@ -181,6 +189,15 @@ def champions_history(
     return ChampionsHistory(months=tuple(reversed(months)), halves=tuple(reversed(halves)))
 
 
+def first_counted_month(ruleset_ids: Sequence[str] | None = None) -> date | None:
+    """The first month with a counted game (``None`` without one). Two queries."""
+    counted = counted_versions(ruleset_ids)
+    first: date | None = MemberMonth.objects.filter(
+        ruleset_version_id__in=list(counted.ids)
+    ).aggregate(first=Min("month"))["first"]
+    return first
+
+
 def _top(rows: Iterable[Mapping[str, Any]], minimum: int) -> list[Mapping[str, Any]]:
     """Of a period's aggregate rows, those with the minimum games and the highest total: all
     a title is decided among (the standings order starts with the total), so only they
@@ -191,4 +208,3 @@ def _top(rows: Iterable[Mapping[str, Any]], minimum: int) -> list[Mapping[str, A
         return []
     best = max(values["total_points"] for values in eligible)
     return [values for values in eligible if values["total_points"] == best]
-

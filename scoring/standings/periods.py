@@ -20,7 +20,6 @@ EARLIEST = date(1, 1, 1)
 LATEST = date(9999, 12, 31)
 
 
-
 @dataclass(frozen=True, slots=True)
 class Period:
     """An inclusive range of club-local dates, and what kind of period it is.

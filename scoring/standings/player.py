@@ -134,7 +134,7 @@ def member_games(
     Two queries: the ruleset versions, then the member's counted results.
     """
     counted = counted_versions(ruleset_ids)
-    return _member_games(counted, member_id, start, end)
+    return member_games_of(counted, member_id, start, end)
 
 
 def monthly_totals(games: Iterable[MemberGame]) -> list[MonthTotal]:
@@ -167,7 +167,7 @@ def hand_stats(
     Two queries: the ruleset versions, one aggregate of the member's counted results.
     """
     counted = counted_versions(ruleset_ids)
-    return _hand_stats(counted, member_id, start, end)
+    return hand_stats_of(counted, member_id, start, end)
 
 
 def player_stats(
@@ -185,8 +185,8 @@ def player_stats(
     the hand facts.
     """
     counted = counted_versions(ruleset_ids)
-    games = _member_games(counted, member_id, period.start, period.end)
-    latest = _member_games(counted, member_id, EARLIEST, LATEST, latest=last_games)
+    games = member_games_of(counted, member_id, period.start, period.end)
+    latest = member_games_of(counted, member_id, EARLIEST, LATEST, latest=last_games)
     return PlayerStats(
         member_id=member_id,
         period=period,
@@ -195,7 +195,7 @@ def player_stats(
         months=tuple(monthly_totals(games)),
         cumulative=tuple(cumulative_points(games)),
         last_games=tuple(latest),
-        hands=_hand_stats(counted, member_id, period.start, period.end),
+        hands=hand_stats_of(counted, member_id, period.start, period.end),
     )
 
 
@@ -204,9 +204,20 @@ def stored_ruleset_ids() -> list[str]:
     return sorted(set(RulesetVersion.objects.values_list("ruleset_id", flat=True)))
 
 
-def _member_games(
-    counted: Versions, member_id: int, start: date, end: date, *, latest: int | None = None
+def member_games_of(
+    counted: Versions,
+    member_id: int,
+    start: date,
+    end: date,
+    *,
+    latest: int | None = None,
+    newest_first: bool = False,
+    offset: int = 0,
+    limit: int | None = None,
 ) -> list[MemberGame]:
+    """The member's counted games from ``start`` to ``end`` under ``counted``: oldest first,
+    or ``newest_first`` (from ``offset``, at most ``limit``), or the ``latest`` few oldest
+    first. One query."""
     seats = (
         counted_seats(counted, start, end)
         .filter(member_id=member_id)
@@ -222,10 +233,13 @@ def _member_games(
             "ended_by",
         )
     )
-    if latest is None:
-        seats = seats.order_by("played_on", "hanchan_id")
-    else:
+    if latest is not None:
         seats = seats.order_by("-played_on", "-hanchan_id")[:latest]
+    elif newest_first:
+        seats = seats.order_by("-played_on", "-hanchan_id")
+        seats = seats[offset:] if limit is None else seats[offset : offset + limit]
+    else:
+        seats = seats.order_by("played_on", "hanchan_id")
     rows = cast(Iterable[tuple[int, date, int, int, int, int, int, str]], seats)
     games = [
         MemberGame(
@@ -246,26 +260,24 @@ def _member_games(
     return games
 
 
-def _hand_stats(counted: Versions, member_id: int, start: date, end: date) -> HandStats:
-    """One aggregate: over the member's monthly totals for whole months, else over their
-    counted results; each sums the ``HandSeat`` facts of its games, written when they
-    counted (chombo hands are no hands of their own)."""
+def hand_stats_of(counted: Versions, member_id: int, start: date, end: date) -> HandStats:
+    """The member's :class:`HandStats` from ``start`` to ``end``. One aggregate: over the
+    member's monthly totals for whole months, else over their counted results; each sums
+    the ``HandSeat`` facts of its games, written when they counted (chombo hands are no
+    hands of their own)."""
     if month_aligned(start, end):
         rows: Any = MemberMonth.objects.filter(
             member_id=member_id, ruleset_version_id__in=list(counted.ids), month__range=(start, end)
         )
     else:
         rows = counted_seats(counted, start, end).filter(member_id=member_id)
-    totals = (
-        rows
-        .aggregate(
-            hands=Sum("hands"),
-            wins=Sum("wins"),
-            tsumo_wins=Sum("tsumo_wins"),
-            deal_ins=Sum("deal_ins"),
-            riichi=Sum("riichi"),
-            chombo=Sum("chombo"),
-            win_points=Sum("win_points"),
-        )
+    totals = rows.aggregate(
+        hands=Sum("hands"),
+        wins=Sum("wins"),
+        tsumo_wins=Sum("tsumo_wins"),
+        deal_ins=Sum("deal_ins"),
+        riichi=Sum("riichi"),
+        chombo=Sum("chombo"),
+        win_points=Sum("win_points"),
     )
     return HandStats(**{name: int(value or 0) for name, value in totals.items()})

@@ -14,7 +14,6 @@ game counts under the ruleset id of the version it is pinned to, whatever that v
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -27,8 +26,11 @@ from scoring.standings.periods import Period
 
 def round_half_away(value: Fraction) -> int:
     """``value`` rounded to an integer, halves away from zero (``-2.5`` -> ``-3``)."""
-    magnitude = math.floor(abs(value) + Fraction(1, 2))
-    return magnitude if value >= 0 else -magnitude
+    # In integers: floor(|n/d| + 1/2) == (2|n| + d) // 2d for d > 0 (Fraction arithmetic
+    # made this a visible part of rendering a standings table).
+    numerator, denominator = value.numerator, value.denominator
+    magnitude = (2 * abs(numerator) + denominator) // (2 * denominator)
+    return magnitude if numerator >= 0 else -magnitude
 
 
 @dataclass(frozen=True, slots=True)

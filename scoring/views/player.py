@@ -3,6 +3,7 @@ and ranks charts (:mod:`scoring.views.charts`) and the per-hand figures."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from fractions import Fraction
@@ -21,6 +22,7 @@ from scoring.hand_labels import SEAT_WINDS
 from scoring.views.charts import LineChart, value_chart
 from scoring.views.display import Cell, rank_label
 from scoring.views.standings_filters import (
+    Filters,
     percent,
     period_label,
     points_cell,
@@ -33,8 +35,13 @@ from scoring.views.table import HtmxHttpRequest
 
 LAST_GAMES = 20
 GAMES_PER_PAGE = 50
-# Beyond this many games the cumulative chart shows one point per month, not per game.
+# Beyond this many games the cumulative chart shows one point per month, not per game; beyond
+# this many months, one point per quarter (a phone's chart has room for about that many).
 CHART_GAMES = 120
+CHART_MONTHS = 48
+# Beyond this many months the totals table has a line per year: ten years of months would be a
+# table of 120 lines, and the page would grow with the club's history.
+TABLE_MONTHS = 24
 
 
 # -- the player page -----------------------------------------------------------------------
@@ -60,19 +67,55 @@ class MonthLine:
     average_rank: str
 
 
+def period_lines(
+    months: Sequence[st.MonthTotal], filters: Filters, *, by_year: bool
+) -> list[MonthLine]:
+    """The totals table, newest first: a line per month, or ``by_year`` a line per year (each
+    linking to the member's page for that month or year)."""
+    if not by_year:
+        return [
+            MonthLine(
+                label=date_format(date(m.year, m.month, 1), "YEAR_MONTH_FORMAT"),
+                query=filters.query(period=st.month_period(m.year, m.month)),
+                games=m.games,
+                points=points_cell(m.points),
+                average_rank=two_decimals(m.average_rank),
+            )
+            for m in reversed(months)
+        ]
+    years: dict[int, list[int]] = {}
+    for m in months:
+        entry = years.setdefault(m.year, [0, 0, 0])
+        entry[0] += m.games
+        entry[1] += m.points
+        entry[2] += m.rank_sum
+    return [
+        MonthLine(
+            label=str(year),
+            query=filters.query(period=st.year_period(year)),
+            games=games,
+            points=points_cell(points),
+            average_rank=two_decimals(Fraction(rank_sum, games)),
+        )
+        for year, (games, points, rank_sum) in sorted(years.items(), reverse=True)
+    ]
+
+
 def seat_label(game: st.MemberGame) -> str:
     """Seat 0 dealt first: its wind in East 1."""
     return str(SEAT_WINDS[game.seat]) if game.seat < len(SEAT_WINDS) else str(game.seat + 1)
 
 
-def cumulative_chart(stats: st.PlayerStats) -> LineChart | None:
+def cumulative_chart(stats: st.PlayerPage) -> LineChart | None:
     if not stats.cumulative:
         return None
     steps = list(stats.cumulative)
-    if len(steps) > CHART_GAMES:
-        # One point per month (its last game): the chart and its table stay a readable size.
-        by_month = {(s.played_on.year, s.played_on.month): s for s in steps}
-        steps = list(by_month.values())
+    by_month = stats.cumulative_by_month
+    if by_month and len(steps) > CHART_MONTHS:
+        by_quarter = {(s.played_on.year, (s.played_on.month - 1) // 3): s for s in steps}
+        steps = list(by_quarter.values())
+    # A step per game is labelled with its day; a step per month or quarter with its month.
+    label, long_label = ("Y/n", "YEAR_MONTH_FORMAT") if by_month else ("n/j", "SHORT_DATE_FORMAT")
     series = [0, *(step.cumulative for step in steps)]
     final = stats.cumulative[-1].cumulative
     return value_chart(
@@ -83,18 +126,18 @@ def cumulative_chart(stats: st.PlayerStats) -> LineChart | None:
             "(highest %(high)s, lowest %(low)s)."
         )
         % {
-            "n": len(stats.cumulative),
+            "n": stats.game_count,
             "total": thousands_one_decimal(final),
             "high": thousands_one_decimal(max(series)),
             "low": thousands_one_decimal(min(series)),
         },
         series=[(_("Cumulative points"), series)],
-        x_labels=["", *(date_format(s.played_on, "n/j") for s in steps)],
+        x_labels=["", *(date_format(s.played_on, label) for s in steps)],
         label_value=format_thousands,
         table_head=[_("Date"), _("Points"), _("Cumulative")],
         table_rows=[
             [
-                date_format(s.played_on, "SHORT_DATE_FORMAT"),
+                date_format(s.played_on, long_label),
                 thousands_one_decimal(s.points),
                 thousands_one_decimal(s.cumulative),
             ]
@@ -103,7 +146,7 @@ def cumulative_chart(stats: st.PlayerStats) -> LineChart | None:
     )
 
 
-def ranks_chart(stats: st.PlayerStats) -> LineChart | None:
+def ranks_chart(stats: st.PlayerPage) -> LineChart | None:
     games = stats.last_games
     if not games:
         return None
@@ -154,12 +197,16 @@ def member_page(request: HtmxHttpRequest, member_id: int) -> HttpResponse:
     (default: this year)."""
     member = get_object_or_404(Member, pk=member_id)
     filters = read_filters(request.GET, default_player_period(), with_sort=False)
-    stats = st.player_stats(
-        member.pk, filters.period, ruleset_ids=filters.ruleset_ids, last_games=LAST_GAMES
+    stats = st.player_page(
+        member.pk,
+        filters.period,
+        ruleset_ids=filters.ruleset_ids,
+        last_games=LAST_GAMES,
+        chart_games=CHART_GAMES,
     )
-    labels = {r: ruleset_label(r) for r in {g.ruleset_id for g in stats.games}}
     # Newest first, a page at a time: an all-time page of a regular lists thousands of games.
-    page = Paginator(list(reversed(stats.games)), GAMES_PER_PAGE).get_page(request.GET.get("page"))
+    page = Paginator(stats.games, GAMES_PER_PAGE).get_page(request.GET.get("page"))
+    labels = {r: ruleset_label(r) for r in {g.ruleset_id for g in page.object_list}}
     games = [
         GameLine(
             hanchan_id=g.hanchan_id,
@@ -172,18 +219,8 @@ def member_page(request: HtmxHttpRequest, member_id: int) -> HttpResponse:
         )
         for g in page.object_list
     ]
-    months = [
-        MonthLine(
-            label=date_format(date(m.year, m.month, 1), "YEAR_MONTH_FORMAT"),
-            query=filters.query(period=st.month_period(m.year, m.month)),
-            games=m.games,
-            points=points_cell(m.points),
-            average_rank=two_decimals(m.average_rank),
-        )
-        for m in reversed(stats.months)
-    ]
-    total = sum(g.points for g in stats.games)
-    rank_sum = sum(g.rank for g in stats.games)
+    by_year = len(stats.months) > TABLE_MONTHS
+    months = period_lines(stats.months, filters, by_year=by_year)
     previous, following = filters.neighbours()
     context = {
         "member": member,
@@ -196,10 +233,11 @@ def member_page(request: HtmxHttpRequest, member_id: int) -> HttpResponse:
         "games": games,
         "games_page": page,
         "months": months,
-        "game_count": len(stats.games),
-        "total": points_cell(total),
+        "months_by_year": by_year,
+        "game_count": stats.game_count,
+        "total": points_cell(stats.total_points),
         "average_rank": (
-            two_decimals(Fraction(rank_sum, len(stats.games))) if stats.games else "–"
+            two_decimals(Fraction(stats.rank_sum, stats.game_count)) if stats.game_count else "–"
         ),
         "hands": hand_figures(stats.hands),
         "cumulative_chart": cumulative_chart(stats),

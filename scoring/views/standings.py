@@ -4,6 +4,7 @@ counted results, never a replay); the filters and number formats are
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -182,8 +183,26 @@ def title_line(title: st.Title) -> TitleLine:
 
 @require_safe
 def champions_page(request: HtmxHttpRequest) -> HttpResponse:
-    """The monthly and half-year champions, newest first, and this month's leader."""
-    history = st.champions_history()
+    """This month's leader and the monthly and half-year champions, newest first: of the last
+    12 completed months (and the half years they touch), or with ``?year=YYYY`` of that year
+    alone, with links to every year (so that the page stays the same size however long the
+    club's history)."""
+    today = st.club_today()
+    first = st.first_counted_month()
+    years = list(range(today.year, first.year - 1, -1)) if first else [today.year]
+    try:
+        year = int(request.GET.get("year", ""))
+    except ValueError:
+        year = None
+    if year is not None and year not in years:
+        year = None
+    if year is None:
+        year_ago = st.month_period(today.year - 1, today.month).start
+        history = st.champions_history(today=today, since=year_ago)
+    else:
+        history = st.champions_history(
+            today=min(today, datetime.date(year + 1, 1, 1)), since=datetime.date(year, 1, 1)
+        )
     month = st.current_month_period()
     minimum = settings.CHAMPION_MIN_GAMES
     table = st.period_standings(month, min_games=minimum)
@@ -196,5 +215,7 @@ def champions_page(request: HtmxHttpRequest) -> HttpResponse:
         "half_min_games": settings.HALF_YEAR_CHAMPION_MIN_GAMES,
         "months": [title_line(t) for t in history.months],
         "halves": [title_line(t) for t in history.halves],
+        "year": year,
+        "years": years,
     }
     return render(request, "scoring/champions.html", context)
