@@ -42,11 +42,14 @@ $(STAMP): pyproject.toml $(LOCK)
 	$(BIN)/pip install --no-deps -e .
 	touch $(STAMP)
 
+# The e-mails the site sends link back to the address it is served on.
+run: export CLUB_SITE_URL ?= http://$(HOST):$(PORT)
 run: $(STAMP)
 	$(BIN)/python manage.py migrate
 	$(BIN)/python manage.py load_demo
 	@echo
-	@echo "    Open http://$(HOST):$(PORT)/ and log in as aoki / mahjong-demo (a staff member)."
+	@echo "    Open http://$(HOST):$(PORT)/ and log in as aoki / mahjong-demo (a steward);"
+	@echo "    every demo member has that password (README: The demo club)."
 	@echo
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 

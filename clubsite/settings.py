@@ -58,7 +58,12 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Static files answer here, served compressed by WhiteNoise itself (gzip and brotli files
+    # made by collectstatic); everything after it is a page.
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Pages compressed (the table screen is about a third of its size on the wire). The CSRF
+    # token in them is masked afresh for every response, which is what keeps BREACH away.
+    "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -224,6 +229,9 @@ LOGGING = {
         # Requests for a host name not in ALLOWED_HOSTS come from scanners: logged, not mailed.
         "django.security.DisallowedHost": {"handlers": ["stderr"], "propagate": False},
         "meetings": {"level": "INFO"},
+        # Every task run is two INFO lines (running, successful); a failure is logged by the
+        # task's own code (an undelivered e-mail) and by the framework as an error.
+        "django.tasks": {"level": "WARNING"},
         # Failed logins and lockouts are warnings; its start-up banner is not worth a line.
         "axes": {"level": "WARNING"},
     },

@@ -40,7 +40,7 @@ def test_it_loads_a_demo_club_once():
 @pytest.mark.django_db
 def test_it_loads_demo_meetups_through_the_services(mailoutbox, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
-        call_command("load_demo", "--force", stdout=io.StringIO())
+        call_command("load_demo", "--force", "--show-emails", stdout=io.StringIO())
     meetups = {m.state: Meetup.objects.for_page().get(pk=m.pk) for m in Meetup.objects.all()}
     assert set(meetups) == {State.REPORTED, State.PROVISIONAL, State.RECRUITING}
 
@@ -64,11 +64,20 @@ def test_it_loads_demo_meetups_through_the_services(mailoutbox, django_capture_o
     assert all(next_monday <= d < next_monday + datetime.timedelta(days=7) for d in days)
     assert open_call.applications.filter(withdrawn_at__isnull=True).count() == 3
 
-    # Every step went through the services: each has its notice, and its e-mails went to the
-    # test outbox, none with a phone number.
+    # Every step went through the services: each has its notice, and its e-mails went (asked
+    # for with --show-emails) to the test outbox, none with a phone number.
     kinds = list(reported.notices.values_list("kind", flat=True))
     assert set(kinds) >= {Notice.Kind.POSTED, Notice.Kind.FINALIZED, Notice.Kind.REPORTED}
     assert provisional.notices.filter(kind=Notice.Kind.DECLARED).exists()
     assert mailoutbox
     phones = [m.phone for m in Member.objects.all()]
     assert not any(phone in message.body for message in mailoutbox for phone in phones)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_keeps_its_emails_to_itself_unless_asked(mailoutbox):
+    """Issue 10 item 10: `make run` shows the demo's URL and login, not 40 e-mails (the
+    notices are sent when the load commits, as in `make run`)."""
+    call_command("load_demo", "--force", stdout=io.StringIO())
+    assert Notice.objects.exists()
+    assert mailoutbox == []

@@ -275,3 +275,13 @@ def test_a_failed_notice_e_mail_is_logged_marked_and_the_rest_go_out(
     page = client_for(staff_member).get(f"/meetups/{meetup.pk}/").text
     assert "chiba@example.org" in page
     assert "chiba@example.org" not in client_for(member).get(f"/meetups/{meetup.pk}/").text
+
+
+def test_pages_go_out_compressed(client_for, member):
+    """Issue 10 item 8: HTML is gzipped for a browser that takes it."""
+    client = client_for(member)
+    plain = client.get("/")
+    packed = client.get("/", headers={"accept-encoding": "gzip, br"})
+    assert packed["Content-Encoding"] == "gzip"
+    assert "Accept-Encoding" in packed["Vary"]
+    assert len(packed.content) < len(plain.content) / 2

@@ -6,7 +6,7 @@ import datetime
 import random
 from argparse import ArgumentParser
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import Any
 from unittest import mock
 
@@ -14,6 +14,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
+from django.test.utils import override_settings
 from django.utils import timezone
 
 from clubsite.models import Member
@@ -61,8 +62,8 @@ class Command(BaseCommand):
         f"Create a demo club: a dozen members (password {DEMO_PASSWORD}; aoki is staff), "
         "finished games under several rulesets and one game in play, and three meetups: one "
         "held and reported, one waiting for confirmations, one open call. Does nothing if "
-        "members exist. The meetups' notices are e-mailed to example.org addresses through "
-        "the configured mailer (the console in development)."
+        "members exist. The meetups' notices go to example.org addresses: kept quiet unless "
+        "--show-emails sends them through the configured mailer (the console in development)."
     )
 
     def add_arguments(self, parser: ArgumentParser) -> None:
@@ -71,6 +72,12 @@ class Command(BaseCommand):
             action="store_true",
             help="load the demo club even with DEBUG off (it creates the steward "
             "aoki / mahjong-demo: never on a real club's database)",
+        )
+        parser.add_argument(
+            "--show-emails",
+            action="store_true",
+            help="send the demo meetups' notice e-mails through the configured mailer "
+            "(the console in development) instead of dropping them",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -84,7 +91,11 @@ class Command(BaseCommand):
             return
         rng = random.Random(20261122)
         today = timezone.localdate()
-        with transaction.atomic():
+        # The demo's notices would fill the terminal of `make run` with e-mails nobody reads.
+        quiet = override_settings(
+            MAILERS={"default": {"BACKEND": "django.core.mail.backends.dummy.EmailBackend"}}
+        )
+        with nullcontext() if options["show_emails"] else quiet, transaction.atomic():
             members = [self._member(*row, staff=row[0] == "aoki") for row in DEMO_MEMBERS]
             for days_ago, ruleset_id, seats, in_play_after in DEMO_GAMES:
                 players = [members[i] for i in seats]
