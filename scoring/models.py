@@ -382,19 +382,13 @@ class LedgerChange(models.Model):
         return f"{self.hanchan_id} {self.action} {self.sequence}"
 
 
-class MemberMonth(models.Model):
-    """One member's counted results in one month under one ruleset version, added up: what
-    month-aligned standings (months, half years, years, all time) and the champions sum, so
-    they read a few rows per member and month however long the history.
-
-    Kept by the ledger (:mod:`scoring.ledger.totals`) in the transaction that counts a game.
-    The columns are the sums of ``CountedSeat``'s; ``best`` is the best game encoded as
-    ``points * 2**32 + (2**32 - 1 - hanchan_id)`` so that a maximum finds it
-    (:mod:`scoring.standings.counted`).
-    """
+class MemberTotals(models.Model):
+    """One member's counted results under one ruleset version, added up over a stretch of
+    time (a month, a year): the sums of ``CountedSeat``'s columns. ``best`` is the best game
+    encoded as ``points * 2**32 + (2**32 - 1 - hanchan_id)`` so that a maximum finds it
+    (:mod:`scoring.standings.counted`)."""
 
     member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="+")
-    month = models.DateField()
     ruleset_version = models.ForeignKey(RulesetVersion, on_delete=models.CASCADE, related_name="+")
     games = models.PositiveIntegerField()
     total_points = models.BigIntegerField()
@@ -415,6 +409,20 @@ class MemberMonth(models.Model):
     win_points = models.BigIntegerField()
 
     class Meta:
+        abstract = True
+
+
+class MemberMonth(MemberTotals):
+    """A member's totals in one month (``month``: its first day): what month-aligned
+    standings (months, half years) and the champions sum, so they read a few rows per member
+    and month however long the history.
+
+    Kept by the ledger (:mod:`scoring.ledger.totals`) in the transaction that counts a game.
+    """
+
+    month = models.DateField()
+
+    class Meta:
         constraints = [
             models.UniqueConstraint(
                 fields=["member", "month", "ruleset_version"], name="unique_member_month"
@@ -426,3 +434,28 @@ class MemberMonth(models.Model):
 
     def __str__(self) -> str:
         return f"{self.member_id} {self.month:%Y-%m} v{self.ruleset_version_id}"
+
+
+class MemberYear(MemberTotals):
+    """A member's totals in one calendar year (``year``: its 1 January), the sum of their
+    ``MemberMonth`` rows: whole years of a period (a year, all time) read these, so ten years
+    of history cost about what one does (issue 8).
+
+    Kept by the ledger (:mod:`scoring.ledger.totals`) with the months, in the same
+    transaction.
+    """
+
+    year = models.DateField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["member", "year", "ruleset_version"], name="unique_member_year"
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["ruleset_version", "year"], name="member_year_version"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.member_id} {self.year:%Y} v{self.ruleset_version_id}"

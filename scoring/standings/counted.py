@@ -23,7 +23,7 @@ from django.db.models import (
 )
 
 from clubsite.models import Member
-from scoring.models import CountedSeat, MemberMonth, RulesetVersion
+from scoring.models import CountedSeat, MemberMonth, MemberYear, RulesetVersion
 
 # Best game in the same aggregate as the rest: Max(points * 2**32 + (2**32 - 1 - hanchan_id))
 # is the highest points, and among equal points the lowest (earliest entered) game id; both
@@ -102,16 +102,39 @@ def month_aligned(start: date, end: date) -> bool:
 
 
 def aggregate_rows(counted: Versions, start: date, end: date) -> list[dict[str, Any]]:
-    """Per member, the figures of :data:`AGGREGATES` over the period. One query: over the
-    members' monthly totals for whole months (a few rows per member and month, whatever the
-    size of the history), else over the counted results of the range."""
-    if month_aligned(start, end):
-        months = MemberMonth.objects.filter(
-            ruleset_version_id__in=list(counted.ids), month__range=(start, end)
+    """Per member, the figures of :data:`AGGREGATES` over the period. For whole months, the
+    members' yearly totals for the whole years in it (a year, all time: one query) and their
+    monthly totals for the months around them (a half year, a month: one query; a range
+    with both: two), a few rows per member and year or month whatever the size of the
+    history; else one query over the counted results of the range."""
+    if not month_aligned(start, end):
+        seats = counted_seats(counted, start, end)
+        return [dict(v) for v in seats.values("member_id").annotate(**AGGREGATES).order_by()]
+    versions = list(counted.ids)
+    first_year = start.year if start.month == 1 else start.year + 1
+    last_year = end.year if (end.month, end.day) == (12, 31) else end.year - 1
+    parts = []
+    if first_year <= last_year:
+        years = MemberYear.objects.filter(
+            ruleset_version_id__in=versions,
+            year__range=(date(first_year, 1, 1), date(last_year, 1, 1)),
         )
-        return [dict(v) for v in months.values("member_id").annotate(**MONTH_SUMS).order_by()]
-    seats = counted_seats(counted, start, end)
-    return [dict(v) for v in seats.values("member_id").annotate(**AGGREGATES).order_by()]
+        parts.append(years.values("member_id").annotate(**MONTH_SUMS).order_by())
+        around = Q(month__lt=date(first_year, 1, 1)) | Q(month__gt=date(last_year, 12, 31))
+    else:
+        around = Q()
+    if first_year > last_year or start < date(first_year, 1, 1) or end > date(last_year, 12, 31):
+        months = MemberMonth.objects.filter(
+            around, ruleset_version_id__in=versions, month__range=(start, end)
+        )
+        parts.append(months.values("member_id").annotate(**MONTH_SUMS).order_by())
+    if len(parts) == 1:
+        return [dict(v) for v in parts[0]]
+    merged: dict[int, dict[str, Any]] = {}
+    for part in parts:
+        for values in part:
+            merged[values["member_id"]] = merge(merged.get(values["member_id"]), values)
+    return list(merged.values())
 
 
 def merge(into: dict[str, Any] | None, values: Mapping[str, Any]) -> dict[str, Any]:
