@@ -71,7 +71,7 @@ def _refresh_years(members: set[int], years: set[datetime.date], versions: set[i
             year=_as_date(values["year"]),
             **{name: int(values[name] or 0) for name in (*ADDED, "best", *HAND_SUMS)},
         )
-        for values in grouped
+        for values in map(dict[str, Any], grouped)
         if _as_date(values["year"]) in years
     ]
     MemberYear.objects.filter(

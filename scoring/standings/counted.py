@@ -113,7 +113,7 @@ def aggregate_rows(counted: Versions, start: date, end: date) -> list[dict[str, 
     versions = list(counted.ids)
     first_year = start.year if start.month == 1 else start.year + 1
     last_year = end.year if (end.month, end.day) == (12, 31) else end.year - 1
-    parts = []
+    parts: list[Iterable[Mapping[str, Any]]] = []
     if first_year <= last_year:
         years = MemberYear.objects.filter(
             ruleset_version_id__in=versions,
