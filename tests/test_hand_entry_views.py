@@ -1122,3 +1122,37 @@ def test_it_enters_a_hand_in_a_constant_number_of_queries(aoki, game):
     assert counts[0] == counts[1]
     assert counts[0][0] <= 15
     assert counts[0][1] <= 15
+
+
+# What follows the hand (issue 10 item 5)
+
+
+def preview_of(html: str) -> str:
+    return re.search(r'id="hand-preview".*', html, re.DOTALL).group(0)
+
+
+def test_the_preview_says_who_deals_next(aoki, game):
+    fields = form_fields(aoki, game)
+    url = reverse("hand_preview", args=[game.pk])
+    # Baba (South) rons: the deal passes to Baba, East 2, no honba.
+    passes = preview_of(post(aoki, url, RON, fields, **HTMX).text)
+    assert re.search(r"次: <b>東2局 0本場</b>,\s*親はBaba", passes)
+    # Aoki, the dealer, rons instead: Aoki deals again, East 1 with one honba (renchan).
+    dealer = {"result": "ron", "loser": "2", "winners": ["0"], "value_0": "3-30"}
+    stays = preview_of(post(aoki, url, dealer, fields, **HTMX).text)
+    assert re.search(r"次: <b>東1局 1本場</b>,\s*Aokiの連荘", stays)
+    assert 'id="preview-final"' not in stays
+
+
+def test_the_preview_of_a_last_hand_shows_the_settlement(aoki, game):
+    fields = form_fields(aoki, game)
+    url = reverse("hand_preview", args=[game.pk])
+    # The dealer's yakuman ron takes 48,000 from Chiba: a bust ends the game (Makura 1.5 §7).
+    bust = {"result": "ron", "loser": "2", "winners": ["0"], "value_0": "yakuman"}
+    html = preview_of(post(aoki, url, bust, fields, **HTMX).text)
+    assert 'id="preview-next"' not in html
+    final = re.search(r'id="preview-final".*?</table>', html, re.DOTALL).group(0)
+    names = re.findall(r'<th scope="row">(\w+)</th>', final)
+    assert names[0] == "Aoki" and names[-1] == "Chiba"
+    assert "73,000" in final
+    assert state(game) == (0, 0)

@@ -203,13 +203,52 @@ class SeatChange:
 
 
 @dataclass(frozen=True)
+class NextHand:
+    """What the table will be after a hand (issue 10 item 5): the next ``round`` and
+    ``honba``, its ``dealer`` and whether that is the same dealer again (``renchan``), and
+    the riichi ``deposits`` waiting on the table."""
+
+    round: str
+    honba: str
+    dealer: str
+    renchan: bool
+    deposits: str
+
+    @classmethod
+    def of(
+        cls, before: Mapping[str, Any], after: Mapping[str, Any], names: Sequence[str]
+    ) -> NextHand:
+        return cls(
+            round=round_label(after["round"]),
+            honba=honba_label(after["honba"]),
+            dealer=names[after["dealer"]],
+            renchan=after["dealer"] == before["dealer"],
+            deposits=format_points(after["deposits"]),
+        )
+
+
+@dataclass(frozen=True)
+class FinalLine:
+    """A seat's line of the settlement a hand leads to: rank, name, final score, points."""
+
+    rank: str
+    name: str
+    score: str
+    points: Cell
+
+
+@dataclass(frozen=True)
 class Preview:
-    """What a hand will do, from the engine: who pays whom, each seat's change and score."""
+    """What a hand will do, from the engine: who pays whom, each seat's change and score;
+    then either the ``next`` hand or, when the hand ends the game, how (``ends``) and the
+    ``final`` settlement."""
 
     payments: list[PaymentLine]
     seats: list[SeatChange]
     deposits_after: str
     ends: str
+    next: NextHand | None = None
+    final: list[FinalLine] | None = None
 
     @classmethod
     def of(

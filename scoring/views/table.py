@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from django.contrib import messages
@@ -38,7 +39,9 @@ from scoring.views.confirmation_panel import confirmation_panel, history_rows
 from scoring.views.display import (
     Cell,
     EndRow,
+    FinalLine,
     HandRow,
+    NextHand,
     Preview,
     TableView,
     ended_by_label,
@@ -139,7 +142,23 @@ def preview_next_hand(hanchan: Hanchan, form: HandForm) -> Preview | None:
         form.add_record_error(error.field, str(error))
         return None
     assert planned.last is not None
-    return Preview.of(planned.last.result, form.names, planned.ended_by)
+    preview = Preview.of(planned.last.result, form.names, planned.ended_by)
+    if planned.settlement is None:
+        after = NextHand.of(hanchan.state["table"], planned.state["table"], form.names)
+        return replace(preview, next=after)
+    settlement = planned.settlement
+    final = [
+        FinalLine(
+            rank=rank_label(settlement.ranks[seat]),
+            name=form.names[seat],
+            score=format_points(settlement.scores[seat]),
+            points=Cell(
+                settlement_points(settlement.points[seat]), sign_class(settlement.points[seat])
+            ),
+        )
+        for seat in sorted(range(len(form.names)), key=lambda s: (settlement.ranks[s], s))
+    ]
+    return replace(preview, final=final)
 
 
 def table_before(hanchan: Hanchan, entries: Sequence[HandEntry], sequence: int) -> TableState:
