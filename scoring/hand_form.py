@@ -35,6 +35,19 @@ from scoring.value_pad import (
 )
 
 
+# The built-in rulesets under which a riichi player found noten at an exhaustive draw has
+# committed a chombo (none if someone wins), with the clause (docs/rules-spec.md §1F). The
+# FUJI club's rules do not list it (F-20) and Tenhou has no chombo; the hand then stands as a
+# draw with the riichi player noten. The engine records what the players enter: the form
+# warns and offers the chombo, it does not decide.
+NOTEN_RIICHI_CHOMBO: dict[str, str] = {
+    "makura-1.3": "Makura 1.3 §27, §33e",
+    "makura-1.5": "Makura 1.5 §27, §33e",
+    "sanma-float": "002 C L88–94",
+    "home-nashinashi": "003 L320–324",
+}
+
+
 class HandForm(forms.Form):
     """One hand, as tapped in at the table (or corrected later).
 
@@ -162,6 +175,25 @@ class HandForm(forms.Form):
     def tenpai_matters(self) -> bool:
         """An abortive draw asks who is tenpai only where the dealer's renchan depends on it."""
         return self.ruleset.abortive_renchan == "dealer_tenpai"
+
+    @property
+    def noten_riichi(self) -> list[int]:
+        """At an exhaustive draw, the seats in riichi that were not marked tenpai (empty for
+        any other outcome): a noten riichi, which the club's rules may make a chombo."""
+        if self.hand is None or self.hand["result"] != "draw":
+            return []
+        tenpai = set(self.hand.get("tenpai", []))
+        return [seat for seat in self.hand.get("riichi", []) if seat not in tenpai]
+
+    @property
+    def noten_riichi_rule(self) -> str:
+        """Where this ruleset makes a noten riichi at a draw a chombo ("" where it does not):
+        :data:`NOTEN_RIICHI_CHOMBO`."""
+        return NOTEN_RIICHI_CHOMBO.get(self.ruleset.id, "")
+
+    def noten_riichi_offers(self) -> list[tuple[int, str]]:
+        """``(seat, name)`` of each noten riichi seat, offered as the chombo's offender."""
+        return [(seat, self.names[seat]) for seat in self.noten_riichi]
 
     def win_pads(self) -> list[WinPad]:
         """A value pad for each winner tapped so far (:func:`scoring.value_pad.win_pads`)."""

@@ -1156,3 +1156,41 @@ def test_the_preview_of_a_last_hand_shows_the_settlement(aoki, game):
     assert names[0] == "Aoki" and names[-1] == "Chiba"
     assert "73,000" in final
     assert state(game) == (0, 0)
+
+
+# A noten riichi at a draw (issue 10 item 4)
+
+NOTEN_RIICHI = {"result": "draw", "tenpai": ["1"], "riichi": ["0"]}
+
+
+def test_a_noten_riichi_is_flagged_and_entered_as_its_chombo_in_one_tap(aoki, game):
+    fields = form_fields(aoki, game)
+    url = reverse("hand_preview", args=[game.pk])
+    html = post(aoki, url, NOTEN_RIICHI, fields, **HTMX).text
+    warning = re.search(r'id="noten-riichi".*?</div>', html, re.DOTALL).group(0)
+    assert "Aoki" in warning and "Makura 1.5 §27, §33e" in warning
+    assert 'form="noten-chombo-0"' in warning
+    offer = re.search(r'<form id="noten-chombo-0".*?</form>', html, re.DOTALL).group(0)
+    sent = dict(re.findall(r'name="(\w+)" value="([^"]*)"', offer))
+    assert sent["result"] == "chombo" and sent["offender"] == "0" and sent["riichi"] == "0"
+    assert sent["request_id"] == fields["request_id"] and sent["version"] == fields["version"]
+
+    # The tap: the same hand previewed as Aoki's chombo (the dealer pays 4,000 all, §35).
+    chombo = post(aoki, url, {"result": "chombo", "offender": "0", "riichi": ["0"]}, fields)
+    preview = preview_of(chombo.text)
+    assert 'id="noten-riichi"' not in chombo.text
+    assert checked_values(chombo.text, "result") == ["chombo"]
+    assert "Aoki → Baba" in preview and "4,000" in preview
+    assert state(game) == (0, 0)
+
+
+def test_a_noten_riichi_is_only_noten_where_the_rules_have_no_such_chombo(client_for, players):
+    # The FUJI club's rules do not list noten riichi as a chombo (docs/rules-spec.md F-20).
+    sanma = hanchan_start(ruleset_id="fuji-sanma", members=players[:3], played_on=DAY)
+    client = client_for(players[0])
+    fields = form_fields(client, sanma)
+    html = post(
+        client, reverse("hand_preview", args=[sanma.pk]), NOTEN_RIICHI, fields, **HTMX
+    ).text
+    warning = re.search(r'id="noten-riichi".*?</div>', html, re.DOTALL).group(0)
+    assert "Aoki" in warning and "noten-chombo" not in html
