@@ -34,7 +34,6 @@ from scoring.value_pad import (
     win_pads,
 )
 
-
 # The built-in rulesets under which a riichi player found noten at an exhaustive draw has
 # committed a chombo (none if someone wins), with the clause (docs/rules-spec.md §1F). The
 # FUJI club's rules do not list it (F-20) and Tenhou has no chombo; the hand then stands as a

@@ -131,9 +131,7 @@ def test_a_steward_runs_a_gp_for_16_members(phone: Any, staff_member: Member) ->
     screenshot(phone, "tournament-final-ranking")
 
     # The same page in English.
-    phone.context.add_cookies(
-        [{"name": "django_language", "value": "en", "url": phone.base_url}]
-    )
+    phone.context.add_cookies([{"name": "django_language", "value": "en", "url": phone.base_url}])
     phone.goto(phone.base_url + f"/tournaments/{event.pk}/")
     assert "Final ranking" in phone.locator("#ranking").inner_text()
     assert "finished" in phone.locator("#event-status").inner_text()

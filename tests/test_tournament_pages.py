@@ -129,9 +129,7 @@ def test_it_lets_a_steward_create_seat_draw_and_run_a_gp(
     assert "wind spread: 1" in page or "wind spread: 0" in page
     assert 'id="start-round"' in page and "Start round 1" in page
 
-    response = post(
-        steward, reverse("tournaments:round_start", args=[event.pk, 1]), page=detail
-    )
+    response = post(steward, reverse("tournaments:round_start", args=[event.pk, 1]), page=detail)
     assert response.status_code == 302
     rnd = Round.objects.get(event=event, number=1)
     assert rnd.tables.count() == 4
@@ -181,7 +179,10 @@ def test_it_shows_a_participant_their_next_table_and_everyone_the_tables(
     assert other.status_code == 200
     assert 'id="next-table"' not in other.text and 'id="next-step"' not in other.text
     assert "P00" in other.text
-    assert client_for(outsider).get(reverse("tournaments:my_table", args=[event.pk])).status_code == 404
+    assert (
+        client_for(outsider).get(reverse("tournaments:my_table", args=[event.pk])).status_code
+        == 404
+    )
 
 
 def test_it_refuses_every_steward_action_to_a_member_and_changes_nothing(
@@ -209,9 +210,7 @@ def test_it_refuses_every_steward_action_to_a_member_and_changes_nothing(
 
 def test_it_says_why_a_field_cannot_be_drawn(staff_member, client_for):
     players = field(8)
-    event = event_create(
-        name="GP", format_key="gp", ruleset_id="makura-1.5", starts_on=_today()
-    )
+    event = event_create(name="GP", format_key="gp", ruleset_id="makura-1.5", starts_on=_today())
     participants_set(event_id=event.pk, members=players)
     steward = client_for(staff_member)
     detail = reverse("tournaments:detail", args=[event.pk])
