@@ -1,0 +1,99 @@
+"""The hand form keeps the player's place (issue 10, items 2 and 6), at a phone's size: after a
+hand is recorded the confirm button waits for an outcome and a tap within a second is ignored
+(the green notice stays); the taps of an unfinished hand survive a reload."""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+import pytest
+
+from clubsite.models import Member
+from scoring.models import Hanchan
+from scoring.services import hanchan_start
+from scoring.standings.periods import club_today
+from tests.browser import screenshot
+from tests.test_browser_confirmation import log_in
+from tests.test_browser_hanchan import outcome, seat, settle, step, tap, toggle, value
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def game(member: Member, other_member: Member, coordinator: Member, outsider: Member) -> Hanchan:
+    """Aoki deals; Baba, Chiba and Endo."""
+    return hanchan_start(
+        ruleset_id="makura-1.5",
+        members=[member, other_member, coordinator, outsider],
+        played_on=club_today(),
+        by=member,
+    )
+
+
+def confirm_button(page: Any) -> Any:
+    return page.locator("#hand-form button.confirm")
+
+
+def test_a_second_tap_after_a_recorded_hand_changes_nothing(phone: Any, game: Hanchan) -> None:
+    log_in(phone, "aoki")
+    phone.goto(phone.base_url + f"/games/{game.pk}/")
+    assert confirm_button(phone).is_disabled()  # nothing tapped yet
+    tap(phone, outcome(phone, "ツモ"))
+    assert confirm_button(phone).is_enabled()
+    tap(phone, seat(phone, "和了", "Baba"))
+    tap(phone, value(phone, "Baba", "満貫"))
+    with phone.expect_response(lambda r: r.request.method == "POST" and "/hands/" in r.url):
+        confirm_button(phone).click()
+    settle(phone)
+    notice = phone.get_by_role("status").filter(has_text="記録しました")
+    notice.wait_for()
+
+    # The double tap's second half lands on the fresh form: its confirm waits for an outcome.
+    assert confirm_button(phone).is_disabled()
+    confirm_button(phone).click(force=True)
+    # A tap on an outcome right after the hand was recorded is ignored too.
+    outcome(phone, "ロン").click(force=True)
+    time.sleep(0.3)
+    assert notice.is_visible()
+    assert not outcome(phone, "ロン").is_checked()
+    screenshot(phone, "table-after-recorded")
+    game.refresh_from_db()
+    assert game.hands.count() == 1
+
+    # A second later, taps count again, and the notice goes with the first of them.
+    time.sleep(1.0)
+    tap(phone, outcome(phone, "ロン"))
+    assert outcome(phone, "ロン").is_checked()
+    assert phone.get_by_role("status").filter(has_text="記録しました").count() == 0
+
+
+def test_the_taps_of_an_unfinished_hand_survive_a_reload(phone: Any, game: Hanchan) -> None:
+    log_in(phone, "aoki")
+    phone.goto(phone.base_url + f"/games/{game.pk}/")
+    tap(phone, outcome(phone, "ロン"))
+    tap(phone, seat(phone, "放銃", "Chiba"))
+    tap(phone, toggle(phone, re.compile("^和了"), "Baba"))
+    tap(phone, toggle(phone, re.compile("^立直"), "Endo"))
+
+    with phone.expect_response(lambda r: "/preview/" in r.url):
+        phone.reload()
+    settle(phone)
+    # (A ticked toggle's accessible name gains its tick: read the inputs themselves.)
+    checked = phone.eval_on_selector_all(
+        "#hand-form input:checked", "inputs => inputs.map(i => i.name + '=' + i.value)"
+    )
+    assert sorted(checked) == ["loser=2", "result=ron", "riichi=3", "winners=1"]
+    assert step(phone, "Babaの点数").is_visible()
+    screenshot(phone, "table-taps-after-reload")
+
+    # Once the hand is recorded, a reload starts the next hand afresh.
+    tap(phone, value(phone, "Baba", "満貫"))
+    with phone.expect_response(lambda r: r.request.method == "POST" and "/hands/" in r.url):
+        confirm_button(phone).click()
+    settle(phone)
+    phone.reload()
+    phone.wait_for_load_state("networkidle")
+    assert not outcome(phone, "ロン").is_checked()
+    assert "東2局" in phone.locator("main").inner_text()
