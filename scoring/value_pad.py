@@ -45,12 +45,23 @@ class ValueTap:
     capped: bool = False
 
 
+# The grid rows shown at once: the common fu; the rest, and the counted han, one tap away
+# (issue 10 item 1: the pad fits a phone's screen with the steps around it).
+COMMON_FU_MAX = 40
+
+
 @dataclass(frozen=True)
 class GridRow:
-    """A row of the han x fu grid: the fu, and a button per han column (None: not possible)."""
+    """A row of the han x fu grid: the fu (label and number), and a button per han column
+    (None: not possible)."""
 
     fu: str
     cells: list[ValueTap | None]
+    fu_value: int = 0
+
+    @property
+    def selected(self) -> bool:
+        return any(cell is not None and cell.widget.data["selected"] for cell in self.cells)
 
 
 @dataclass(frozen=True)
@@ -71,6 +82,23 @@ class WinPad:
     yakuman: BoundField | None
     pao: BoundField | None
     chips: BoundField | None
+
+    @property
+    def common_grid(self) -> list[GridRow]:
+        """The grid rows up to :data:`COMMON_FU_MAX` fu, always shown."""
+        return [row for row in self.grid if row.fu_value <= COMMON_FU_MAX]
+
+    @property
+    def more_grid(self) -> list[GridRow]:
+        """The grid rows above :data:`COMMON_FU_MAX` fu, folded."""
+        return [row for row in self.grid if row.fu_value > COMMON_FU_MAX]
+
+    @property
+    def more_open(self) -> bool:
+        """The folded values hold the one selected: show them unfolded."""
+        return any(row.selected for row in self.more_grid) or any(
+            tap.widget.data["selected"] for tap in self.han_taps
+        )
 
 
 @dataclass(frozen=True)
@@ -191,7 +219,7 @@ def _value_grid(
             else None
             for han in range(1, GRID_HAN + 1)
         ]
-        rows.append(GridRow(fu_label(fu), cells))
+        rows.append(GridRow(fu_label(fu), cells, fu))
     return rows
 
 def _han_taps(

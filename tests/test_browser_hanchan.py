@@ -170,7 +170,7 @@ def play_first_ron(page: Any) -> None:
     assert english_left(page) == []
     assert layout_problems(page) == []
     tap(page, cell)
-    page.get_by_text("Chiba → Baba").wait_for()
+    page.locator("#hand-preview").get_by_text("Chiba → Baba").wait_for()
     screenshot(page, "05-ron-preview")
     assert english_left(page) == []
     confirm(page, "記録しました: ロン Baba←Chiba 3飜30符 3,900")
@@ -235,7 +235,7 @@ def correct_first_hand(page: Any) -> None:
     assert value(page, "Baba", "3飜30符").is_checked()
     screenshot(page, "11-correction")
     tap(page, value(page, "Baba", "4飜30符"))
-    page.get_by_text("Chiba → Baba").wait_for()
+    page.locator("#hand-preview").get_by_text("Chiba → Baba").wait_for()
     screenshot(page, "12-correction-preview")
     assert english_left(page) == []
     confirm(page, "1局目を訂正しました。")
@@ -364,8 +364,8 @@ def layout_problems(page: Any) -> list[str]:
                 const main = document.querySelector("main");
                 // Text wider than its box's content area (inside the padding).
                 for (const box of main.querySelectorAll("label > span, th, legend, h1, h2")) {
-                    if (!box.checkVisibility()) {
-                        continue;  // e.g. inside the closed "more" section
+                    if (!box.checkVisibility() || box.closest(".visually-hidden")) {
+                        continue;  // inside the closed "more" section, or read out only
                     }
                     const style = getComputedStyle(box);
                     const room = box.clientWidth - parseFloat(style.paddingLeft)
