@@ -1194,3 +1194,39 @@ def test_a_noten_riichi_is_only_noten_where_the_rules_have_no_such_chombo(client
     ).text
     warning = re.search(r'id="noten-riichi".*?</div>', html, re.DOTALL).group(0)
     assert "Aoki" in warning and "noten-chombo" not in html
+
+
+# A preview costs the same at hand 30 as at hand 2 (issue 10 item 8)
+
+
+def game_with_hands(players: list[Member], hands: int) -> Hanchan:
+    import random
+
+    from scoring.records import hanchan_import
+    from scoring.sample_games import sample_hands
+
+    record = {
+        "format": "club-game/1",
+        "ruleset": "makura-1.5",
+        "players": [m.display_name for m in players],
+        "hands": sample_hands(random.Random(hands), "makura-1.5", in_play_after=hands),
+    }
+    return hanchan_import(
+        record=record, members_by_name={m.display_name: m for m in players}, played_on=DAY
+    )
+
+
+def test_a_preview_reads_and_sends_the_same_at_any_hand(aoki, players):
+    measured = []
+    for hands in (1, 9):
+        game = game_with_hands(players, hands)
+        assert game.hands.count() == hands and game.status == Hanchan.Status.IN_PLAY
+        fields = form_fields(aoki, game)
+        url = reverse("hand_preview", args=[game.pk])
+        with CaptureQueriesContext(connection) as queries:
+            response = post(aoki, url, {"result": "draw"}, fields, **HTMX)
+        assert 'id="hand-entry"' in response.text and 'id="hand-list"' not in response.text
+        measured.append((len(queries), len(response.content)))
+    (few_queries, few_bytes), (many_queries, many_bytes) = measured
+    assert few_queries == many_queries
+    assert abs(few_bytes - many_bytes) < 200  # the same form; only names and numbers differ

@@ -275,11 +275,14 @@ def table_context(
     notice: str = "",
     notice_is_success: bool = False,
     editing: int | None = None,
+    entry_only: bool = False,
 ) -> dict[str, Any]:
     """Everything the table screen shows. ``form`` defaults to an empty form for the next
     hand (for players and staff, while the game is in play); ``editing`` is the number
     (1-based) of the hand the form corrects. ``notice`` tells what just happened: a write
-    that went through (``notice_is_success``), or why nothing was written."""
+    that went through (``notice_is_success``), or why nothing was written. ``entry_only``:
+    just what the hand-entry region needs (a preview swaps that region alone, so it reads
+    neither the hand list nor the chart nor the confirmations)."""
     seats = seats_of(hanchan)
     names = [seat.member.display_name for seat in seats]
     ruleset = hanchan.ruleset()
@@ -287,26 +290,18 @@ def table_context(
     in_play = hanchan.status == Hanchan.Status.IN_PLAY
     if form is None and in_play and can_keep:
         form = new_hand_form(hanchan, ruleset)
-    entries = list(hanchan.hands.order_by("-sequence"))
-    hands = hand_rows(entries, names, ruleset)
-    finished = hanchan.status == Hanchan.Status.FINISHED
-    last_round = entries[0].result["round"] if entries else ""
     if editing is None:
         form_action = reverse("hand_create", args=[hanchan.pk])
         preview_action = reverse("hand_preview", args=[hanchan.pk])
     else:
         form_action = reverse("hand_edit", args=[hanchan.pk, editing])
         preview_action = reverse("hand_edit_preview", args=[hanchan.pk, editing])
-    return {
+    context: dict[str, Any] = {
         "hanchan": hanchan,
         "ruleset": ruleset,
-        "ruleset_name": ruleset_title(hanchan.ruleset_version.name),
         "names": names,
-        "table": TableView.of(hanchan.state["table"], names),
         "can_keep": can_keep,
         "in_play": in_play,
-        "finished": finished,
-        "voided": hanchan.status == Hanchan.Status.VOIDED,
         "form": form if (in_play or editing is not None) and can_keep else None,
         "preview": preview,
         "notice": notice,
@@ -314,6 +309,18 @@ def table_context(
         "editing": editing,
         "form_action": form_action,
         "preview_action": preview_action,
+    }
+    if entry_only:
+        return context
+    entries = list(hanchan.hands.order_by("-sequence"))
+    hands = hand_rows(entries, names, ruleset)
+    finished = hanchan.status == Hanchan.Status.FINISHED
+    last_round = entries[0].result["round"] if entries else ""
+    context |= {
+        "ruleset_name": ruleset_title(hanchan.ruleset_version.name),
+        "table": TableView.of(hanchan.state["table"], names),
+        "finished": finished,
+        "voided": hanchan.status == Hanchan.Status.VOIDED,
         "hands": hands,
         "last_hand": hands[0] if hands else None,
         "end_rows": end_rows(seats) if finished else [],
@@ -335,6 +342,7 @@ def table_context(
             start=ruleset.start_points,
         ),
     }
+    return context
 
 
 def table_changed(request: HtmxHttpRequest, pk: int, notice: str) -> HttpResponse:
@@ -358,8 +366,10 @@ def render_table(
 ) -> HttpResponse:
     """The table screen; for htmx, its ``region`` (and, with ``update_all``, every other
     region out of band: after a write, the scores and the hand list changed too)."""
-    full = table_context(request, hanchan, **context)
-    if not wants_fragment(request):
+    fragment = wants_fragment(request)
+    entry_only = fragment and not update_all and region == "entry"
+    full = table_context(request, hanchan, entry_only=entry_only, **context)
+    if not fragment:
         return render(request, TEMPLATE, full, status=status)
     if update_all:
         return render(request, "scoring/table_update.html", full, status=status)
