@@ -5,8 +5,8 @@ from clubsite.models import Member
 
 @admin.register(Member)
 class MemberAdmin(admin.ModelAdmin):
-    list_display = ["display_name", "furigana", "user", "user__is_staff"]
-    list_filter = ["user__is_staff"]
+    list_display = ["display_name", "furigana", "user", "user__is_staff", "women_division"]
+    list_filter = ["user__is_staff", "women_division"]
     list_select_related = ["user"]
     search_fields = ["display_name", "furigana", "user__username"]
     autocomplete_fields = ["user"]

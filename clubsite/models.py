@@ -28,6 +28,14 @@ class Member(models.Model):
     )
     furigana = models.CharField(_("furigana"), max_length=120, blank=True)
     phone = models.CharField(_("phone number"), max_length=30, blank=True)
+    women_division = models.BooleanField(
+        _("women's division (女流)"),
+        default=False,
+        help_text=_(
+            "Eligible for the Grand Champion's seat for a woman player (seed 001, "
+            "docs/rules-spec.md §4.2, T-02)."
+        ),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -1,5 +1,22 @@
 """The qualification races' pages (issue 11 item 4), under /tournaments/races/."""
 
-from django.urls import URLPattern
+from django.urls import path
 
-urlpatterns: list[URLPattern] = []
+from tournaments import race_pages
+
+urlpatterns = [
+    path(
+        "grand-champion/",
+        race_pages.race_page,
+        {"race": "grand-champion"},
+        name="race_grand_champion_now",
+    ),
+    path(
+        "grand-champion/<int:year>/",
+        race_pages.race_page,
+        {"race": "grand-champion"},
+        name="race_grand_champion",
+    ),
+    path("meijin/", race_pages.race_page, {"race": "meijin"}, name="race_meijin_now"),
+    path("meijin/<int:year>/", race_pages.race_page, {"race": "meijin"}, name="race_meijin"),
+]

@@ -21,3 +21,13 @@ def sign(points: int | None) -> str:
     if points is None:
         return ""
     return "plus" if points > 0 else "minus" if points < 0 else "zero"
+
+
+@register.filter
+def tenths(points: int | None) -> str:
+    """Race points (tenths of a thousand): 520 -> "52.0", -35 -> "−3.5"; ``None`` -> "–"."""
+    if points is None:
+        return "–"
+    whole, tenth = divmod(abs(points), 10)
+    text = f"{whole:,}.{tenth}"
+    return f"−{text}" if points < 0 else text
