@@ -152,6 +152,11 @@ HALF_YEAR_CHAMPION_MIN_GAMES = 24
 # best game) and shares the title only when those are equal too; "shared" shares the title
 # among everyone on the top total. The spec leaves ties open (§4.4, T-06).
 CHAMPION_TIES = "standings"
+# The qualification races' open points (§4.2, §4.3, T-02, T-05; tournaments/races.py, where
+# each key and its default is described): e.g. {"grand_champion_top": 6, "title_points": 100,
+# "tournament_formats": ["gp", "meijin"], "meijin_monthly_seats": 6,
+# "meijin_substitutes": "total_points", "substitutes": 4}. Empty: the defaults.
+QUALIFICATION: dict[str, object] = {}
 # Who confirms a finished game before it counts (issue 9, scoring/ledger/confirmation.py):
 # "every_other" seated player (the default), "one_other", "steward" only, or "none".
 CLUB_CONFIRMATION = os.environ.get("CLUB_CONFIRMATION", "every_other")
