@@ -15,6 +15,7 @@ from meetings.models import CandidateDate, ChangeRequest, Meetup, Venue, format_
 from scoring.engine import available_rulesets
 from scoring.models import Hanchan
 from scoring.ruleset_choices import ruleset_choices
+from scoring.views.display import ruleset_title
 
 CANDIDATE_DATE_FIELDS = 3
 DEFAULT_RULESET = "makura-1.5"
@@ -210,4 +211,4 @@ class ReportForm(Form):
 def game_label(game: Hanchan) -> str:
     players = join_list(seat.member.display_name for seat in game.seats.all())
     table = f"{game.table_name}: " if game.table_name else ""
-    return f"{table}{players} ({game.ruleset_version.name})"
+    return f"{table}{players} ({ruleset_title(game.ruleset_version.name)})"

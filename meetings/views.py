@@ -44,6 +44,7 @@ from meetings.models import (
     format_day,
 )
 from meetings.services import MeetupError
+from scoring.views.standings_filters import ruleset_label
 
 type View[**P] = Callable[Concatenate[HttpRequest, P], HttpResponse]
 
@@ -222,6 +223,7 @@ def meetup_page(
             else None
         ),
         "on_the_calendar": meetup.state in ON_THE_CALENDAR,
+        "ruleset_name": ruleset_label(meetup.ruleset_id),
     }
     template = "meetings/detail.html#meetup" if wants_fragment(request) else "meetings/detail.html"
     return render(request, template, context, status=status)

@@ -352,3 +352,12 @@ def test_it_lists_tournaments_by_state(client_for, member, staff_member):
     assert coming.name in upcoming.group(0)
     assert 'id="new-event"' not in page
     assert 'id="new-event"' in client_for(staff_member).get(reverse("tournaments:list")).text
+
+
+def test_the_event_page_names_its_ruleset_in_the_readers_language(client_for, member):
+    event = drawn_gp(field(16))
+    client = client_for(member)
+    client.cookies["django_language"] = "ja"
+    page = client.get(reverse("tournaments:detail", args=[event.pk])).text
+    assert "枕倶楽部 標準ルール v1.5" in page
+    assert ">makura-1.5<" not in page

@@ -33,6 +33,7 @@ from clubsite.permissions import is_steward
 from scoring.ruleset_choices import ruleset_choices
 from scoring.standings.periods import club_today
 from scoring.views.standings_csv import safe_cell
+from scoring.views.standings_filters import ruleset_label
 from tournaments import forms, services
 from tournaments.display import EventView, event_view, phase_label
 from tournaments.models import Event, Round
@@ -120,6 +121,7 @@ def _event_page(
     steward = is_steward(request.user)
     context: dict[str, Any] = {
         "event": event,
+        "ruleset_name": ruleset_label(event.ruleset_id),
         "view": view,
         "steward": steward,
         "error": error,
