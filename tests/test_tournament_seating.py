@@ -24,15 +24,21 @@ from tournaments.seating import by_standing, lot_rounds, quality, reseat_after_w
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_the_seating_module_imports_nothing_from_django():
-    tree = ast.parse((ROOT / "tournaments" / "seating.py").read_text(encoding="utf-8"))
+@pytest.mark.parametrize("module", ["seating", "seating_search", "seating_tables"])
+def test_the_seating_modules_import_nothing_from_django(module):
+    tree = ast.parse((ROOT / "tournaments" / f"{module}.py").read_text(encoding="utf-8"))
     imported = {
         (node.module or "") if isinstance(node, ast.ImportFrom) else alias.name
         for node in ast.walk(tree)
         if isinstance(node, ast.Import | ast.ImportFrom)
         for alias in node.names
     }
-    assert not any(name.split(".")[0] in ("django", "scoring", "tournaments") for name in imported)
+    # Plain Python: each other only (the search and the stored tables), nothing of Django's.
+    assert not any(name.split(".")[0] in ("django", "scoring") for name in imported)
+    assert {n for n in imported if n.startswith("tournaments")} <= {
+        "tournaments.seating_search",
+        "tournaments.seating_tables",
+    }
 
 
 sizes = st.sampled_from([4, 3]).flatmap(
@@ -149,3 +155,30 @@ def test_the_command_exits_2_with_one_line_for_a_bad_field():
     assert result.returncode == 2
     assert result.stdout == ""
     assert result.stderr.strip().count("\n") == 0 and "multiple of 4" in result.stderr
+
+
+def test_every_stored_table_seats_everyone_once_a_round():
+    """The tables made in advance (tournaments/seating_tables.json) are real pairing tables."""
+    from tournaments.seating_tables import _tables
+
+    stored = _tables()
+    assert stored
+    for key, rounds in stored.items():
+        players, count, size = (int(part) for part in key.split("x"))
+        assert len(rounds) == count, key
+        for rnd in rounds:
+            assert sorted(p for table in rnd for p in table) == list(range(players)), key
+            assert all(len(table) == size for table in rnd), key
+
+
+@pytest.mark.parametrize(
+    "players, rounds",
+    [(n, r) for n in range(16, 41, 4) for r in (4, 6, 8)],
+)
+def test_it_meets_the_best_published_tables(players, rounds):
+    """At or below ApplySci/aim's repeat meetings (benchmarks/seating.py), winds within 1."""
+    from benchmarks.seating import AIM
+
+    figures = quality(lot_rounds(players, rounds, seed=0), players, 4)
+    assert figures.repeats <= AIM[(players, rounds)][0]
+    assert figures.wind_spread <= 1

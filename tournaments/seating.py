@@ -10,9 +10,12 @@ By lot (:func:`lot_rounds`): as few repeat meetings as possible (the sum over pa
 ``meetings - 1``), then balanced seat winds (each player's count of each wind as even as the
 number of rounds allows). Where an affine plane gives a resolvable design (16 players at
 tables of 4 over up to 5 rounds, 9 players at tables of 3 over up to 4) it is used: no pair
-ever meets twice. Otherwise a seeded local search swaps players between tables of a round
-while the number of repeated meetings falls, restarting from the best found. Winds are then
-chosen table by table, and improved until no table's choice of seats lowers the spread.
+ever meets twice. Otherwise a table made in advance by a long search of this project's own
+(:mod:`tournaments.seating_tables`: 8-48 players at tables of 4, 6-36 at tables of 3, 2-10
+rounds; cyclic constructions and the search of :mod:`tournaments.seating_search`), relabelled
+by the seed's lot; for other sizes that search runs on the spot. ``make bench`` compares the
+result with the best published tables (``benchmarks/seating.py``). Winds are then chosen
+table by table, and improved until no table's choice of seats lowers the spread.
 """
 
 from __future__ import annotations
@@ -22,6 +25,9 @@ import math
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+
+from tournaments.seating_search import search
+from tournaments.seating_tables import stored_table
 
 Table = list[int]
 Round = list[Table]
@@ -77,7 +83,9 @@ def lot_rounds(players: int, rounds: int, *, table_size: int = 4, seed: int = 0)
     rng.shuffle(label)
     groups = _affine(players, rounds, table_size)
     if groups is None:
-        groups = _search(players, rounds, table_size, rng)
+        groups = stored_table(players, rounds, table_size)
+    if groups is None:
+        groups = search(players, rounds, table_size, rng)
     relabelled = [[[label[p] for p in table] for table in rnd] for rnd in groups]
     return _equitable_winds(relabelled, table_size)
 
@@ -137,7 +145,7 @@ def reseat_after_withdrawal(
             for a, b in itertools.combinations(here, 2):
                 met[a][b] += 1
                 met[b][a] += 1
-    groups = _search(len(players), left, table_size, rng, met)
+    groups = search(len(players), left, table_size, rng, met)
     fresh = [[[players[p] for p in table] for table in rnd] for rnd in groups]
     fresh = _assign_winds(fresh, table_size, winds)
     return [list(map(list, rnd)) for rnd in seating[:played]] + fresh
@@ -195,101 +203,6 @@ def _field(q: int) -> tuple[list[list[int]], list[list[int]]]:
     mul = [[0 if a == 0 or b == 0 else exp[(log[a] + log[b]) % 3] for b in range(4)]
            for a in range(4)]  # fmt: skip
     return [[a ^ b for b in range(4)] for a in range(4)], mul
-
-
-def _search(
-    players: int,
-    rounds: int,
-    table_size: int,
-    rng: random.Random,
-    met: list[list[int]] | None = None,
-) -> list[Round]:
-    """Rounds with few repeat meetings by local search: each round starts greedy (the next
-    seat goes to whoever has met the table least), then swaps of two players between two
-    tables of a round are kept when they do not raise the cost (half of the neutral ones, to
-    wander across plateaus); the best seating seen is returned."""
-    meet = [row[:] for row in met] if met is not None else [[0] * players for _ in range(players)]
-    groups: list[Round] = []
-    for _ in range(rounds):
-        rnd = _greedy_round(players, table_size, meet, rng)
-        for table in rnd:
-            _meet(meet, table, 1)
-        groups.append(rnd)
-    current = best_cost = _cost(meet)
-    best = [[t[:] for t in rnd] for rnd in groups]
-    tables = players // table_size
-    if tables < 2 or best_cost == 0:
-        return best
-    budget = 4000 + 500 * players * rounds
-    for _step in range(budget):
-        r = rng.randrange(rounds)
-        a, b = rng.sample(range(tables), 2)
-        ta, tb = groups[r][a], groups[r][b]
-        i, j = rng.randrange(table_size), rng.randrange(table_size)
-        x, y = ta[i], tb[j]
-        delta = 0
-        for p in ta:
-            if p != x:
-                delta += meet[y][p] - (meet[x][p] - 1)
-        for p in tb:
-            if p != y:
-                delta += meet[x][p] - (meet[y][p] - 1)
-        if delta > 0 or (delta == 0 and rng.random() < 0.5):
-            continue
-        for p in ta:
-            if p != x:
-                meet[x][p] -= 1
-                meet[p][x] -= 1
-                meet[y][p] += 1
-                meet[p][y] += 1
-        for p in tb:
-            if p != y:
-                meet[y][p] -= 1
-                meet[p][y] -= 1
-                meet[x][p] += 1
-                meet[p][x] += 1
-        ta[i], tb[j] = y, x
-        current += delta
-        if current < best_cost:
-            best_cost = current
-            best = [[t[:] for t in rnd] for rnd in groups]
-            if best_cost == 0:
-                break
-    return best
-
-
-def _greedy_round(
-    players: int, table_size: int, meet: list[list[int]], rng: random.Random
-) -> Round:
-    pool = list(range(players))
-    rng.shuffle(pool)
-    tables: Round = []
-    while pool:
-        table = [pool.pop()]
-        while len(table) < table_size:
-            choice = min(pool, key=lambda p: (sum(meet[p][q] for q in table), rng.random()))
-            pool.remove(choice)
-            table.append(choice)
-        tables.append(table)
-    return tables
-
-
-def _meet(meet: list[list[int]], table: Table, step: int) -> None:
-    for a, b in itertools.combinations(table, 2):
-        meet[a][b] += step
-        meet[b][a] += step
-
-
-def _cost(meet: list[list[int]]) -> int:
-    """The search's cost: over pairs, ``m * (m - 1) / 2`` for ``m`` meetings. Zero exactly
-    when no pair meets twice; one pair meeting three times (3) costs more than two pairs
-    meeting twice (2), so the most times any pair meets stays low too. A swap changes it by
-    the ``delta`` of :func:`_search`."""
-    total = 0
-    for i, row in enumerate(meet):
-        for m in row[i + 1 :]:
-            total += m * (m - 1) // 2
-    return total
 
 
 # -- seat winds -----------------------------------------------------------------------------
