@@ -138,6 +138,8 @@ LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_I18N = True
 TIME_ZONE = "Asia/Tokyo"
 USE_TZ = True
+# Links made from bare addresses (a ruleset's sources) use HTTPS, as Django 2028 will.
+URLIZE_ASSUME_HTTPS = True
 
 # -- The club's own rules for standings and titles (rules-spec §4.4, T-04, T-06) -------------
 # Where the club lives: "this month" and every month/half-year boundary are dates there.

@@ -8,8 +8,6 @@ marked `@login_not_required`.
 """
 
 import dataclasses
-import enum
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, Self
 
@@ -21,7 +19,9 @@ from django.views import i18n
 from django.views.decorators.http import require_safe
 
 from clubsite.formatting import format_points, format_uma
+from clubsite.ruleset_sheet import rules_sheet
 from scoring.engine import available_rulesets, load_ruleset
+from scoring.views.display import ruleset_title
 
 
 class RulesetFields(Protocol):
@@ -45,37 +45,6 @@ class RulesetFields(Protocol):
     def sources(self) -> tuple[str, ...]: ...
 
 
-def format_parameter(value: object) -> str:
-    """Any ruleset parameter value as one line of text; "—" for nothing at all."""
-    if isinstance(value, bool):
-        text = gettext("yes") if value else gettext("no")
-    elif isinstance(value, enum.Enum):
-        text = format_parameter(value.value)
-    elif isinstance(value, int):
-        text = format_points(value)
-    elif value is None or isinstance(value, str):
-        text = value or ""
-    elif isinstance(value, Mapping):
-        text = ", ".join(f"{key}: {format_parameter(item)}" for key, item in value.items())
-    elif isinstance(value, set | frozenset):
-        text = ", ".join(sorted(format_parameter(item) for item in value))
-    elif isinstance(value, tuple | list):
-        text = ", ".join(
-            f"({format_parameter(item)})"
-            if isinstance(item, tuple | list)
-            else format_parameter(item)
-            for item in value
-        )
-    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
-        text = ", ".join(
-            f"{field.name}: {format_parameter(getattr(value, field.name))}"
-            for field in dataclasses.fields(value)
-        )
-    else:
-        text = str(value)
-    return text or "\N{EM DASH}"
-
-
 @dataclass(frozen=True)
 class RulesetHeader:
     """A ruleset's headline figures, formatted for display."""
@@ -91,21 +60,12 @@ class RulesetHeader:
     def of(cls, ruleset: RulesetFields) -> Self:
         return cls(
             id=ruleset.id,
-            name=ruleset.name,
+            name=ruleset_title(ruleset.name),
             players=ruleset.players,
             start_points=format_points(ruleset.start_points),
             return_points=format_points(ruleset.return_points),
             uma=format_uma(ruleset.uma),
         )
-
-
-@dataclass(frozen=True)
-class ParameterRow:
-    """One parameter of a ruleset: its name as game records' overrides spell it, and its value."""
-
-    name: str
-    doc: str
-    value: str
 
 
 @require_safe
@@ -120,19 +80,9 @@ def ruleset_detail(request: HttpRequest, ruleset_id: str) -> HttpResponse:
         ruleset = load_ruleset(ruleset_id)
     except KeyError:
         raise Http404(gettext("There is no built-in ruleset with this id.")) from None
-    # Sources get their own list below the table rather than one long cell.
-    parameters = [
-        ParameterRow(
-            name=field.name,
-            doc=field.metadata.get("doc", ""),
-            value=format_parameter(getattr(ruleset, field.name)),
-        )
-        for field in dataclasses.fields(ruleset)
-        if field.name != "sources"
-    ]
     context = {
         "ruleset": RulesetHeader.of(ruleset),
-        "parameters": parameters,
+        "sheet": rules_sheet(ruleset),
         "sources": ruleset.sources,
     }
     return render(request, "rulesets/detail.html", context)

@@ -5,7 +5,6 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
-from django.utils.html import escape
 from pytest_django.asserts import assertContains, assertRedirects
 
 from clubsite.models import Member
@@ -42,10 +41,12 @@ def test_it_shows_a_rulesets_parameters(member_client: Client) -> None:
     response = member_client.get(reverse("ruleset_detail", args=["makura-1.5"]))
 
     assert response.status_code == 200
-    assertContains(response, escape(ruleset.name))
-    row = element_by_id(response.text, "tr", "parameter-start_points")
-    assert "<code>start_points</code>" in row
-    assert "<td>25,000</td>" in row
+    assert ruleset.name == "Makura Club standard rules v1.5"
+    assertContains(response, "<h1>枕倶楽部 標準ルール v1.5</h1>")  # in the reader's language
+    row = element_by_id(response.text, "div", "parameter-start_points")
+    assert "25,000" in row
+    # A rules sheet for players: no engine notes such as "(M-01 i)".
+    assert "M-01" not in response.text
 
 
 def test_it_gives_404_for_an_unknown_ruleset(member_client: Client) -> None:
@@ -83,3 +84,29 @@ def test_it_lets_staff_into_the_admin(client: Client, staff: User) -> None:
     response = client.get(reverse("admin:index"))
 
     assert response.status_code == 200
+
+
+def test_every_rule_of_the_engine_is_on_the_sheet() -> None:
+    import dataclasses
+
+    from clubsite.ruleset_sheet import shown_parameters
+
+    fields = {f.name for f in dataclasses.fields(load_ruleset("makura-1.5"))}
+    assert fields - set(shown_parameters()) == {"id", "name", "sources"}
+
+
+@pytest.mark.parametrize(
+    "ruleset_id",
+    [
+        "makura-1.3", "makura-1.5", "sanma-float", "home-nashinashi", "fuji-sanma",
+        "tenhou-4p", "tenhou-3p",
+    ],
+)  # fmt: skip
+def test_a_rules_sheet_reads_in_japanese(member_client: Client, ruleset_id: str) -> None:
+    """Issue 10 item 9: labels and values in Japanese, no engine notes."""
+    page = member_client.get(reverse("ruleset_detail", args=[ruleset_id])).text
+    sheet = page[page.index('class="rules-section"') : page.index("<h2>出典</h2>")]
+    cells = re.findall(r"<d[td]>(.*?)</d[td]>", sheet)
+    assert len(cells) > 60
+    english = [c for c in cells if re.search(r"[A-Za-z]{3,}", c)]
+    assert english == []
