@@ -1189,9 +1189,7 @@ def test_a_noten_riichi_is_only_noten_where_the_rules_have_no_such_chombo(client
     sanma = hanchan_start(ruleset_id="fuji-sanma", members=players[:3], played_on=DAY)
     client = client_for(players[0])
     fields = form_fields(client, sanma)
-    html = post(
-        client, reverse("hand_preview", args=[sanma.pk]), NOTEN_RIICHI, fields, **HTMX
-    ).text
+    html = post(client, reverse("hand_preview", args=[sanma.pk]), NOTEN_RIICHI, fields, **HTMX).text
     warning = re.search(r'id="noten-riichi".*?</div>', html, re.DOTALL).group(0)
     assert "Aoki" in warning and "noten-chombo" not in html
 
@@ -1230,3 +1228,27 @@ def test_a_preview_reads_and_sends_the_same_at_any_hand(aoki, players):
     (few_queries, few_bytes), (many_queries, many_bytes) = measured
     assert few_queries == many_queries
     assert abs(few_bytes - many_bytes) < 200  # the same form; only names and numbers differ
+
+
+def test_a_recorded_hand_sends_its_own_row_and_not_the_whole_list(aoki, players):
+    """Issue 10 item 8: the answer to a confirm holds the new hand's row, out of band at the
+    top of the list, not every hand again; its size barely grows with the game."""
+    sizes = []
+    for hands in (1, 9):
+        game = game_with_hands(players, hands)
+        fields = form_fields(aoki, game)
+        everyone_tenpai = {"result": "draw", "tenpai": ["0", "1", "2", "3"]}
+        response = post(
+            aoki, reverse("hand_create", args=[game.pk]), everyone_tenpai, fields, **HTMX
+        )
+        assert response.status_code == 200
+        html = response.text
+        assert f'id="hand-{hands + 1}"' in html
+        assert f'id="hand-{hands}"' not in html  # the earlier rows stay on the page as they are
+        assert 'hx-swap-oob="afterbegin:#hand-rows"' in html
+        assert 'id="score-chart" hx-swap-oob="true"' in html
+        assert 'id="table-status"' in html and 'id="hand-entry"' in html
+        # The chart, which gains a point a hand, is left out of the comparison.
+        chart = html[html.index('id="score-chart"') : html.index("afterbegin:#hand-rows")]
+        sizes.append(len(html) - len(chart))
+    assert abs(sizes[0] - sizes[1]) < 400

@@ -50,11 +50,19 @@ def _stale(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return render_table(request, hanchan, update_all=True, notice=str(StaleHanchan(hanchan)))
 
 
-def _saved(request: HtmxHttpRequest, pk: int, notice: str) -> HttpResponse:
-    """Post/redirect/get for a page; for htmx, a fresh form and the updated regions."""
+def _saved(
+    request: HtmxHttpRequest, pk: int, notice: str, *, hand_added: bool = False
+) -> HttpResponse:
+    """Post/redirect/get for a page; for htmx, a fresh form and the updated regions (after a
+    new hand, its row alone for the hand list)."""
     if wants_fragment(request):
         return render_table(
-            request, load_hanchan(pk), update_all=True, notice=notice, notice_is_success=True
+            request,
+            load_hanchan(pk),
+            update_all=True,
+            hand_added=hand_added,
+            notice=notice,
+            notice_is_success=True,
         )
     messages.success(request, notice)
     return redirect("game_detail", pk)
@@ -110,7 +118,8 @@ def hand_create(request: HtmxHttpRequest, pk: int) -> HttpResponse:
                 fu_scoring=ruleset.fu_scoring,
                 nagashi=ruleset.nagashi,
             )
-            return _saved(request, pk, _("Recorded: %(hand)s") % {"hand": summary})
+            notice = _("Recorded: %(hand)s") % {"hand": summary}
+            return _saved(request, pk, notice, hand_added=True)
     elif hanchan.status != Hanchan.Status.IN_PLAY:
         return _game_over(request, hanchan)
     return render_table(request, hanchan, form=form)

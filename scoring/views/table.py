@@ -276,13 +276,15 @@ def table_context(
     notice_is_success: bool = False,
     editing: int | None = None,
     entry_only: bool = False,
+    last_row_only: bool = False,
 ) -> dict[str, Any]:
     """Everything the table screen shows. ``form`` defaults to an empty form for the next
     hand (for players and staff, while the game is in play); ``editing`` is the number
     (1-based) of the hand the form corrects. ``notice`` tells what just happened: a write
     that went through (``notice_is_success``), or why nothing was written. ``entry_only``:
     just what the hand-entry region needs (a preview swaps that region alone, so it reads
-    neither the hand list nor the chart nor the confirmations)."""
+    neither the hand list nor the chart nor the confirmations); ``last_row_only``: of the hand
+    list, the latest hand alone (a recorded hand adds its row to the list on the page)."""
     seats = seats_of(hanchan)
     names = [seat.member.display_name for seat in seats]
     ruleset = hanchan.ruleset()
@@ -313,7 +315,7 @@ def table_context(
     if entry_only:
         return context
     entries = list(hanchan.hands.order_by("-sequence"))
-    hands = hand_rows(entries, names, ruleset)
+    hands = hand_rows(entries[:1] if last_row_only else entries, names, ruleset)
     finished = hanchan.status == Hanchan.Status.FINISHED
     last_round = entries[0].result["round"] if entries else ""
     context |= {
@@ -361,16 +363,23 @@ def render_table(
     *,
     region: str = "entry",
     update_all: bool = False,
+    hand_added: bool = False,
     status: int = 200,
     **context: Any,
 ) -> HttpResponse:
     """The table screen; for htmx, its ``region`` (and, with ``update_all``, every other
-    region out of band: after a write, the scores and the hand list changed too)."""
+    region out of band: after a write, the scores and the hand list changed too; with
+    ``hand_added``, after a new hand while the game goes on, the new hand's row alone)."""
     fragment = wants_fragment(request)
     entry_only = fragment and not update_all and region == "entry"
-    full = table_context(request, hanchan, entry_only=entry_only, **context)
+    added = fragment and hand_added and hanchan.status == Hanchan.Status.IN_PLAY
+    if added and hanchan.hands.count() < 2:
+        added = False  # the page shows "No hands yet", not a list to add a row to
+    full = table_context(request, hanchan, entry_only=entry_only, last_row_only=added, **context)
     if not fragment:
         return render(request, TEMPLATE, full, status=status)
+    if added:
+        return render(request, "scoring/table_hand_added.html", full, status=status)
     if update_all:
         return render(request, "scoring/table_update.html", full, status=status)
     return render(request, f"{TEMPLATE}#{region}", full, status=status)

@@ -93,14 +93,20 @@
     });
   }
 
-  function settled() {
+  function settled(event) {
     var form = handForm();
     var entry = document.getElementById("hand-entry");
-    if (entry && entry.querySelector(".notice.success")) {
+    // Only the answer to a confirm (the hand form's own POST) starts the quiet second; an
+    // out-of-band swap or a preview settling later must not.
+    var config = event && event.detail && event.detail.requestConfig;
+    var confirmed =
+      config && form && config.verb === "post" && config.path === form.getAttribute("action");
+    if (event && event.target !== entry) {
+      return;
+    }
+    if (confirmed && entry && entry.querySelector(".notice.success")) {
       recordedAt = Date.now();
-      if (form) {
-        forget(form);
-      }
+      forget(form);
     }
     if (form) {
       save(form);
