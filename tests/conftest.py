@@ -18,6 +18,8 @@ from django.test import Client
 from django.test.utils import override_settings
 
 from clubsite.models import Member
+from scoring.services import hanchan_start
+from scoring.standings.periods import club_today
 
 pytest_plugins = ["tests.browser"]
 
@@ -89,3 +91,14 @@ def client_for(db: None) -> Callable[[Member], Client]:
         return client
 
     return logged_in
+
+
+@pytest.fixture
+def table_game(member: Member, other_member: Member, coordinator: Member, outsider: Member):
+    """A makura-1.5 game in play today: Aoki deals East 1; Baba, Chiba, Endo."""
+    return hanchan_start(
+        ruleset_id="makura-1.5",
+        members=[member, other_member, coordinator, outsider],
+        played_on=club_today(),
+        by=member,
+    )

@@ -17,10 +17,7 @@ from typing import Any
 
 import pytest
 
-from clubsite.models import Member
 from scoring.models import Hanchan
-from scoring.services import hanchan_start
-from scoring.standings.periods import club_today
 from tests.browser import screenshot
 from tests.test_browser_confirmation import log_in
 from tests.test_browser_hanchan import settle
@@ -86,19 +83,9 @@ def radio(page: Any, name: str, value: str) -> Any:
     return page.locator(f"#hand-form input[name={name}][value='{value}']")
 
 
-@pytest.fixture
-def game(member: Member, other_member: Member, coordinator: Member, outsider: Member) -> Hanchan:
-    """Aoki deals East 1; Baba, Chiba, Endo."""
-    return hanchan_start(
-        ruleset_id="makura-1.5",
-        members=[member, other_member, coordinator, outsider],
-        played_on=club_today(),
-        by=member,
-    )
-
-
 @pytest.mark.parametrize("language", ["ja", "en"])
-def test_a_hand_is_entered_on_one_screen(phone: Any, game: Hanchan, language: str) -> None:
+def test_a_hand_is_entered_on_one_screen(phone: Any, table_game: Hanchan, language: str) -> None:
+    game = table_game
     phone.set_viewport_size(PHONE)
     phone.context.add_cookies(
         [{"name": "django_language", "value": language, "url": phone.base_url}]

@@ -10,10 +10,7 @@ from typing import Any
 
 import pytest
 
-from clubsite.models import Member
 from scoring.models import Hanchan
-from scoring.services import hanchan_start
-from scoring.standings.periods import club_today
 from tests.browser import screenshot
 from tests.test_browser_confirmation import log_in
 from tests.test_browser_hanchan import outcome, seat, settle, step, tap, toggle, value
@@ -22,14 +19,9 @@ pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
-def game(member: Member, other_member: Member, coordinator: Member, outsider: Member) -> Hanchan:
-    """Aoki deals; Baba, Chiba and Endo."""
-    return hanchan_start(
-        ruleset_id="makura-1.5",
-        members=[member, other_member, coordinator, outsider],
-        played_on=club_today(),
-        by=member,
-    )
+def game(table_game: Hanchan) -> Hanchan:
+    """Aoki deals; Baba, Chiba and Endo (``table_game``)."""
+    return table_game
 
 
 def confirm_button(page: Any) -> Any:
