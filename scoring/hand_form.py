@@ -47,6 +47,40 @@ NOTEN_RIICHI_CHOMBO: dict[str, str] = {
 }
 
 
+def _carried_value(data: Any, players: int) -> Any:
+    """The taps with a value moved to the winner when only the winner changed: one winner
+    (a tsumo's, or a ron's only winner) without a value, and exactly one value tapped for a
+    seat that is no longer a winner (a correction of who won keeps what the hand was worth;
+    issue 10 item 6). Anything else is left as it is."""
+    if data is None or not hasattr(data, "getlist"):
+        return data
+    result = data.get("result")
+    if result == "tsumo":
+        winners = [data.get("winner")]
+    elif result == "ron":
+        winners = data.getlist("winners")
+        loser = data.get("loser")
+        winners = [w for w in winners if w != loser]
+    else:
+        return data
+    if len(winners) != 1 or not winners[0] or not winners[0].isdigit():
+        return data
+    winner = winners[0]
+    if data.get(f"value_{winner}"):
+        return data
+    orphans = [
+        str(seat) for seat in range(players) if str(seat) != winner and data.get(f"value_{seat}")
+    ]
+    if len(orphans) != 1:
+        return data
+    moved = data.copy()
+    for key in ("value", "yakuman"):
+        if data.get(f"{key}_{orphans[0]}"):
+            moved[f"{key}_{winner}"] = data.get(f"{key}_{orphans[0]}")
+            del moved[f"{key}_{orphans[0]}"]
+    return moved
+
+
 class HandForm(forms.Form):
     """One hand, as tapped in at the table (or corrected later).
 
@@ -72,7 +106,7 @@ class HandForm(forms.Form):
         strict: bool = False,
         **kwargs: Any,
     ) -> None:
-        super().__init__(data, **kwargs)
+        super().__init__(_carried_value(data, ruleset.players), **kwargs)
         self.ruleset = rs = ruleset
         self.names = list(names)
         self.dealer = dealer

@@ -1252,3 +1252,45 @@ def test_a_recorded_hand_sends_its_own_row_and_not_the_whole_list(aoki, players)
         chart = html[html.index('id="score-chart"') : html.index("afterbegin:#hand-rows")]
         sizes.append(len(html) - len(chart))
     assert abs(sizes[0] - sizes[1]) < 400
+
+
+# Changing only the winner keeps the value (issue 10 item 6)
+
+
+def test_the_value_follows_the_winner_when_only_the_winner_changes(aoki, game):
+    fields = form_fields(aoki, game)
+    url = reverse("hand_preview", args=[game.pk])
+    # Baba was tapped as the tsumo's winner with a mangan, then Aoki (the dealer) instead.
+    html = post(aoki, url, {"result": "tsumo", "winner": "0", "value_1": "mangan"}, fields).text
+    assert checked_values(html, "value_0") == ["mangan"]
+    assert checked_values(html, "value_1") == []
+    assert "4,000" in preview_of(html)  # the dealer's mangan tsumo: 4,000 all
+    # A ron: the winner moved from Baba to Doi, the value with them.
+    moved = post(aoki, url, {**RON, "winners": ["3"]}, fields).text
+    assert checked_values(moved, "value_3") == ["3-30"]
+    assert "Chiba → Doi" in preview_of(moved)
+    # Two winners and one value: nothing is guessed.
+    double = post(aoki, url, {**RON, "winners": ["1", "3"], "value_0": "1-30"}, fields).text
+    assert checked_values(double, "value_1") == ["3-30"]
+    assert checked_values(double, "value_3") == []
+
+
+def test_a_correction_of_the_winner_keeps_the_value(aoki, game):
+    fields = form_fields(aoki, game)
+    post(aoki, reverse("hand_create", args=[game.pk]), RON, fields)
+    game.refresh_from_db()
+    edit = reverse("hand_edit", args=[game.pk, 1])
+    page = aoki.get(edit).text
+    version = hidden(page, "version")
+    token = hidden(page, "csrfmiddlewaretoken")
+    corrected = {
+        "csrfmiddlewaretoken": token,
+        "version": version,
+        "result": "ron",
+        "loser": "2",
+        "winners": ["3"],
+        "value_1": "3-30",
+    }
+    response = aoki.post(reverse("hand_edit_preview", args=[game.pk, 1]), corrected)
+    assert checked_values(response.text, "value_3") == ["3-30"]
+    assert "Chiba → Doi" in preview_of(response.text)
