@@ -61,3 +61,30 @@ class Member(models.Model):
     def sort_key(self) -> str:
         """Name order for lists: the furigana reading where given, else the display name."""
         return self.furigana or self.display_name
+
+
+ONLINE_SERVICES = (
+    ("tenhou", _("Tenhou")),
+    ("majsoul", _("Mahjong Soul")),
+    ("mjai", _("mjai")),
+)
+
+
+class OnlineName(models.Model):
+    """A member's name on an online service (issue 12): games imported from that service are
+    matched to the member by it. A name belongs to one member per service."""
+
+    member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="online_names")
+    service = models.CharField(_("service"), max_length=20, choices=ONLINE_SERVICES)
+    name = models.CharField(_("online name"), max_length=100)
+
+    class Meta:
+        ordering = ["service", "name"]
+        verbose_name = _("online name")
+        verbose_name_plural = _("online names")
+        constraints = [
+            models.UniqueConstraint(fields=["service", "name"], name="online_name_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.get_service_display()})"

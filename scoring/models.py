@@ -16,7 +16,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from clubsite.models import Member
+from clubsite.models import ONLINE_SERVICES, Member
 from scoring.engine import Game, Ruleset, apply_overrides, load_ruleset, ruleset_from_mapping
 
 _RULESETS: dict[tuple[str, str], Ruleset] = {}
@@ -459,3 +459,31 @@ class MemberYear(MemberTotals):
 
     def __str__(self) -> str:
         return f"{self.member_id} {self.year:%Y} v{self.ruleset_version_id}"
+
+
+class OnlineGame(models.Model):
+    """Where an imported online game came from (issue 12): its service, its log id (a game
+    is imported once: one row per service and log id), the lobby and rules the log names,
+    and the service's replay page."""
+
+    hanchan = models.OneToOneField(Hanchan, on_delete=models.CASCADE, related_name="online")
+    service = models.CharField(_("service"), max_length=20, choices=ONLINE_SERVICES)
+    log_format = models.CharField(_("log format"), max_length=20)
+    log_id = models.CharField(_("log id"), max_length=100)
+    lobby = models.CharField(_("lobby"), max_length=40, blank=True)
+    rule_label = models.CharField(_("rules in the log"), max_length=60, blank=True)
+    replay_url = models.URLField(_("replay"), blank=True)
+    imported_by = models.ForeignKey(
+        Member, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    imported_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("online game")
+        verbose_name_plural = _("online games")
+        constraints = [
+            models.UniqueConstraint(fields=["service", "log_id"], name="online_game_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.service}:{self.log_id}"

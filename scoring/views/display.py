@@ -69,6 +69,8 @@ RULESET_NAMES = (
     gettext_noop("3-player club rules (floating uma)"),
     gettext_noop("Tenhou 4-player East-South (般南喰赤)"),
     gettext_noop("Tenhou 3-player East-South (三般南喰赤)"),
+    gettext_noop("Tenhou 4-player East-only (般東喰赤)"),
+    gettext_noop("Tenhou 3-player East-only (三般東喰赤)"),
 )
 # Values of a win that go to the winner as the hand's price (honba and deposits aside).
 _VALUE_REASONS = frozenset({"ron", "tsumo", "pao", "rinshan"})

@@ -1,4 +1,10 @@
-"""``python manage.py import_games FILE...``: store game records in the ledger."""
+"""``python manage.py import_games FILE...``: store game records and online game logs.
+
+A file is read by its content (:mod:`scoring.online.reading`): club records
+(docs/game-record-format.md) as before; Tenhou JSON logs, mjlogs and mjai logs are re-scored
+hand by hand by the engine and stored only when every hand and the final scores agree
+(issue 12). Each file is all-or-nothing; one line per file says what happened.
+"""
 
 from __future__ import annotations
 
@@ -16,14 +22,19 @@ from django.utils import timezone
 
 from clubsite.models import Member
 from clubsite.names import clean_display_name
-from scoring.record_files import read_json
+from scoring.online.reading import MAX_LOG_BYTES, read_game_file
+from scoring.online.verify import verify
+from scoring.online_import import AlreadyImported, import_verified, match_players
 from scoring.services import LedgerError, hanchan_import
 
 
 class Command(BaseCommand):
     help = (
-        "Import game records (club-game/1 JSON: one record, or a list of records, per file). "
-        "Players are matched to members by display name. Each file is all-or-nothing."
+        "Import game records (club-game/1 JSON: one record, or a list of records, per file) and "
+        "online game logs (Tenhou JSON and mjlog, Mahjong Soul in Tenhou JSON, mjai), read by "
+        "content. Online logs are re-scored hand by hand and stored only if every hand agrees. "
+        "Record players are matched by display name, online players by their saved online "
+        "names. Each file is all-or-nothing."
     )
 
     def add_arguments(self, parser: ArgumentParser) -> None:
@@ -34,6 +45,18 @@ class Command(BaseCommand):
             help="create a member (with no usable password) for each unknown player name",
         )
         parser.add_argument(
+            "--map",
+            action="append",
+            default=[],
+            metavar="NAME=MEMBER",
+            help="online name NAME is the member whose display name is MEMBER (saved on import)",
+        )
+        parser.add_argument(
+            "--check",
+            action="store_true",
+            help="online logs: only re-score and report, store nothing",
+        )
+        parser.add_argument(
             "--date",
             type=datetime.date.fromisoformat,
             help="date for records without a 'date' (default: today)",
@@ -41,25 +64,59 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         default_date = options["date"] or timezone.localdate()
+        mapping = _mapping(options["map"])
         failed = []
         for path in options["files"]:
             try:
-                ids = self._import_file(path, default_date, options["create_members"])
-            except (OSError, ValueError, LedgerError) as error:
+                with path.open("rb") as fh:
+                    raw = fh.read(MAX_LOG_BYTES + 1)
+                game_file = read_game_file(raw, path.name)
+                if game_file.log is None:
+                    ids = self._import_records(
+                        game_file.records, default_date, options["create_members"]
+                    )
+                    line = f"imported {len(ids)} game(s): {', '.join(map(str, ids))}"
+                else:
+                    line = self._import_log(game_file, default_date, mapping, options)
+            except AlreadyImported as done:
+                self.stdout.write(f"{path}: {done}")
+                continue
+            except OSError as error:
+                failed.append(path)
+                self.stderr.write(f"{path}: {error.strerror or error}")
+                continue
+            except (ValueError, LedgerError) as error:
                 failed.append(path)
                 self.stderr.write(f"{path}: {error}")
                 continue
-            self.stdout.write(f"{path}: imported {len(ids)} game(s): {', '.join(map(str, ids))}")
+            self.stdout.write(f"{path}: {line}")
         if failed:
             # Status 2, as ``replay`` exits on a bad record (docs/game-record-format.md).
             raise CommandError(
                 f"{len(failed)} file(s) not imported; nothing was stored from them", returncode=2
             )
 
-    def _import_file(
-        self, path: Path, default_date: datetime.date, create_members: bool
+    def _import_log(
+        self,
+        game_file: Any,
+        default_date: datetime.date,
+        mapping: dict[str, str],
+        options: dict[str, Any],
+    ) -> str:
+        log = game_file.log
+        verified = verify(log)
+        what = f"{log.service} {log.log_id} ({verified.ruleset}, {len(log.hands)} hands)"
+        if verified.settlement_note:
+            self.stdout.write(f"note: {what}: {verified.settlement_note}")
+        if options["check"]:
+            return f"agrees hand by hand: {what}; --check: nothing stored"
+        players = match_players(log, mapping=mapping, create_members=options["create_members"])
+        hanchan = import_verified(verified, players, played_on=default_date)
+        return f"imported {what} as game {hanchan.pk}"
+
+    def _import_records(
+        self, data: Any, default_date: datetime.date, create_members: bool
     ) -> list[int]:
-        data = read_json(str(path))
         records = data if isinstance(data, list) else [data]
         ids = []
         with transaction.atomic():
@@ -97,6 +154,17 @@ class Command(BaseCommand):
             )
             found[name] = Member.objects.create(user=user, display_name=name)
         return found
+
+
+def _mapping(pairs: list[str]) -> dict[str, str]:
+    """``--map`` pairs as a dict; a pair without ``=`` stops the command."""
+    mapping = {}
+    for pair in pairs:
+        name, sep, member = pair.partition("=")
+        if not sep or not name or not member:
+            raise CommandError(f"--map {pair!r}: must be NAME=MEMBER", returncode=2)
+        mapping[name] = member
+    return mapping
 
 
 def _record_date(record: Any, default: datetime.date) -> datetime.date:

@@ -1,0 +1,82 @@
+"""Telling a game file's format by its content, and reading it.
+
+A file is one of: a club game record (docs/game-record-format.md; one object or a list), a
+Tenhou JSON log (:mod:`.tenhou_json`, Mahjong Soul's conversions included), an mjlog
+(:mod:`.mjlog`, gzip-compressed as the Tenhou client saves it, or plain) or an mjai log
+(:mod:`.mjai`). The name of the file is used only for a Tenhou log id in it.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import zlib
+from dataclasses import dataclass
+from typing import Any
+
+from . import mjai, mjlog, tenhou_json
+from .log import LogError, OnlineLog
+
+# A whole game log is tens of kilobytes; anything this large is not one.
+MAX_LOG_BYTES = 20 * 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class GameFile:
+    """What a file holds: ``log`` for an online log, else ``records`` (club records)."""
+
+    log: OnlineLog | None = None
+    records: Any = None
+
+
+def read_game_file(raw: bytes, filename: str = "") -> GameFile:
+    """Read ``raw`` (a file's bytes) by its content.
+
+    Returns:
+        :class:`GameFile` with ``log`` set for an online log, or ``records`` set to the
+        parsed JSON of a club record (or list of records), which the caller imports as such.
+
+    Raises:
+        LogError: too large, not UTF-8, a corrupt gzip stream, or in no known format; or a
+            log of a known format with a fault (the reader's message).
+    """
+    if len(raw) > MAX_LOG_BYTES:
+        raise LogError(f"larger than {MAX_LOG_BYTES // (1024 * 1024)} MB: not a game log")
+    if raw[:2] == b"\x1f\x8b":
+        raw = _gunzip(raw)
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise LogError(f"not UTF-8 text (byte {error.start}): not a game log") from None
+    if text.lstrip().startswith("<"):
+        return GameFile(log=mjlog.read(text, raw, filename))
+    if mjai.looks_like(text) and "\n" in text.strip():
+        return GameFile(log=mjai.read(text, raw))
+    stripped = text.strip()
+    if not stripped:
+        raise LogError("empty file: not a game log")
+    if stripped[0] not in "[{":
+        raise LogError(
+            "not a game log: neither a club record, a Tenhou JSON log, an mjlog nor an mjai log"
+        )
+    data = tenhou_json.parse_text(stripped)
+    if tenhou_json.looks_like(data):
+        return GameFile(log=tenhou_json.read(data, raw))
+    if isinstance(data, dict) and data.get("type") in ("start_game", "start_kyoku"):
+        return GameFile(log=mjai.read(text, raw))
+    if isinstance(data, list) or (isinstance(data, dict) and "players" in data):
+        return GameFile(records=data)
+    raise LogError(
+        "not a game log: neither a club record, a Tenhou JSON log, an mjlog nor an mjai log"
+    )
+
+
+def _gunzip(raw: bytes) -> bytes:
+    try:
+        with gzip.GzipFile(fileobj=io.BytesIO(raw)) as stream:
+            data = stream.read(MAX_LOG_BYTES + 1)
+    except (OSError, EOFError, zlib.error) as error:
+        raise LogError(f"a corrupt gzip file: {error}") from None
+    if len(data) > MAX_LOG_BYTES:
+        raise LogError(f"larger than {MAX_LOG_BYTES // (1024 * 1024)} MB: not a game log")
+    return data

@@ -1,0 +1,240 @@
+"""Reading Tenhou's JSON game log (the tenhou.net/6 form), and Mahjong Soul's in that form.
+
+Shape (docs/tenhou-rules.md §6): ``{"name": [...], "rule": {"disp": "四鳳南喰赤"}, "ref":
+log id, "sc": [score, settlement, ...] , "log": [round, ...]}``; a round is ``[[kyoku, honba,
+sticks], start scores, dora, ura, then per seat haipai, draws, discards, then the result]``.
+The result is ``["和了", deltas, [who, from, pao, "30符2飜2000点", yaku...], ...]`` (one pair
+per winner), ``["流局", deltas]``, ``["流し満貫", deltas]``, ``["全員聴牌"]``, ``["全員不聴"]``
+or an abortive draw (``九種九牌``, ``四風連打``, ``四家立直``, ``四槓散了``, ``三家和了``).
+Kyoku 0–3 are East 1–4, 4–7 South, 8–11 West; 3-player logs skip 3 and 7 and have an empty
+fourth seat. The deltas leave out a riichi stick put out in the hand; a discard written
+``r…`` declares riichi.
+
+Mahjong Soul records converted to this form (tensoul and its forks) read the same way; a
+``rule.disp`` naming a Mahjong Soul room (``…の間…``) marks them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from .log import (
+    TENHOU_LOG_ID,
+    LogError,
+    LogHand,
+    OnlineLog,
+    date_of_log_id,
+    deltas_between,
+    points_of,
+    round_label,
+)
+from .tenhou_rules import rulesets_of_disp, win_value
+
+ABORTS = {
+    "九種九牌": "kyuushu_kyuuhai",
+    "四風連打": "suufon_renda",
+    "四家立直": "suucha_riichi",
+    "四槓散了": "suukaikan",
+    "三家和了": "sancha_ron",
+}
+DRAWS = ("流局", "全員聴牌", "全員不聴", "流し満貫")
+WIN = "和了"
+RESULT_INDEX = 16
+
+
+def looks_like(data: Any) -> bool:
+    """``data`` (parsed JSON) has the keys of a Tenhou JSON log."""
+    return isinstance(data, dict) and isinstance(data.get("log"), list) and "name" in data
+
+
+def read(data: dict[str, Any], raw: bytes) -> OnlineLog:
+    """The :class:`OnlineLog` of a parsed Tenhou JSON log (``raw``: the file, for its hash).
+
+    Raises:
+        LogError: a key missing or of the wrong shape, naming it.
+    """
+    names = data.get("name")
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise LogError("name: must be the list of player names")
+    players = 3 if len(names) == 3 or (len(names) == 4 and names[3] == "") else 4
+    rule = data.get("rule")
+    disp = str(rule.get("disp", "")) if isinstance(rule, dict) else ""
+    service = "majsoul" if "の間" in disp or "友人戦" in disp else "tenhou"
+    ref = str(data.get("ref", "") or "")
+    if TENHOU_LOG_ID.fullmatch(ref):
+        log_id, replay_url = ref, f"https://tenhou.net/0/?log={ref}"
+    elif ref and service == "majsoul":
+        log_id, replay_url = ref, f"https://game.mahjongsoul.com/?paipu={ref}"
+    else:
+        log_id, replay_url = f"sha256:{hashlib.sha256(raw).hexdigest()[:32]}", ""
+    rounds = data["log"]
+    if not rounds:
+        raise LogError("log: the game has no hands")
+    hands = tuple(_hand(rounds, i, players) for i in range(len(rounds)))
+    # Only the final scores are compared: converters write the settlement unrounded (the
+    # riichi-rs samples give +44.5 where Tenhou's own owari gives +45.0), so it is not Tenhou's.
+    final_scores = _final_scores(data.get("sc"), players)
+    return OnlineLog(
+        service=service,
+        log_format="tenhou-json",
+        log_id=log_id,
+        lobby=str(data.get("lobby", "") or ""),
+        rule_label=disp,
+        rulesets=rulesets_of_disp(disp, players),
+        players=tuple(names[:players]),
+        hands=hands,
+        final_scores=final_scores,
+        final_points=None,
+        played_on=date_of_log_id(log_id),
+        replay_url=replay_url,
+    )
+
+
+def _hand(rounds: list[Any], i: int, players: int) -> LogHand:
+    where = f"log[{i}]"
+    rnd = rounds[i]
+    if not isinstance(rnd, list) or len(rnd) <= RESULT_INDEX:
+        raise LogError(f"{where}: a round must be a list of {RESULT_INDEX + 1} items")
+    head = rnd[0]
+    if not (isinstance(head, list) and len(head) >= 3 and all(isinstance(x, int) for x in head)):
+        raise LogError(f"{where}[0]: must be [kyoku, honba, riichi sticks]")
+    kyoku, honba, sticks = head[:3]
+    start = _scores(rnd[1], players, f"{where}[1]")
+    result = rnd[RESULT_INDEX]
+    if not isinstance(result, list) or not result or not isinstance(result[0], str):
+        raise LogError(f"{where}: the round has no result")
+    riichi = _riichi_seats(rnd, players, result)
+    log_deltas = _result_deltas(result, players, where)
+    if i + 1 < len(rounds):
+        nxt = rounds[i + 1]
+        if not isinstance(nxt, list) or len(nxt) < 2:
+            raise LogError(f"log[{i + 1}]: a round must be a list")
+        deltas = deltas_between(start, _scores(nxt[1], players, f"log[{i + 1}][1]"))
+    else:
+        deltas = tuple(d - (1000 if s in riichi else 0) for s, d in enumerate(log_deltas))
+    return LogHand(
+        round=round_label(kyoku // 4, kyoku % 4),
+        honba=honba,
+        deposits=sticks * 1000,
+        start_scores=start,
+        deltas=deltas,
+        candidates=_candidates(result, players, kyoku % 4, riichi, log_deltas, where),
+    )
+
+
+def _scores(value: Any, players: int, where: str) -> tuple[int, ...]:
+    if not isinstance(value, list) or len(value) < players:
+        raise LogError(f"{where}: must be the scores of {players} players")
+    return tuple(points_of(v, where) for v in value[:players])
+
+
+def _result_deltas(result: list[Any], players: int, where: str) -> tuple[int, ...]:
+    """The log's deltas of the hand: the sum over the winners' arrays, zeros if none."""
+    total = [0] * players
+    arrays = result[1::2] if result[0] == WIN else result[1:2]
+    for array in arrays:
+        for seat, delta in enumerate(_scores(array, players, f"{where}: result deltas")):
+            total[seat] += delta
+    return tuple(total)
+
+
+def _riichi_seats(rnd: list[Any], players: int, result: list[Any]) -> tuple[int, ...]:
+    """Seats whose riichi stick went on the table: a declaration ronned puts out none."""
+    losers = set()
+    if result[0] == WIN:
+        for info in result[2::2]:
+            if isinstance(info, list) and len(info) >= 2 and info[0] != info[1]:
+                losers.add(info[1])
+    seats = []
+    for seat in range(players):
+        discards = rnd[6 + 3 * seat]
+        if not isinstance(discards, list):
+            continue
+        declared = [j for j, d in enumerate(discards) if isinstance(d, str) and d.startswith("r")]
+        if not declared:
+            continue
+        if seat in losers and declared[-1] == len(discards) - 1:
+            continue
+        seats.append(seat)
+    return tuple(seats)
+
+
+def _candidates(
+    result: list[Any],
+    players: int,
+    dealer: int,
+    riichi: tuple[int, ...],
+    log_deltas: tuple[int, ...],
+    where: str,
+) -> tuple[dict[str, Any], ...]:
+    kind = result[0]
+    base: dict[str, Any] = {"riichi": list(riichi)} if riichi else {}
+    if kind == WIN:
+        return (_win_hand(result, base, players, where),)
+    if kind in ABORTS:
+        return ({"result": "abort", "kind": ABORTS[kind], **base},)
+    if kind not in DRAWS:
+        raise LogError(f"{where}: unknown result {kind!r}")
+    gainers = [s for s, d in enumerate(log_deltas) if d > 0]
+    if kind == "流し満貫":
+        if not gainers:
+            raise LogError(f"{where}: a nagashi mangan that pays nobody")
+        # The log does not say whether the dealer was tenpai: the next round tells.
+        return tuple(
+            {"result": "draw", "nagashi": gainers, "tenpai": tenpai, **base}
+            for tenpai in ([], [dealer])
+        )
+    if kind == "全員聴牌":
+        return ({"result": "draw", "tenpai": list(range(players)), **base},)
+    if kind == "全員不聴":
+        return ({"result": "draw", "tenpai": [], **base},)
+    if not gainers:
+        return tuple({"result": "draw", "tenpai": t, **base} for t in ([], list(range(players))))
+    return ({"result": "draw", "tenpai": gainers, **base},)
+
+
+def _win_hand(result: list[Any], base: dict[str, Any], players: int, where: str) -> dict[str, Any]:
+    wins = []
+    losers = set()
+    tsumo = False
+    for info in result[2::2]:
+        if not (isinstance(info, list) and len(info) >= 4):
+            raise LogError(f"{where}: a win must be [who, from, pao, result, yaku...]")
+        who, src, pao = info[:3]
+        if not all(isinstance(x, int) and 0 <= x < players for x in (who, src, pao)):
+            raise LogError(f"{where}: a win names a seat that is not at the table")
+        win: dict[str, Any] = {"winner": who, **win_value(info[3], info[4:], where)}
+        if pao != who:
+            win["pao"] = pao
+        wins.append(win)
+        if src == who:
+            tsumo = True
+        else:
+            losers.add(src)
+    if not wins:
+        raise LogError(f"{where}: a win with no winner")
+    if tsumo:
+        if len(wins) != 1:
+            raise LogError(f"{where}: a tsumo with more than one winner")
+        return {"result": "tsumo", "wins": wins, **base}
+    if len(losers) != 1:
+        raise LogError(f"{where}: a multiple ron from more than one discarder")
+    return {"result": "ron", "loser": losers.pop(), "wins": wins, **base}
+
+
+def _final_scores(value: Any, players: int) -> tuple[int, ...] | None:
+    if value is None:
+        return None
+    if not isinstance(value, list) or len(value) < 2 * players:
+        raise LogError("sc: must be the final score and settlement of each player")
+    return tuple(points_of(value[2 * s], "sc") for s in range(players))
+
+
+def parse_text(text: str) -> Any:
+    """The JSON value of ``text``, or :class:`LogError` naming the fault."""
+    try:
+        return json.loads(text)
+    except (json.JSONDecodeError, RecursionError, ValueError) as error:
+        raise LogError(f"not valid JSON: {error}") from None

@@ -1,0 +1,110 @@
+"""Tenhou's lobby rules and result strings, as the club record needs them.
+
+- The lobby type (mjlog ``<GO type>``, bits as Tenhou's viewer reads them: 0x10 three
+  players, 0x08 East-South, 0x02 no red fives, 0x04 no open tanyao) and the JSON ``rule.disp``
+  (``四鳳南喰赤``, ``三鳳東喰赤速``, Mahjong Soul's ``玉の間南喰赤``) → the built-in ruleset:
+  ``tenhou-4p``/``tenhou-3p`` (East-South) or ``tenhou-4p-east``/``tenhou-3p-east``
+  (docs/tenhou-rules.md). Red fives and open tanyao change no payment: the han already count
+  them.
+- A win's result string (``30符4飜7700点``, ``満貫2000-4000点``, ``役満16000点∀``) and yaku
+  strings (``立直(1飜)``, ``大三元(役満)``) → the record's ``han``/``fu`` or ``limit``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .log import LogError
+
+THREE_PLAYERS = 0x10
+EAST_SOUTH = 0x08
+
+_COUNTED = re.compile(r"^(\d+)符(\d+)飜")
+_LIMITS = (
+    ("数え役満", "yakuman"),
+    ("三倍満", "sanbaiman"),
+    ("倍満", "baiman"),
+    ("跳満", "haneman"),
+    ("満貫", "mangan"),
+    ("役満", "yakuman"),
+)
+
+
+def ruleset_ids(*, players: int, east_south: bool | None) -> tuple[str, ...]:
+    """The Tenhou presets for ``players`` seats; both lengths when the log does not say."""
+    base = "tenhou-3p" if players == 3 else "tenhou-4p"
+    if east_south is None:
+        return (base, f"{base}-east")
+    return (base,) if east_south else (f"{base}-east",)
+
+
+def rulesets_of_go_type(go_type: int) -> tuple[int, tuple[str, ...]]:
+    """Seats and presets of an mjlog ``<GO type>``."""
+    players = 3 if go_type & THREE_PLAYERS else 4
+    return players, ruleset_ids(players=players, east_south=bool(go_type & EAST_SOUTH))
+
+
+def rulesets_of_disp(disp: str, players: int) -> tuple[str, ...]:
+    """Presets of a JSON ``rule.disp``: ``南`` East-South, ``東`` East only."""
+    if "南" in disp:
+        return ruleset_ids(players=players, east_south=True)
+    if "東" in disp:
+        return ruleset_ids(players=players, east_south=False)
+    return ruleset_ids(players=players, east_south=None)
+
+
+def win_value(result: str, yaku: list[Any], where: str) -> dict[str, Any]:
+    """The record's value keys of a Tenhou JSON win.
+
+    Args:
+        result: the result string, e.g. ``"30符4飜7700点"`` or ``"倍満8000点∀"``.
+        yaku: the yaku strings after it, e.g. ``["立直(1飜)", "大三元(役満)"]``.
+
+    Returns:
+        ``{"han": h, "fu": f}`` for a counted hand below yakuman, ``{"limit": name}`` for a
+        limit hand written without fu, ``{"limit": "yakuman", "yakuman": n}`` for a yakuman
+        (``n`` yakuman named; a counted yakuman is 1).
+
+    Raises:
+        LogError: a result string in none of these forms.
+    """
+    if not isinstance(result, str):
+        raise LogError(f"{where}: {result!r} is not a result string")
+    yakuman = sum(1 for y in yaku if isinstance(y, str) and y.endswith("(役満)"))
+    if yakuman:
+        return {"limit": "yakuman", "yakuman": yakuman}
+    counted = _COUNTED.match(result)
+    if counted:
+        return {"han": int(counted[2]), "fu": int(counted[1])}
+    for word, limit in _LIMITS:
+        if result.startswith(word):
+            if limit == "yakuman":
+                return {"limit": "yakuman", "yakuman": 1}
+            return {"limit": limit}
+    raise LogError(f"{where}: {result!r} is not a result Tenhou writes")
+
+
+def mjlog_win_value(ten: str, yaku: str, yakuman: str, where: str) -> dict[str, Any]:
+    """The record's value keys of an mjlog ``<AGARI>``.
+
+    ``ten`` is ``"fu,points,limit"`` (limit 5 = yakuman), ``yaku`` pairs of yaku id and han,
+    ``yakuman`` the yakuman ids. A yakuman gives its count (a counted yakuman, with no
+    yakuman id, is 1); every other win its han (the pairs' sum) and fu.
+
+    Raises:
+        LogError: attributes that are not lists of integers.
+    """
+    try:
+        fu, _points, limit = (int(x) for x in ten.split(","))
+        pairs = [int(x) for x in yaku.split(",")] if yaku else []
+        yakuman_ids = [int(x) for x in yakuman.split(",")] if yakuman else []
+    except ValueError:
+        raise LogError(f"{where}: ten/yaku/yakuman are not lists of integers") from None
+    if yakuman_ids:
+        return {"limit": "yakuman", "yakuman": len(yakuman_ids)}
+    if limit == 5:
+        return {"limit": "yakuman", "yakuman": 1}
+    han = sum(pairs[1::2])
+    return {"han": han, "fu": fu}
+

@@ -1,0 +1,180 @@
+"""Online games into the ledger (issue 12): players matched by their online names, the game
+re-scored (:mod:`scoring.online.verify`), then stored through the ledger's one path
+(:func:`scoring.records.hanchan_import`) with where it came from (:class:`OnlineGame`).
+
+Every refusal is a :class:`LedgerError` with one line for the user, raised before anything
+is written; a log already imported stores nothing (:class:`AlreadyImported`).
+"""
+
+from __future__ import annotations
+
+import datetime
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+
+from clubsite.models import Member, OnlineName
+from clubsite.names import clean_display_name
+from scoring.ledger import LedgerError
+from scoring.models import Hanchan, OnlineGame
+from scoring.online.log import OnlineLog
+from scoring.online.verify import VerifiedGame
+from scoring.records import hanchan_import
+
+
+class AlreadyImported(LedgerError):
+    """The log was imported before, as ``hanchan``; nothing was stored this time."""
+
+    def __init__(self, hanchan: Hanchan) -> None:
+        self.hanchan = hanchan
+        super().__init__(_("already imported as game %(id)d: nothing stored") % {"id": hanchan.pk})
+
+
+@dataclass(frozen=True)
+class Players:
+    """The members at the log's seats, and the online names newly saved for them."""
+
+    members: list[Member]
+    saved: list[str]
+
+
+def existing_game(log: OnlineLog) -> Hanchan | None:
+    """The game this log was imported as, if it was."""
+    found = (
+        OnlineGame.objects.select_related("hanchan")
+        .filter(service=log.service, log_id=log.log_id)
+        .first()
+    )
+    return found.hanchan if found else None
+
+
+def match_players(
+    log: OnlineLog,
+    *,
+    mapping: Mapping[str, str] | None = None,
+    create_members: bool = False,
+) -> Players:
+    """The member at each seat of ``log``, by the saved online names of its service.
+
+    ``mapping`` gives a member's display name for an online name (``--map``): the pair is
+    saved as that member's online name on import. With ``create_members`` an unknown name
+    becomes a new member (no usable password) of that display name. Nothing is written
+    here; :func:`import_verified` saves the names and members with the game.
+
+    Raises:
+        LedgerError: an online name with no member (and no ``mapping`` entry nor
+            ``create_members``), a mapped member that does not exist, or a name that is no
+            display name.
+    """
+    mapping = mapping or {}
+    saved = {
+        row.name: row.member
+        for row in OnlineName.objects.select_related("member").filter(
+            service=log.service, name__in=log.players
+        )
+    }
+    members: list[Member] = []
+    unknown = []
+    new_names = []
+    for name in log.players:
+        if name in mapping:
+            member = Member.objects.filter(display_name=mapping[name]).first()
+            if member is None:
+                raise LedgerError(
+                    _("--map %(name)s=%(member)s: no member is called %(member)s.")
+                    % {"name": name, "member": mapping[name]}
+                )
+            members.append(member)
+            new_names.append(name)
+        elif name in saved:
+            members.append(saved[name])
+        elif create_members:
+            try:
+                clean_display_name(name)
+            except ValidationError as error:
+                raise LedgerError(f"players: {name[:80]!r}: {' '.join(error.messages)}") from None
+            members.append(Member(display_name=name))
+            new_names.append(name)
+        else:
+            unknown.append(name)
+    if unknown:
+        raise LedgerError(
+            _(
+                'unknown %(service)s name(s): %(names)s (give --map "name=member", add the '
+                "name to a member's online names, or use --create-members)"
+            )
+            % {"service": log.service, "names": ", ".join(unknown)}
+        )
+    return Players(members=members, saved=new_names)
+
+
+def import_verified(
+    verified: VerifiedGame,
+    players: Players,
+    *,
+    played_on: datetime.date,
+    by: Member | None = None,
+) -> Hanchan:
+    """Store a re-scored online game in one transaction: new members and online names, the
+    hanchan (through the ledger), and its :class:`OnlineGame`.
+
+    ``played_on`` is used when the log carries no date.
+
+    Raises:
+        AlreadyImported: the log was imported before (also when another import of it
+            commits first).
+        LedgerError: as :func:`scoring.records.hanchan_import` (a member at two seats, ...).
+    """
+    log = verified.log
+    try:
+        with transaction.atomic():
+            existing = existing_game(log)
+            if existing is not None:
+                raise AlreadyImported(existing)
+            members = []
+            for member in players.members:
+                if member.pk is None:
+                    user = get_user_model().objects.create_user(
+                        username=f"imported-{secrets.token_hex(6)}", password=None
+                    )
+                    member.user = user
+                    member.save()
+                members.append(member)
+            for name in players.saved:
+                member = members[log.players.index(name)]
+                OnlineName.objects.update_or_create(
+                    service=log.service, name=name, defaults={"member": member}
+                )
+            record = {**verified.record, "players": [m.display_name for m in members]}
+            hanchan = hanchan_import(
+                record=record,
+                members_by_name={m.display_name: m for m in members},
+                played_on=log.played_on or played_on,
+                by=by,
+            )
+            OnlineGame.objects.create(
+                hanchan=hanchan,
+                service=log.service,
+                log_format=log.log_format,
+                log_id=log.log_id,
+                lobby=log.lobby[:40],
+                rule_label=log.rule_label[:60],
+                replay_url=log.replay_url,
+                imported_by=by,
+            )
+            return hanchan
+    except IntegrityError:
+        existing = existing_game(log)
+        if existing is None:
+            raise
+        raise AlreadyImported(existing) from None
+
+
+def seat_names(members: Sequence[Member]) -> str:
+    """``"A, B, C, D"``: the members as a summary line names them."""
+    return ", ".join(m.display_name for m in members)
