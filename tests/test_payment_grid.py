@@ -55,6 +55,9 @@ REFERENCE_OPTIONS: dict[str, dict[str, Any]] = {
     "tenhou-4p": {"kiriage": False},
     # tenhou-rules.md §5: no kiriage, ツモ損 [LOG].
     "tenhou-3p": {"kiriage": False, "is_three_player": True},
+    # The East-only presets pay as their East-South ones (only the game's length differs).
+    "tenhou-4p-east": {"kiriage": False},
+    "tenhou-3p-east": {"kiriage": False, "is_three_player": True},
     # F-01: every hand is 30 fu with kiriage off; X-01 (a) tsumo-loss.
     "fuji-sanma": {"kiriage": False, "is_three_player": True},
     # 002 S(1) L110 "30符4翻は満貫扱い"; X-01 (a) tsumo-loss. ScoresCalculator's kiriage also
@@ -178,6 +181,8 @@ def test_it_has_no_kiriage_where_the_ruleset_has_none() -> None:
         "home-nashinashi": (7700, 7700),
         "tenhou-4p": (7700, 7700),
         "tenhou-3p": (7700, 7700),
+        "tenhou-4p-east": (7700, 7700),
+        "tenhou-3p-east": (7700, 7700),
         # S(1) L110 for 30 fu 4 han; 60 fu 3 han is not stated (S-16) but rounds to 8,000.
         "sanma-float": (8000, 8000),
     }

@@ -13,7 +13,18 @@ CLUB_RULESETS = ["makura-1.3", "makura-1.5", "sanma-float", "home-nashinashi", "
 
 
 def test_it_ships_the_club_rulesets_and_the_tenhou_presets():
-    assert available_rulesets() == sorted([*CLUB_RULESETS, "tenhou-3p", "tenhou-4p"])
+    tenhou = ["tenhou-3p", "tenhou-4p", "tenhou-3p-east", "tenhou-4p-east"]
+    assert available_rulesets() == sorted([*CLUB_RULESETS, *tenhou])
+
+
+def test_the_east_only_presets_differ_from_tenhou_only_in_length():
+    """Issue 12: the presets online East-only games replay under (東風戦, South sudden death)."""
+    for players in ("3p", "4p"):
+        east_south = load_ruleset(f"tenhou-{players}").parameters()
+        east = load_ruleset(f"tenhou-{players}-east").parameters()
+        differing = {k for k in east if east[k] != east_south[k]}
+        assert differing == {"id", "name", "rounds", "extension_winds"}
+        assert east["rounds"] == 1 and list(east["extension_winds"]) == ["S"]
 
 
 @pytest.mark.parametrize("ruleset_id", available_rulesets())
