@@ -3,7 +3,7 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_not_required
 from django.urls import include, path
 
-from clubsite import accounts, views
+from clubsite import accounts, online_names, views
 
 # Login, logout, password change and a password reset by e-mail for members with an address
 # (stewards still set a new password in the admin; a reset also lifts the member's login
@@ -69,6 +69,12 @@ account_patterns = [
 
 urlpatterns = [
     path("", include("scoring.urls")),
+    path("members/online-names/", online_names.online_names_page, name="online_names"),
+    path(
+        "members/online-names/<int:pk>/delete/",
+        online_names.online_name_delete,
+        name="online_name_delete",
+    ),
     path("rulesets/", views.ruleset_list, name="ruleset_list"),
     path("rulesets/<str:ruleset_id>/", views.ruleset_detail, name="ruleset_detail"),
     path("meetups/", include("meetings.urls")),

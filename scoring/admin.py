@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from scoring.models import Hanchan, HandEntry, LedgerChange, RulesetVersion, Seat
+from scoring.models import Hanchan, HandEntry, LedgerChange, OnlineGame, RulesetVersion, Seat
 
 
 class SeatInline(admin.TabularInline):
@@ -66,4 +66,27 @@ class LedgerChangeAdmin(admin.ModelAdmin):
         return False
 
     def has_delete_permission(self, request: object, obj: object = None) -> bool:
+        return False
+
+
+@admin.register(OnlineGame)
+class OnlineGameAdmin(admin.ModelAdmin):
+    """Where imported online games came from; the game itself changes only at the table."""
+
+    list_display = ("log_id", "service", "hanchan", "lobby", "imported_by", "imported_at")
+    list_filter = ("service", "log_format")
+    search_fields = ("log_id",)
+    readonly_fields = (
+        "hanchan",
+        "service",
+        "log_format",
+        "log_id",
+        "lobby",
+        "rule_label",
+        "replay_url",
+        "imported_by",
+        "imported_at",
+    )
+
+    def has_add_permission(self, request: object) -> bool:
         return False

@@ -5,6 +5,7 @@ from scoring import views
 urlpatterns = [
     path("", views.game_list, name="game_list"),
     path("games/new/", views.game_new, name="game_new"),
+    path("games/import/", views.game_import, name="game_import"),
     path("games/<int:pk>/", views.game_detail, name="game_detail"),
     path("games/<int:pk>/record.json", views.game_record, name="game_record"),
     path("games/<int:pk>/hands/", views.hand_create, name="hand_create"),

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.utils.translation import override
 
 from clubsite.models import Member, OnlineName
 from scoring.models import Hanchan, HandEntry, OnlineGame
@@ -164,7 +165,8 @@ def test_a_gzipped_mjlog_reads_as_the_plain_one():
 
 def run(*args: str) -> tuple[str, str]:
     out, err = io.StringIO(), io.StringIO()
-    call_command("import_games", *args, stdout=out, stderr=err)
+    with override("en"):
+        call_command("import_games", *args, stdout=out, stderr=err)
     return out.getvalue(), err.getvalue()
 
 
@@ -208,7 +210,7 @@ def test_an_imported_game_stores_the_log_hand_by_hand_once(db, name):
 def test_unknown_online_names_are_refused_then_mapped_and_remembered(db):
     path = DATA / "tenhou-json" / "2024010120gm-00b9-0000-e324b88a.json"
     err = io.StringIO()
-    with pytest.raises(CommandError):
+    with pytest.raises(CommandError), override("en"):
         call_command("import_games", str(path), stdout=io.StringIO(), stderr=err)
     assert "unknown tenhou name(s): 代々木寿人, 傍若無人51, れすこ" in err.getvalue()
     assert Hanchan.objects.count() == 0

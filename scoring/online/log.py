@@ -32,19 +32,39 @@ class LogMismatch(LogError):
     """The engine's score changes differ from the log's at ``hand`` (its round and honba).
 
     Attributes:
-        hand: e.g. ``"S2 1 honba"``; ``"final"`` for the final scores.
-        ours: the engine's changes (or final scores), per seat, in points.
+        hand: e.g. ``"S2 1 honba"``.
+        round, honba: the hand's round code (``"S2"``) and honba, for pages that name the
+            hand in the reader's language.
+        ours: the engine's changes, per seat, in points.
         theirs: the log's, per seat, in points.
+        why: what else differs (English, for the command), or ``""``.
     """
 
     def __init__(
-        self, hand: str, ours: tuple[int, ...], theirs: tuple[int, ...], why: str = ""
+        self,
+        hand: str,
+        ours: tuple[int, ...],
+        theirs: tuple[int, ...],
+        why: str = "",
+        *,
+        round: str = "",
+        honba: int = 0,
     ) -> None:
         self.hand = hand
         self.ours = ours
         self.theirs = theirs
+        self.why = why
+        self.round = round
+        self.honba = honba
         detail = f" ({why})" if why else ""
         super().__init__(f"{hand}: the engine gives {list(ours)}, the log {list(theirs)}{detail}")
+
+    @classmethod
+    def at(
+        cls, hand: LogHand, ours: tuple[int, ...], theirs: tuple[int, ...], why: str = ""
+    ) -> LogMismatch:
+        """The mismatch at ``hand``."""
+        return cls(hand.label, ours, theirs, why, round=hand.round, honba=hand.honba)
 
 
 @dataclass(frozen=True, slots=True)

@@ -107,4 +107,3 @@ def mjlog_win_value(ten: str, yaku: str, yakuman: str, where: str) -> dict[str, 
         return {"limit": "yakuman", "yakuman": 1}
     han = sum(pairs[1::2])
     return {"han": han, "fu": fu}
-

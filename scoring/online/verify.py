@@ -75,23 +75,23 @@ def _verify_under(log: OnlineLog, ruleset_id: str) -> VerifiedGame:
     for index, hand in enumerate(log.hands):
         state = game.state()
         if state.ended_by is not None:
-            raise LogMismatch(
-                hand.label,
+            raise LogMismatch.at(
+                hand,
                 state.scores,
                 hand.start_scores,
                 f"under {ruleset_id} the game ended before this hand ({state.ended_by})",
             )
         if (state.round, state.honba, state.deposits) != (hand.round, hand.honba, hand.deposits):
-            raise LogMismatch(
-                hand.label,
+            raise LogMismatch.at(
+                hand,
                 state.scores,
                 hand.start_scores,
                 f"under {ruleset_id} this hand is {state.round} {state.honba} honba with "
                 f"{state.deposits} on the table",
             )
         if state.scores != hand.start_scores:
-            raise LogMismatch(
-                hand.label, state.scores, hand.start_scores, "scores at the start of the hand"
+            raise LogMismatch.at(
+                hand, state.scores, hand.start_scores, "scores at the start of the hand"
             )
         nxt = log.hands[index + 1] if index + 1 < len(log.hands) else None
         game, candidate = _play(game, ruleset_id, index, hand, nxt, log)
@@ -155,7 +155,7 @@ def _play(
             continue
         return trial, candidate
     ours, why = closest or ((0,) * ruleset.players, "no reading of the hand")
-    raise LogMismatch(hand.label, ours, hand.deltas, why)
+    raise LogMismatch.at(hand, ours, hand.deltas, why)
 
 
 def _next_differs(game: Game, nxt: LogHand | None, log: OnlineLog) -> str:

@@ -11,6 +11,7 @@ from scoring.views.games import (
     hand_undo,
 )
 from scoring.views.hands import hand_create, hand_edit, hand_edit_preview, hand_preview
+from scoring.views.online import game_import
 from scoring.views.player import member_page
 from scoring.views.standings import champions_page, standings_page
 from scoring.views.standings_csv import member_games_export, standings_export
@@ -24,6 +25,7 @@ __all__ = [
     "game_confirm",
     "game_detail",
     "game_final_scores",
+    "game_import",
     "game_list",
     "game_new",
     "game_record",

@@ -224,6 +224,8 @@ def member_page(request: HtmxHttpRequest, member_id: int) -> HttpResponse:
     previous, following = filters.neighbours()
     context = {
         "member": member,
+        "online_names": list(member.online_names.all()),
+        "is_me": member.user_id == request.user.pk,
         "filters": filters,
         "form": filters.form,
         "period_label": period_label(filters.period),

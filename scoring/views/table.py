@@ -64,7 +64,7 @@ class HtmxHttpRequest(HttpRequest):
 
 def load_hanchan(pk: int) -> Hanchan:
     return get_object_or_404(
-        Hanchan.objects.select_related("ruleset_version").prefetch_related(
+        Hanchan.objects.select_related("ruleset_version", "online").prefetch_related(
             Prefetch("seats", queryset=Seat.objects.select_related("member"))
         ),
         pk=pk,

@@ -1,0 +1,192 @@
+"""The upload page for online game logs (issue 12, item 4): drop one or more files (Tenhou
+JSON or mjlog, Mahjong Soul in Tenhou JSON, mjai); each is re-scored hand by hand and stored
+only if the engine reproduces it (:mod:`scoring.online.verify`), then a summary says what was
+stored, what was there already and what was refused and why.
+
+Stewards may create members for unknown online names. A member may import only a game they
+sat in, every seat matched by a saved online name (:mod:`scoring.online_import`): nobody can
+put a result on another member's name that the other member did not claim.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django import forms
+from django.core.files.uploadedfile import UploadedFile
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_http_methods
+
+from clubsite.formatting import format_points, signed_points
+from clubsite.models import Member
+from clubsite.permissions import is_steward
+from scoring.engine import load_ruleset
+from scoring.ledger import LedgerError
+from scoring.models import Hanchan
+from scoring.online.log import LogError, LogMismatch
+from scoring.online.reading import MAX_LOG_BYTES, read_game_file
+from scoring.online.verify import verify
+from scoring.online_import import AlreadyImported, import_verified, match_players
+from scoring.views.display import honba_label, round_label, ruleset_title
+
+MAX_FILES = 20
+
+
+class MultipleFileInput(forms.ClearableFileInput):
+    allow_multiple_selected = True
+
+
+class MultipleFileField(forms.FileField):
+    """Several files in one field (Django's documented pattern for ``multiple``)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault(
+            "widget", MultipleFileInput(attrs={"accept": ".json,.mjlog,.xml,.jsonl,.gz,.txt"})
+        )
+        super().__init__(*args, **kwargs)
+
+    def clean(self, data: Any, initial: Any = None) -> list[UploadedFile]:
+        single = super().clean
+        if isinstance(data, list | tuple):
+            return [single(item, initial) for item in data]
+        return [single(data, initial)]
+
+
+class ImportForm(forms.Form):
+    logs = MultipleFileField(
+        label=gettext_lazy("Game logs"),
+        help_text=gettext_lazy(
+            "Tenhou (JSON or mjlog, as saved from the client or the log viewer), Mahjong Soul "
+            "converted to Tenhou's JSON, or mjai. Up to 20 files."
+        ),
+    )
+    create_members = forms.BooleanField(
+        label=gettext_lazy("Add a member for each unknown online name"), required=False
+    )
+    check_only = forms.BooleanField(label=gettext_lazy("Only check: store nothing"), required=False)
+
+    def clean_logs(self) -> list[UploadedFile]:
+        files: list[UploadedFile] = self.cleaned_data["logs"]
+        if len(files) > MAX_FILES:
+            raise forms.ValidationError(_("At most %(n)d files at a time.") % {"n": MAX_FILES})
+        return files
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What happened to one file: ``status`` is ``stored``, ``already``, ``agrees`` (checked,
+    nothing stored) or ``refused``."""
+
+    name: str
+    status: str
+    message: str
+    game: Hanchan | None = None
+
+
+@require_http_methods(["GET", "POST"])
+def game_import(request: HttpRequest) -> HttpResponse:
+    steward = is_steward(request.user)
+    member = Member.for_user(request.user)
+    outcomes: list[Outcome] = []
+    if request.method == "POST":
+        form = ImportForm(request.POST, request.FILES)
+        if not steward:
+            form.fields.pop("create_members")
+        if form.is_valid():
+            data = form.cleaned_data
+            outcomes = [
+                _import(
+                    upload,
+                    member=member,
+                    steward=steward,
+                    create_members=bool(data.get("create_members")),
+                    check_only=bool(data.get("check_only")),
+                )
+                for upload in data["logs"]
+            ]
+    else:
+        form = ImportForm()
+        if not steward:
+            form.fields.pop("create_members")
+    context = {
+        "form": form,
+        "outcomes": outcomes,
+        "stored": sum(1 for o in outcomes if o.status == "stored"),
+        "refused": sum(1 for o in outcomes if o.status == "refused"),
+        "steward": steward,
+    }
+    return render(request, "scoring/game_import.html", context)
+
+
+def _import(
+    upload: UploadedFile,
+    *,
+    member: Member | None,
+    steward: bool,
+    create_members: bool,
+    check_only: bool,
+) -> Outcome:
+    name = upload.name or "?"
+    if upload.size is not None and upload.size > MAX_LOG_BYTES:
+        return Outcome(name, "refused", _("Too large to be a game log."))
+    raw = upload.read(MAX_LOG_BYTES + 1)
+    try:
+        game_file = read_game_file(raw, name)
+        log = game_file.log
+        if log is None:
+            return Outcome(
+                name,
+                "refused",
+                _("A club game record: a steward imports those with the import_games command."),
+            )
+        verified = verify(log)
+        summary = _("%(service)s game, %(ruleset)s, %(hands)d hands, final %(scores)s") % {
+            "service": log.service,
+            "ruleset": ruleset_title(load_ruleset(verified.ruleset).name),
+            "hands": len(log.hands),
+            "scores": " / ".join(format_points(s) for s in verified.final["scores"]),
+        }
+        if check_only:
+            return Outcome(
+                name, "agrees", _("Agrees hand by hand: %(summary)s.") % {"summary": summary}
+            )
+        players = match_players(log, create_members=steward and create_members)
+        if not steward and (member is None or member not in players.members):
+            return Outcome(
+                name,
+                "refused",
+                _(
+                    "You did not play in this game (none of its online names is yours): a "
+                    "member imports their own games; a steward imports anyone's."
+                ),
+            )
+        hanchan = import_verified(verified, players, played_on=timezone.localdate(), by=member)
+    except AlreadyImported as done:
+        return Outcome(name, "already", _("Already imported: nothing stored."), done.hanchan)
+    except LogMismatch as mismatch:
+        return Outcome(name, "refused", _mismatch_sentence(mismatch))
+    except LogError as error:
+        return Outcome(name, "refused", _("Not a game log we can read: %(why)s") % {"why": error})
+    except LedgerError as error:
+        return Outcome(name, "refused", str(error))
+    return Outcome(name, "stored", _("Stored: %(summary)s.") % {"summary": summary}, hanchan)
+
+
+def _mismatch_sentence(mismatch: LogMismatch) -> str:
+    """The refusal in the reader's language: the hand and both sets of changes."""
+    ours = " / ".join(signed_points(p) for p in mismatch.ours)
+    theirs = " / ".join(signed_points(p) for p in mismatch.theirs)
+    return _(
+        "%(round)s %(honba)s: the log's changes are %(theirs)s, the engine's %(ours)s. "
+        "Nothing was stored."
+    ) % {
+        "round": round_label(mismatch.round) if mismatch.round else mismatch.hand,
+        "honba": honba_label(mismatch.honba),
+        "theirs": theirs,
+        "ours": ours,
+    }

@@ -1,0 +1,133 @@
+"""The pages of issue 12: uploading online game logs, a member's online names, and an
+imported game's origin on its page."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+from django.urls import reverse
+
+from clubsite.models import Member, OnlineName
+from scoring.models import Hanchan, OnlineGame
+from tests.conftest import make_member
+
+DATA = Path(__file__).parent / "data" / "online"
+SANMA = DATA / "tenhou-json" / "2024010120gm-00b9-0000-e324b88a.json"
+SANMA_NAMES = ("代々木寿人", "傍若無人51", "れすこ")
+
+
+def upload(path: Path, content: bytes | None = None) -> SimpleUploadedFile:
+    return SimpleUploadedFile(path.name, content if content is not None else path.read_bytes())
+
+
+@pytest.fixture
+def sanma_members(db: None) -> list[Member]:
+    members = []
+    for number, name in enumerate(SANMA_NAMES):
+        member = make_member(f"sanma{number}", f"Sanma {number}", f"さんま{number}")
+        OnlineName.objects.create(member=member, service="tenhou", name=name)
+        members.append(member)
+    return members
+
+
+def logged_in(member: Member, language: str = "en") -> Client:
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
+    client.force_login(member.user)
+    return client
+
+
+def test_a_player_imports_their_own_game_and_sees_the_summary(sanma_members):
+    client = logged_in(sanma_members[1])
+    page = client.get(reverse("game_import"))
+    assert page.status_code == 200
+    assert 'name="create_members"' not in page.content.decode()  # stewards only
+    response = client.post(reverse("game_import"), {"logs": [upload(SANMA)]})
+    html = response.content.decode()
+    game = Hanchan.objects.get()
+    assert "Stored: 1. Refused: 0." in html
+    assert f'href="/games/{game.pk}/"' in html
+    assert "75,700 / 6,800 / 22,500" in html
+    assert OnlineGame.objects.get().imported_by == sanma_members[1]
+    again = client.post(reverse("game_import"), {"logs": [upload(SANMA)]})
+    assert "Already imported: nothing stored." in again.content.decode()
+    assert Hanchan.objects.count() == 1
+
+
+def test_a_member_cannot_import_a_game_they_did_not_play(sanma_members, member):
+    response = logged_in(member).post(reverse("game_import"), {"logs": [upload(SANMA)]})
+    assert "You did not play in this game" in response.content.decode()
+    assert Hanchan.objects.count() == 0
+
+
+def test_a_steward_imports_several_files_and_each_is_judged_alone(staff_member):
+    bad = json.loads(SANMA.read_bytes())
+    bad["log"][1][1] = [52000, 26000, 27000, 0]  # East 1's changes no longer add up
+    response = logged_in(staff_member).post(
+        reverse("game_import"),
+        {
+            "logs": [
+                upload(SANMA),
+                upload(SANMA, json.dumps(bad, ensure_ascii=False).encode()),
+                SimpleUploadedFile("notes.txt", b"hello"),
+            ],
+            "create_members": "on",
+        },
+    )
+    html = response.content.decode()
+    assert "Stored: 1. Refused: 2." in html
+    assert "East 1 0 honba: the log&#x27;s changes are +17,000 / −9,000 / −8,000" in html
+    assert "Not a game log we can read" in html
+    assert Hanchan.objects.count() == 1
+    assert set(Member.objects.values_list("display_name", flat=True)) >= set(SANMA_NAMES)
+
+
+def test_the_summary_speaks_japanese(sanma_members):
+    client = logged_in(sanma_members[0], "ja")
+    response = client.post(reverse("game_import"), {"logs": [upload(SANMA)], "check_only": "on"})
+    html = response.content.decode()
+    assert "オンライン対局の取り込み" in html
+    assert "全局一致" in html
+    assert Hanchan.objects.count() == 0
+
+
+def test_an_imported_game_names_its_log_and_links_the_replay(sanma_members):
+    client = logged_in(sanma_members[0])
+    client.post(reverse("game_import"), {"logs": [upload(SANMA)]})
+    game = Hanchan.objects.get()
+    html = client.get(reverse("game_detail", args=[game.pk])).content.decode()
+    assert "Online game (Tenhou), log 2024010120gm-00b9-0000-e324b88a" in html
+    assert 'href="https://tenhou.net/0/?log=2024010120gm-00b9-0000-e324b88a"' in html
+
+
+def test_a_member_keeps_their_own_online_names(member, other_member):
+    client = logged_in(member)
+    response = client.post(
+        reverse("online_names"), {"service": "tenhou", "name": "ASAPIN"}, follow=True
+    )
+    assert "Online name added." in response.content.decode()
+    assert list(member.online_names.values_list("service", "name")) == [("tenhou", "ASAPIN")]
+    taken = logged_in(other_member).post(
+        reverse("online_names"), {"service": "tenhou", "name": "ASAPIN"}
+    )
+    assert f"ASAPIN is already the online name of {member.display_name}." in taken.content.decode()
+    page = client.get(reverse("member_detail", args=[member.pk])).content.decode()
+    assert "Tenhou <b>ASAPIN</b>" in page
+    online = member.online_names.get()
+    # Another member cannot remove it; its owner can.
+    assert (
+        logged_in(other_member).post(reverse("online_name_delete", args=[online.pk])).status_code
+        == 404
+    )
+    client.post(reverse("online_name_delete", args=[online.pk]))
+    assert not OnlineName.objects.exists()
+
+
+def test_the_import_page_in_japanese_lists_the_form(member):
+    html = logged_in(member, "ja").get(reverse("game_import")).content.decode()
+    assert "対局ログ" in html and "オンライン対局の取り込み" in html
+    assert 'enctype="multipart/form-data"' in html
+    assert 'name="logs"' in html and "multiple" in html
