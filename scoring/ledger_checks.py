@@ -26,7 +26,7 @@ from scoring.ledger import (
     Undo,
     plan,
 )
-from scoring.models import Hanchan, HandEntry
+from scoring.models import Hanchan, HandEntry, OnlineGame
 from scoring.standings.periods import club_today
 
 
@@ -53,8 +53,6 @@ def plan_for(hanchan: Hanchan, change: Change, entries: Sequence[HandEntry] = ()
     """
     needs_hands = isinstance(change, Correction | Undo)
     return plan(stored_game(hanchan, list(entries) if needs_hands else None), change)
-
-
 
 
 def with_overrides(base: Ruleset, overrides: Mapping[str, Any] | None) -> Ruleset:
@@ -117,9 +115,13 @@ def locked_hanchan(hanchan_id: int) -> Hanchan:
 
 
 def check_changeable(hanchan: Hanchan) -> None:
-    """Raises :class:`LedgerError` for a voided game (nothing about it changes any more)."""
+    """Raises :class:`LedgerError` for a voided game (nothing about it changes any more) and
+    for an imported online game: its hands are its log's, checked hand by hand on import
+    (issue 12); one imported wrongly is voided and imported again."""
     if hanchan.status == Hanchan.Status.VOIDED:
         raise LedgerError(_("This game was voided."))
+    if OnlineGame.objects.filter(hanchan_id=hanchan.pk).exists():
+        raise LedgerError(_("An online game keeps the hands of its log: void it to take it back."))
 
 
 def check_version(hanchan: Hanchan, expected_version: int) -> None:

@@ -462,9 +462,9 @@ class MemberYear(MemberTotals):
 
 
 class OnlineGame(models.Model):
-    """Where an imported online game came from (issue 12): its service, its log id (a game
-    is imported once: one row per service and log id), the lobby and rules the log names,
-    and the service's replay page."""
+    """Where an imported online game came from (issue 12): its service, its log id (a log
+    is imported once: one active row per service and log id; a voided import may be
+    imported again), the lobby and rules the log names, and the service's replay page."""
 
     hanchan = models.OneToOneField(Hanchan, on_delete=models.CASCADE, related_name="online")
     service = models.CharField(_("service"), max_length=20, choices=ONLINE_SERVICES)
@@ -477,12 +477,19 @@ class OnlineGame(models.Model):
         Member, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     imported_at = models.DateTimeField(auto_now_add=True)
+    # False once the game was voided and the log imported again: the voided game keeps its
+    # origin, and a log is in the ledger at most once among the games that count.
+    active = models.BooleanField(default=True)
 
     class Meta:
         verbose_name = _("online game")
         verbose_name_plural = _("online games")
         constraints = [
-            models.UniqueConstraint(fields=["service", "log_id"], name="online_game_once"),
+            models.UniqueConstraint(
+                fields=["service", "log_id"],
+                condition=models.Q(active=True),
+                name="online_game_once",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -44,10 +44,11 @@ class Players:
 
 
 def existing_game(log: OnlineLog) -> Hanchan | None:
-    """The game this log was imported as, if it was."""
+    """The game this log was imported as and that still counts (a voided one does not)."""
     found = (
         OnlineGame.objects.select_related("hanchan")
-        .filter(service=log.service, log_id=log.log_id)
+        .filter(service=log.service, log_id=log.log_id, active=True)
+        .exclude(hanchan__status=Hanchan.Status.VOIDED)
         .first()
     )
     return found.hanchan if found else None
@@ -136,6 +137,10 @@ def import_verified(
             existing = existing_game(log)
             if existing is not None:
                 raise AlreadyImported(existing)
+            # A voided import of this log gives way; it keeps its origin, inactive.
+            OnlineGame.objects.filter(service=log.service, log_id=log.log_id, active=True).update(
+                active=False
+            )
             members = []
             for member in players.members:
                 if member.pk is None:

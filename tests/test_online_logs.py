@@ -147,6 +147,13 @@ def test_a_truncated_mjlog_and_a_truncated_mjai_log_are_refused():
         read_game_file(b"\n".join(lines[: len(lines) // 2]), "x.jsonl")
 
 
+def test_a_log_cut_after_a_hand_started_names_the_hand():
+    raw = (DATA / "mjlog" / "2019082700gm-00a9-0000-63d1f136.mjlog").read_text()
+    cut = raw[: raw.rindex("<AGARI")] + "</mjloggm>"
+    with pytest.raises(LogError, match=r"hand 10: the log stops in the middle of the hand"):
+        read_game_file(cut.encode(), "x.mjlog")
+
+
 def test_an_mjlog_with_entities_is_refused_before_parsing():
     bomb = b'<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "aaaa">]><mjloggm>&a;</mjloggm>'
     with pytest.raises(LogError, match="no document type"):

@@ -131,3 +131,33 @@ def test_the_import_page_in_japanese_lists_the_form(member):
     assert "対局ログ" in html and "オンライン対局の取り込み" in html
     assert 'enctype="multipart/form-data"' in html
     assert 'name="logs"' in html and "multiple" in html
+
+
+def test_an_online_game_keeps_its_logs_hands_but_may_be_voided(sanma_members):
+    from scoring.ledger import LedgerError
+    from scoring.services import hanchan_void, hand_correct, hand_undo_last
+
+    client = logged_in(sanma_members[0])
+    client.post(reverse("game_import"), {"logs": [upload(SANMA)]})
+    game = Hanchan.objects.get()
+    html = client.get(reverse("game_detail", args=[game.pk])).content.decode()
+    assert "hand_edit" not in html and "/hands/1/edit/" not in html
+    assert "Undo the last hand" not in html
+    assert "Void the game" in html
+    first = game.hands.order_by("sequence").first()
+    assert first is not None
+    with pytest.raises(LedgerError, match="An online game keeps the hands of its log"):
+        hand_correct(hanchan_id=game.pk, sequence=0, hand=first.data, expected_version=game.version)
+    with pytest.raises(LedgerError, match="An online game keeps the hands of its log"):
+        hand_undo_last(hanchan_id=game.pk, expected_version=game.version)
+    hanchan_void(hanchan_id=game.pk, expected_version=game.version, steward=True)
+    game.refresh_from_db()
+    assert game.status == Hanchan.Status.VOIDED
+    # Voided, the log may be imported again; the voided game keeps its origin.
+    again = client.post(reverse("game_import"), {"logs": [upload(SANMA)]}).content.decode()
+    assert "Stored: 1. Refused: 0." in again
+    assert Hanchan.objects.count() == 2
+    assert list(OnlineGame.objects.order_by("pk").values_list("active", flat=True)) == [
+        False,
+        True,
+    ]

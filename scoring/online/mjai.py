@@ -154,8 +154,10 @@ def _hand(
     riichi = [_int(e, "actor", f"line {n}") for n, e in events if e["type"] == "reach_accepted"]
     horas = [(n, e) for n, e in events if e["type"] == "hora"]
     draws = [(n, e) for n, e in events if e["type"] == "ryukyoku"]
-    if bool(horas) == bool(draws):
-        raise LogError(f"{where}: a hand ends with hora or ryukyoku")
+    if not horas and not draws:
+        raise LogError(f"{where}: the log stops in the middle of the hand (no hora nor ryukyoku)")
+    if horas and draws:
+        raise LogError(f"{where}: a hand ends with hora or ryukyoku, not both")
     log_deltas = [0] * players
     for n, event in horas or draws:
         for seat, delta in enumerate(_scores(event.get("deltas"), players, f"line {n}: deltas")):

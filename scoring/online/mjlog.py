@@ -149,8 +149,10 @@ def _hand(
     ]
     agari = [e for e in block if e.tag == "AGARI"]
     draws = [e for e in block if e.tag == "RYUUKYOKU"]
-    if bool(agari) == bool(draws):
-        raise LogError(f"{where}: a hand ends with AGARI or RYUUKYOKU, not {len(agari + draws)}")
+    if not agari and not draws:
+        raise LogError(f"{where}: the log stops in the middle of the hand (no AGARI nor RYUUKYOKU)")
+    if agari and draws:
+        raise LogError(f"{where}: a hand ends with AGARI or RYUUKYOKU, not both")
     ends = agari or draws
     log_deltas = [0] * players
     for end in ends:

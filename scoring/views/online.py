@@ -23,7 +23,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from clubsite.formatting import format_points, signed_points
-from clubsite.models import Member
+from clubsite.models import ONLINE_SERVICES, Member
 from clubsite.permissions import is_steward
 from scoring.engine import load_ruleset
 from scoring.ledger import LedgerError
@@ -146,7 +146,7 @@ def _import(
             )
         verified = verify(log)
         summary = _("%(service)s game, %(ruleset)s, %(hands)d hands, final %(scores)s") % {
-            "service": log.service,
+            "service": dict(ONLINE_SERVICES).get(log.service, log.service),
             "ruleset": ruleset_title(load_ruleset(verified.ruleset).name),
             "hands": len(log.hands),
             "scores": " / ".join(format_points(s) for s in verified.final["scores"]),

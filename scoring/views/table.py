@@ -33,7 +33,7 @@ from scoring.hand_form import HandForm, hand_form_data
 from scoring.ledger import Correction, LedgerError, NewHand
 from scoring.ledger.plan import state_before
 from scoring.ledger_checks import plan_for, stored_game
-from scoring.models import Hanchan, HandEntry, Seat
+from scoring.models import Hanchan, HandEntry, OnlineGame, Seat
 from scoring.views.charts import hand_scores_chart
 from scoring.views.confirmation_panel import confirmation_panel, history_rows
 from scoring.views.display import (
@@ -69,6 +69,15 @@ def load_hanchan(pk: int) -> Hanchan:
         ),
         pk=pk,
     )
+
+
+def online_origin(hanchan: Hanchan) -> OnlineGame | None:
+    """Where an imported online game came from; ``None`` for a game entered here (no query
+    for a game from :func:`load_hanchan`)."""
+    try:
+        return hanchan.online
+    except OnlineGame.DoesNotExist:
+        return None
 
 
 def seats_of(hanchan: Hanchan) -> list[Seat]:
@@ -298,11 +307,15 @@ def table_context(
     else:
         form_action = reverse("hand_edit", args=[hanchan.pk, editing])
         preview_action = reverse("hand_edit_preview", args=[hanchan.pk, editing])
+    online = online_origin(hanchan)
     context: dict[str, Any] = {
         "hanchan": hanchan,
         "ruleset": ruleset,
         "names": names,
         "can_keep": can_keep,
+        # An online game's hands are its log's (issue 12): it may be voided, not changed.
+        "can_change": can_keep and online is None,
+        "online": online,
         "in_play": in_play,
         "form": form if (in_play or editing is not None) and can_keep else None,
         "preview": preview,

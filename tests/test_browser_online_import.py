@@ -1,0 +1,113 @@
+"""Importing online games in the browser at a phone's size (issue 12, item 4): a member saves
+their Tenhou name, uploads two logs of their games and a file that is no log, reads the
+summary (Japanese), opens the stored game and finds its log and replay link; the same in
+English. Screenshots of each screen."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from clubsite.models import Member, OnlineName
+from scoring.models import Hanchan
+from tests.browser import screenshot
+from tests.conftest import make_member
+
+pytestmark = pytest.mark.browser
+
+DATA = Path(__file__).parent / "data" / "online" / "tenhou-json"
+GAMES = [
+    DATA / "2024010120gm-00b9-0000-e324b88a.json",
+    DATA / "2024010120gm-00b9-0000-ef5da89f.json",
+]
+
+
+def log_in(page: Any, username: str) -> None:
+    page.goto(page.base_url + "/accounts/login/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", f"{username}-password")
+    page.locator("form[action$='/accounts/login/'] button[type=submit]").click()
+    page.wait_for_load_state()
+
+
+def no_sideways_scroll(page: Any) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+@pytest.fixture
+def sanma_players(db: None) -> list[Member]:
+    """The players of two 3-player Phoenix games; れすこ sits in both and is the one who
+    saves her Tenhou name in the browser, the other four have theirs already."""
+    others = ["代々木寿人", "傍若無人51", "龍、巣食う", "つるっぱげ"]
+    me = make_member("p0", "Player 0", "ぷれいやー0")
+    me.tenhou_name = "れすこ"  # type: ignore[attr-defined]
+    members = [me]
+    for number, name in enumerate(others, start=1):
+        member = make_member(f"p{number}", f"Player {number}", f"ぷれいやー{number}")
+        OnlineName.objects.create(member=member, service="tenhou", name=name)
+        members.append(member)
+    return members
+
+
+def test_a_member_saves_their_tenhou_name_and_imports_their_games(
+    phone: Any, sanma_players: list[Member], tmp_path: Path
+) -> None:
+    me = sanma_players[0]
+    log_in(phone, "p0")
+    phone.goto(phone.base_url + f"/members/{me.pk}/")
+    phone.get_by_role("link", name="あなたのオンライン名").click()
+    phone.wait_for_load_state()
+    phone.select_option("select[name=service]", "tenhou")
+    phone.fill("input[name=name]", me.tenhou_name)  # type: ignore[attr-defined]
+    phone.get_by_role("button", name="追加").click()
+    phone.wait_for_load_state()
+    assert "オンライン名を追加しました。" in phone.inner_text("main")
+    assert me.tenhou_name in phone.inner_text("#online-names")  # type: ignore[attr-defined]
+    no_sideways_scroll(phone)
+    screenshot(phone, "online-names-ja")
+
+    junk = tmp_path / "memo.txt"
+    junk.write_text("東1局 ロン 3900", encoding="utf-8")
+    phone.goto(phone.base_url + "/")
+    phone.get_by_role("link", name="オンライン対局の取り込み").click()
+    phone.wait_for_load_state()
+    phone.set_input_files("input[name=logs]", [str(p) for p in GAMES] + [str(junk)])
+    phone.get_by_role("button", name="取り込む").click()
+    phone.wait_for_load_state()
+    summary = phone.inner_text("#import-summary")
+    assert "3ファイル" in summary
+    assert "保存 2件、拒否 1件。" in summary
+    assert "読み取れる対局ログではありません" in summary
+    assert Hanchan.objects.count() == 2
+    no_sideways_scroll(phone)
+    screenshot(phone, "online-import-summary-ja")
+
+    phone.locator(".import-outcome.stored a").first.click()
+    phone.wait_for_load_state()
+    origin = phone.inner_text("#online-game")
+    assert "オンライン対局（天鳳）、ログ 2024010120gm-00b9-0000-e324b88a" in origin
+    assert phone.get_by_role("link", name="牌譜を見る").get_attribute("href") == (
+        "https://tenhou.net/0/?log=2024010120gm-00b9-0000-e324b88a"
+    )
+    screenshot(phone, "online-game-ja")
+
+
+def test_the_same_upload_in_english_says_already_imported(
+    phone: Any, sanma_players: list[Member]
+) -> None:
+    me = sanma_players[0]
+    OnlineName.objects.create(member=me, service="tenhou", name=me.tenhou_name)  # type: ignore[attr-defined]
+    phone.context.add_cookies([{"name": "django_language", "value": "en", "url": phone.base_url}])
+    log_in(phone, "p0")
+    for _attempt in range(2):
+        phone.goto(phone.base_url + "/games/import/")
+        phone.set_input_files("input[name=logs]", [str(GAMES[0])])
+        phone.get_by_role("button", name="Import").click()
+        phone.wait_for_load_state()
+    summary = phone.inner_text("#import-summary")
+    assert "Already imported: nothing stored." in summary
+    assert Hanchan.objects.count() == 1
+    no_sideways_scroll(phone)
+    screenshot(phone, "online-import-summary-en")
