@@ -79,7 +79,7 @@ def test_a_member_saves_their_tenhou_name_and_imports_their_games(
     summary = phone.inner_text("#import-summary")
     assert "3ファイル" in summary
     assert "保存 2件、拒否 1件。" in summary
-    assert "読み取れる対局ログではありません" in summary
+    assert "対局ログではありません：このページで取り込めるのは" in summary
     assert Hanchan.objects.count() == 2
     no_sideways_scroll(phone)
     screenshot(phone, "online-import-summary-ja")

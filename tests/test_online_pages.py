@@ -80,7 +80,7 @@ def test_a_steward_imports_several_files_and_each_is_judged_alone(staff_member):
     html = response.content.decode()
     assert "Stored: 1. Refused: 2." in html
     assert "East 1 0 honba: the log&#x27;s changes are +17,000 / −9,000 / −8,000" in html
-    assert "Not a game log we can read" in html
+    assert "Not a game log: this page takes Tenhou logs (JSON or mjlog)" in html
     assert Hanchan.objects.count() == 1
     assert set(Member.objects.values_list("display_name", flat=True)) >= set(SANMA_NAMES)
 

@@ -28,6 +28,10 @@ class LogError(ValueError):
     """
 
 
+class NotAGameLog(LogError):
+    """A file in none of the formats read: not text, too large, or no known shape."""
+
+
 class LogMismatch(LogError):
     """The engine's score changes differ from the log's at ``hand`` (its round and honba).
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import mjai, mjlog, tenhou_json
-from .log import LogError, OnlineLog
+from .log import LogError, NotAGameLog, OnlineLog
 
 # A whole game log is tens of kilobytes; anything this large is not one.
 MAX_LOG_BYTES = 20 * 1024 * 1024
@@ -41,22 +41,22 @@ def read_game_file(raw: bytes, filename: str = "") -> GameFile:
             log of a known format with a fault (the reader's message).
     """
     if len(raw) > MAX_LOG_BYTES:
-        raise LogError(f"larger than {MAX_LOG_BYTES // (1024 * 1024)} MB: not a game log")
+        raise NotAGameLog(f"larger than {MAX_LOG_BYTES // (1024 * 1024)} MB: not a game log")
     if raw[:2] == b"\x1f\x8b":
         raw = _gunzip(raw)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        raise LogError(f"not UTF-8 text (byte {error.start}): not a game log") from None
+        raise NotAGameLog(f"not UTF-8 text (byte {error.start}): not a game log") from None
     if text.lstrip().startswith("<"):
         return GameFile(log=mjlog.read(text, raw, filename))
     if mjai.looks_like(text) and "\n" in text.strip():
         return GameFile(log=mjai.read(text, raw))
     stripped = text.strip()
     if not stripped:
-        raise LogError("empty file: not a game log")
+        raise NotAGameLog("empty file: not a game log")
     if stripped[0] not in "[{":
-        raise LogError(
+        raise NotAGameLog(
             "not a game log: neither a club record, a Tenhou JSON log, an mjlog nor an mjai log"
         )
     data = tenhou_json.parse_text(stripped)
@@ -66,7 +66,7 @@ def read_game_file(raw: bytes, filename: str = "") -> GameFile:
         return GameFile(log=mjai.read(text, raw))
     if isinstance(data, list) or (isinstance(data, dict) and "players" in data):
         return GameFile(records=data)
-    raise LogError(
+    raise NotAGameLog(
         "not a game log: neither a club record, a Tenhou JSON log, an mjlog nor an mjai log"
     )
 
@@ -76,7 +76,7 @@ def _gunzip(raw: bytes) -> bytes:
         with gzip.GzipFile(fileobj=io.BytesIO(raw)) as stream:
             data = stream.read(MAX_LOG_BYTES + 1)
     except (OSError, EOFError, zlib.error) as error:
-        raise LogError(f"a corrupt gzip file: {error}") from None
+        raise NotAGameLog(f"a corrupt gzip file: {error}") from None
     if len(data) > MAX_LOG_BYTES:
-        raise LogError(f"larger than {MAX_LOG_BYTES // (1024 * 1024)} MB: not a game log")
+        raise NotAGameLog(f"larger than {MAX_LOG_BYTES // (1024 * 1024)} MB: not a game log")
     return data

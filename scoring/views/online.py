@@ -28,7 +28,7 @@ from clubsite.permissions import is_steward
 from scoring.engine import load_ruleset
 from scoring.ledger import LedgerError
 from scoring.models import Hanchan
-from scoring.online.log import LogError, LogMismatch
+from scoring.online.log import LogError, LogMismatch, NotAGameLog
 from scoring.online.reading import MAX_LOG_BYTES, read_game_file
 from scoring.online.verify import verify
 from scoring.online_import import AlreadyImported, import_verified, match_players
@@ -168,6 +168,15 @@ def _import(
         hanchan = import_verified(verified, players, played_on=timezone.localdate(), by=member)
     except AlreadyImported as done:
         return Outcome(name, "already", _("Already imported: nothing stored."), done.hanchan)
+    except NotAGameLog:
+        return Outcome(
+            name,
+            "refused",
+            _(
+                "Not a game log: this page takes Tenhou logs (JSON or mjlog), Mahjong Soul logs "
+                "in Tenhou's JSON and mjai logs."
+            ),
+        )
     except LogMismatch as mismatch:
         return Outcome(name, "refused", _mismatch_sentence(mismatch))
     except LogError as error:
