@@ -146,6 +146,11 @@ URLIZE_ASSUME_HTTPS = True
 CLUB_TIME_ZONE = os.environ.get("CLUB_TIME_ZONE", TIME_ZONE)
 # Rulesets whose games count when a standings table names none ("standard-rule games", §4.4).
 CLUB_STANDARD_RULESETS = ["makura-1.5"]
+# Online games (issue 12) count in their own standings filter ("tenhou-4p@tenhou"); list such
+# keys here for them to count in the standard table too. Comma-separated in the environment.
+CLUB_ONLINE_IN_STANDINGS = [
+    key.strip() for key in os.environ.get("CLUB_ONLINE_IN_STANDINGS", "").split(",") if key.strip()
+]
 # Minimum finished games in the month (the half year) to hold that title; the spec leaves both
 # open (§4.4 "Minimum games ... configurable, since none is stated").
 CHAMPION_MIN_GAMES = 4

@@ -24,3 +24,28 @@ def confirmation_setting(app_configs: Any = None, **kwargs: Any) -> list[Error]:
             id="scoring.E001",
         )
     ]
+
+
+@register()
+def online_standings_setting(app_configs: Any = None, **kwargs: Any) -> list[Error]:
+    """Each ``CLUB_ONLINE_IN_STANDINGS`` key is ``"<built-in ruleset>@<online service>"``."""
+    from clubsite.models import ONLINE_SERVICES
+    from scoring.engine import available_rulesets
+
+    services = {value for value, _label in ONLINE_SERVICES}
+    rulesets = set(available_rulesets())
+    errors = []
+    for key in getattr(settings, "CLUB_ONLINE_IN_STANDINGS", []):
+        ruleset_id, _at, service = str(key).partition("@")
+        if ruleset_id not in rulesets or service not in services:
+            errors.append(
+                Error(
+                    f"CLUB_ONLINE_IN_STANDINGS has {key!r}",
+                    hint=(
+                        "Write <ruleset>@<service>, e.g. tenhou-4p@tenhou; services: "
+                        f"{', '.join(sorted(services))}."
+                    ),
+                    id="scoring.E002",
+                )
+            )
+    return errors

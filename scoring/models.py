@@ -33,16 +33,27 @@ class RulesetVersion(models.Model):
     version = models.PositiveIntegerField(_("version"))
     name = models.CharField(_("name"), max_length=120)
     parameters = models.JSONField(_("parameters"))
+    # The online service of the games pinned here, "" for games played at the club: online
+    # games have versions of their own, so standings count them apart (issue 12, item 3).
+    service = models.CharField(_("service"), max_length=20, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["ruleset_id", "version"], name="unique_ruleset_version")
+            models.UniqueConstraint(
+                fields=["ruleset_id", "service", "version"], name="unique_ruleset_version"
+            )
         ]
         ordering = ["ruleset_id", "-version"]
 
     def __str__(self) -> str:
-        return f"{self.ruleset_id} v{self.version}"
+        return f"{self.standings_key} v{self.version}"
+
+    @property
+    def standings_key(self) -> str:
+        """How standings filters name the games of this version: the ruleset id, and for
+        online games ``"<ruleset id>@<service>"`` (e.g. ``"tenhou-4p@tenhou"``)."""
+        return f"{self.ruleset_id}@{self.service}" if self.service else self.ruleset_id
 
     def ruleset(self, overrides: dict[str, Any] | None = None) -> Ruleset:
         """The engine ruleset of this version, with a game's ``overrides`` applied.
@@ -63,18 +74,22 @@ class RulesetVersion(models.Model):
         return ruleset
 
     @classmethod
-    def current(cls, ruleset_id: str) -> RulesetVersion:
+    def current(cls, ruleset_id: str, service: str = "") -> RulesetVersion:
         """The stored version matching the built-in ruleset ``ruleset_id`` now, created if the
-        built-in changed since the last stored version (or was never stored).
+        built-in changed since the last stored version (or was never stored). ``service``:
+        the online service of the game to pin (``""`` for a club game).
 
         Raises ``KeyError`` for an unknown ruleset id.
         """
         parameters = load_ruleset(ruleset_id).parameters()
-        latest = cls.objects.filter(ruleset_id=ruleset_id).order_by("-version").first()
+        latest = (
+            cls.objects.filter(ruleset_id=ruleset_id, service=service).order_by("-version").first()
+        )
         if latest is not None and latest.parameters == parameters:
             return latest
         return cls.objects.create(
             ruleset_id=ruleset_id,
+            service=service,
             version=1 if latest is None else latest.version + 1,
             name=parameters["name"],
             parameters=parameters,

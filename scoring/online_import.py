@@ -161,6 +161,7 @@ def import_verified(
                 members_by_name={m.display_name: m for m in members},
                 played_on=log.played_on or played_on,
                 by=by,
+                service=log.service,
             )
             OnlineGame.objects.create(
                 hanchan=hanchan,

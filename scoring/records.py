@@ -39,11 +39,13 @@ def prepare_import(
     played_on: date,
     by: Member | None = None,
     versions: dict[str, RulesetVersion] | None = None,
+    service: str = "",
 ) -> NewGame:
     """Check a game record (docs/game-record-format.md) and plan it, without writing.
 
     The record's hands are played through the engine once, here. ``versions`` caches
-    :meth:`RulesetVersion.current` per ruleset id (a caller importing many games).
+    :meth:`RulesetVersion.current` per ruleset id (a caller importing many games);
+    ``service`` names the online service of an imported online game (issue 12).
 
     Raises:
         LedgerError: an invalid record (the message as ``replay`` prints it), a player name
@@ -79,11 +81,12 @@ def prepare_import(
         planned = plan(StoredGame.new(ruleset), Record(raw_hands))
     if versions is None:
         versions = {}
-    if ruleset.id not in versions:
-        versions[ruleset.id] = RulesetVersion.current(ruleset.id)
+    key = f"{ruleset.id}@{service}" if service else ruleset.id
+    if key not in versions:
+        versions[key] = RulesetVersion.current(ruleset.id, service)
     return NewGame(
         plan=planned,
-        version=versions[ruleset.id],
+        version=versions[key],
         members=seated,
         played_on=played_on,
         overrides=dict(record.get("overrides") or {}),
@@ -99,6 +102,7 @@ def hanchan_import(
     members_by_name: Mapping[str, Member],
     played_on: date,
     by: Member | None = None,
+    service: str = "",
 ) -> Hanchan:
     """Store a whole game record (docs/game-record-format.md) as a hanchan.
 
@@ -112,7 +116,11 @@ def hanchan_import(
         LedgerError: as :func:`prepare_import`.
     """
     game = prepare_import(
-        record=record, members_by_name=members_by_name, played_on=played_on, by=by
+        record=record,
+        members_by_name=members_by_name,
+        played_on=played_on,
+        by=by,
+        service=service,
     )
     with transaction.atomic():
         return create_games([game], confirmed=True)[0]

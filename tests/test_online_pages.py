@@ -10,6 +10,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
+from django.utils.translation import override
 
 from clubsite.models import Member, OnlineName
 from scoring.models import Hanchan, OnlineGame
@@ -160,4 +161,46 @@ def test_an_online_game_keeps_its_logs_hands_but_may_be_voided(sanma_members):
     assert list(OnlineGame.objects.order_by("pk").values_list("active", flat=True)) == [
         False,
         True,
+    ]
+
+
+def test_online_games_count_in_their_own_standings_unless_the_club_says_so(
+    sanma_members, settings
+):
+    from scoring import standings as st
+    from scoring.views.standings_filters import ruleset_label
+
+    logged_in(sanma_members[0]).post(reverse("game_import"), {"logs": [upload(SANMA)]})
+    version = Hanchan.objects.get().ruleset_version
+    assert (version.ruleset_id, version.service, version.standings_key) == (
+        "tenhou-3p",
+        "tenhou",
+        "tenhou-3p@tenhou",
+    )
+    assert "tenhou-3p@tenhou" in st.stored_ruleset_ids()
+    everything = st.all_time_period()
+
+    def players(ruleset_ids: list[str] | None) -> int:
+        return len(st.period_standings(everything, ruleset_ids=ruleset_ids).rows)
+
+    settings.CLUB_STANDARD_RULESETS = ["makura-1.5", "tenhou-3p"]
+    assert players(None) == 0  # the standard table: club games only
+    assert players(["tenhou-3p"]) == 0
+    assert players(["tenhou-3p@tenhou"]) == 3  # the online games' own filter
+    settings.CLUB_ONLINE_IN_STANDINGS = ["tenhou-3p@tenhou"]
+    assert players(None) == 3
+    with override("en"):
+        assert ruleset_label("tenhou-3p@tenhou") == (
+            "Tenhou 3-player East-South (三般南喰赤), online (Tenhou)"
+        )
+
+
+def test_a_misspelt_online_standings_setting_is_reported(settings):
+    from scoring.checks import online_standings_setting
+
+    settings.CLUB_ONLINE_IN_STANDINGS = ["tenhou-4p@tenhou", "tenhou4p@tenhou", "tenhou-4p"]
+    errors = online_standings_setting()
+    assert [e.msg for e in errors] == [
+        "CLUB_ONLINE_IN_STANDINGS has 'tenhou4p@tenhou'",
+        "CLUB_ONLINE_IN_STANDINGS has 'tenhou-4p'",
     ]

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import mjai, mjlog, tenhou_json
-from .log import LogError, NotAGameLog, OnlineLog
+from .log import NotAGameLog, OnlineLog
 
 # A whole game log is tens of kilobytes; anything this large is not one.
 MAX_LOG_BYTES = 20 * 1024 * 1024

@@ -43,16 +43,27 @@ class Versions:
     players_of: Mapping[int, int]
 
 
+def standard_keys() -> tuple[str, ...]:
+    """What the club's standard table counts: its standard rulesets' club games, and the
+    online games it lists in ``CLUB_ONLINE_IN_STANDINGS`` (``"tenhou-4p@tenhou"``: Tenhou
+    games under tenhou-4p). By default online games count only in their own filter."""
+    return (*settings.CLUB_STANDARD_RULESETS, *settings.CLUB_ONLINE_IN_STANDINGS)
+
+
 def counted_versions(ruleset_ids: Sequence[str] | None) -> Versions:
-    """The versions of ``ruleset_ids`` (``None``: the club's standard rulesets). One query."""
-    names = tuple(settings.CLUB_STANDARD_RULESETS if ruleset_ids is None else ruleset_ids)
+    """The versions of ``ruleset_ids`` (standings keys: a ruleset id for club games,
+    ``"<ruleset id>@<service>"`` for online games; ``None``: :func:`standard_keys`). One
+    query."""
+    names = tuple(standard_keys() if ruleset_ids is None else ruleset_ids)
+    wanted = {tuple(name.split("@", 1)) if "@" in name else (name, "") for name in names}
     ruleset_of: dict[int, str] = {}
     players_of: dict[int, int] = {}
-    for pk, ruleset_id, parameters in RulesetVersion.objects.filter(
-        ruleset_id__in=names
-    ).values_list("pk", "ruleset_id", "parameters"):
-        ruleset_of[pk] = ruleset_id
-        players_of[pk] = int(parameters["players"])
+    for pk, ruleset_id, service, parameters in RulesetVersion.objects.filter(
+        ruleset_id__in={ruleset_id for ruleset_id, _ in wanted}
+    ).values_list("pk", "ruleset_id", "service", "parameters"):
+        if (ruleset_id, service) in wanted:
+            ruleset_of[pk] = ruleset_id
+            players_of[pk] = int(parameters["players"])
     return Versions(names, tuple(ruleset_of), ruleset_of, players_of)
 
 

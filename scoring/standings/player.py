@@ -200,8 +200,13 @@ def player_stats(
 
 
 def stored_ruleset_ids() -> list[str]:
-    """Ids of the rulesets any game was ever pinned to, sorted (for filters). One query."""
-    return sorted(set(RulesetVersion.objects.values_list("ruleset_id", flat=True)))
+    """Standings keys of every stored version (ruleset ids, and ``"<id>@<service>"`` for
+    online games), sorted (for filters). One query."""
+    keys = {
+        f"{ruleset_id}@{service}" if service else ruleset_id
+        for ruleset_id, service in RulesetVersion.objects.values_list("ruleset_id", "service")
+    }
+    return sorted(keys)
 
 
 def member_games_of(

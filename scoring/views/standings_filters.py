@@ -14,6 +14,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from clubsite.formatting import MINUS
+from clubsite.models import ONLINE_SERVICES
 from scoring import standings as st
 from scoring.engine import load_ruleset
 from scoring.standings_forms import StandingsFilterForm
@@ -54,11 +55,19 @@ def csv_thousands(points: int) -> str:
 
 
 def ruleset_label(ruleset_id: str) -> str:
-    """A ruleset id's name in the reader's language (the id when it is not a built-in)."""
+    """A ruleset id's name in the reader's language (the id when it is not a built-in); a
+    standings key of online games (``"tenhou-4p@tenhou"``) adds the service."""
+    ruleset_id, _at, service = ruleset_id.partition("@")
     try:
-        return ruleset_title(load_ruleset(ruleset_id).name)
+        label = ruleset_title(load_ruleset(ruleset_id).name)
     except KeyError:
-        return ruleset_id
+        label = ruleset_id
+    if service:
+        return _("%(ruleset)s, online (%(service)s)") % {
+            "ruleset": label,
+            "service": dict(ONLINE_SERVICES).get(service, service),
+        }
+    return label
 
 
 # -- periods and filters -------------------------------------------------------------------
