@@ -26,7 +26,11 @@ from scoring.online.verify import verify
 from tests.conftest import make_member
 
 DATA = Path(__file__).parent / "data" / "online"
-FILES = sorted(p for p in DATA.glob("*/*") if p.suffix in (".json", ".mjlog", ".xml", ".jsonl"))
+FILES = sorted(
+    p
+    for p in DATA.glob("*/*")
+    if p.suffix in (".json", ".mjlog", ".xml", ".jsonl") and p.parent.name != "refused"
+)
 
 
 def read(path: Path):
@@ -56,7 +60,7 @@ def test_the_collection_has_what_the_issue_asks_for():
     logs = [read(p) for p in FILES]
     four = [g for g in logs if len(g.players) == 4]
     three = [g for g in logs if len(g.players) == 3]
-    assert len(four) >= 20 and len(three) >= 5
+    assert len(four) >= 70 and len(three) >= 5
     assert {g.log_format for g in logs} == {"tenhou-json", "mjlog", "mjai"}
     hands = [c[0] for g in logs for h in g.hands for c in [h.candidates]]
     assert any(len(h.get("wins", [])) == 2 for h in hands)  # double ron
@@ -65,6 +69,29 @@ def test_the_collection_has_what_the_issue_asks_for():
     kinds = {h["kind"] for h in hands if h["result"] == "abort"}
     assert kinds >= {"kyuushu_kyuuhai", "suukaikan", "suucha_riichi", "suufon_renda"}
     assert {r for g in logs for r in g.rulesets[:1]} >= {"tenhou-4p", "tenhou-4p-east", "tenhou-3p"}
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        (
+            "2015060814gm-0029-0000-f1ac5f4d_tw=3.mjlog",
+            "W3 0 honba: the engine gives [-1500, 1500, 500, -1500], the log [-1500, 1500, 500, "
+            "-1500] (under tenhou-4p the game goes on to W3 1 honba)",
+        ),
+        (
+            "2010060106gm-00a9-0000-30d6de3b_tw=0.mjlog",
+            "S4 0 honba: the engine gives [1500, -1500, -1500, 500], the log [1500, -1500, -1500, "
+            "500] (under tenhou-4p the game ends here (dealer_top))",
+        ),
+    ],
+)
+def test_real_games_the_spec_ends_otherwise_are_refused_naming_the_hand(name, message):
+    """tenhou-rules.md §4 (sudden death: renchan first; the all-last dealer's tenpai stop)
+    against two real games that Tenhou ended otherwise (tests/data/online/README.md)."""
+    with pytest.raises(LogMismatch) as refused:
+        verify(read(DATA / "refused" / name))
+    assert str(refused.value) == message
 
 
 def test_a_tenhou_json_game_reads_as_the_log_says():

@@ -1,0 +1,250 @@
+"""A winning hand's han, fu and yaku from its tiles, under a built-in ruleset (issue 13).
+
+Built on the ``mahjong`` package's ``HandCalculator`` (validated by its authors on millions of
+Tenhou hands), configured from the ruleset: red fives, open tanyao, kiriage, 20 fu for a
+pinfu tsumo, three players, kita as nuki dora, double yakuman as the ruleset counts them.
+The payment is the engine's (``scoring.engine``): this module gives the hand's value the
+club record takes (``han``/``fu`` or a limit), never points of its own.
+
+Pure Python: no Django import. Tile ids are the package's 136 ids
+(:mod:`scoring.tiles.notation`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from mahjong.constants import EAST
+from mahjong.hand_calculating.hand import HandCalculator
+from mahjong.hand_calculating.hand_config import HandConfig, OptionalRules
+from mahjong.hand_calculating.yaku_config import YakuConfig
+from mahjong.meld import Meld as PackageMeld
+
+from scoring.engine import Ruleset, basic_points
+
+MELD_KINDS = ("chi", "pon", "kan", "ankan")
+WINDS = "ESWN"
+_LIMIT_OF_BASIC = {2000: "mangan", 3000: "haneman", 4000: "baiman", 6000: "sanbaiman"}
+
+
+def _yaku_names() -> dict[int, str]:
+    """The package's yaku ids to its own English ids (``YakuConfig`` attribute names)."""
+    config = YakuConfig()
+    return {yaku.yaku_id: name for name, yaku in vars(config).items()}
+
+
+YAKU_NAMES = _yaku_names()
+
+
+class HandRefused(ValueError):
+    """A hand the ruleset does not allow, or that is no winning hand.
+
+    ``reason`` is a stable snake_case name (``no_yaku``, ``hand_not_winning``,
+    ``winning_tile_not_in_hand``, ...); ``str(error)`` one English sentence.
+    """
+
+    def __init__(self, reason: str, message: str) -> None:
+        self.reason = reason
+        super().__init__(message)
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    """A call: ``kind`` one of :data:`MELD_KINDS` (``kan`` an open kan, called or added),
+    ``tiles`` its 136 ids (four for a kan)."""
+
+    kind: str
+    tiles: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HandTiles:
+    """The tiles of a win: ``concealed`` (the winning tile included), ``melds``,
+    ``win_tile`` (one of ``concealed``), dora and ura dora indicators, ``kita`` north tiles
+    set aside (3-player nuki dora)."""
+
+    concealed: tuple[int, ...]
+    melds: tuple[Meld, ...]
+    win_tile: int
+    dora_indicators: tuple[int, ...] = ()
+    ura_indicators: tuple[int, ...] = ()
+    kita: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Situation:
+    """How the hand was won: tsumo or ron, the situational yaku, seat and round wind
+    (``"E"``…``"N"``)."""
+
+    tsumo: bool = False
+    riichi: bool = False
+    ippatsu: bool = False
+    double_riichi: bool = False
+    open_riichi: bool = False
+    haitei: bool = False
+    houtei: bool = False
+    rinshan: bool = False
+    chankan: bool = False
+    tenhou: bool = False
+    chiihou: bool = False
+    renhou: bool = False
+    seat_wind: str = "E"
+    round_wind: str = "E"
+
+
+@dataclass(frozen=True, slots=True)
+class Yaku:
+    name: str
+    han: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandValue:
+    """A hand's value: ``han`` (dora, red fives, ura dora and kita included, as the record's
+    ``han``), ``fu`` (the hand's fu, even above mangan), ``yaku`` (dora among them),
+    ``yakuman`` (the multiple; 0 for a hand that is not one, 1 for a counted yakuman),
+    ``limit`` (``mangan``…``yakuman`` or ``None``), ``fu_details`` (reason, fu) pairs."""
+
+    han: int
+    fu: int
+    yaku: tuple[Yaku, ...]
+    yakuman: int
+    limit: str | None
+    fu_details: tuple[tuple[str, int], ...] = field(default=())
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``hand_value`` contract's answer (issue 13, item 2)."""
+        return {
+            "han": self.han,
+            "fu": self.fu,
+            "yaku": [{"name": y.name, "han": y.han} for y in self.yaku],
+            "yakuman": self.yakuman,
+            "limit": self.limit,
+        }
+
+    def record_value(self) -> dict[str, Any]:
+        """The win's value keys in a club record: ``han``/``fu``, or ``limit`` (and
+        ``yakuman``) for a yakuman."""
+        if self.yakuman:
+            return {"limit": "yakuman", "yakuman": self.yakuman}
+        return {"han": self.han, "fu": self.fu}
+
+
+def options_for(ruleset: Ruleset) -> OptionalRules:
+    """The package's optional rules that ``ruleset`` sets."""
+    return OptionalRules(
+        has_open_tanyao=True,
+        has_aka_dora=True,
+        # Tenhou counts each yakuman once (composites add up); no yakuman is double by itself.
+        has_double_yakuman=False,
+        kiriage=ruleset.kiriage != "none",
+        fu_for_open_pinfu=True,
+        fu_for_pinfu_tsumo=not ruleset.pinfu_tsumo_20fu,
+        is_three_player=ruleset.players == 3,
+        limit_to_sextuple_yakuman=True,
+    )
+
+
+def evaluate(ruleset: Ruleset, tiles: HandTiles, situation: Situation) -> HandValue:
+    """The value of a winning hand under ``ruleset``.
+
+    Raises:
+        HandRefused: no winning hand, no yaku, the winning tile not in the hand, or a
+            situation the tiles contradict (riichi with an open hand, ...).
+    """
+    melds = [_package_meld(m) for m in tiles.melds]
+    all_tiles = list(tiles.concealed) + [t for m in tiles.melds for t in m.tiles]
+    config = HandConfig(
+        is_tsumo=situation.tsumo,
+        is_riichi=situation.riichi or situation.double_riichi or situation.open_riichi,
+        is_ippatsu=situation.ippatsu,
+        is_rinshan=situation.rinshan,
+        is_chankan=situation.chankan,
+        is_haitei=situation.haitei,
+        is_houtei=situation.houtei,
+        is_daburu_riichi=situation.double_riichi,
+        is_open_riichi=situation.open_riichi,
+        is_tenhou=situation.tenhou,
+        is_chiihou=situation.chiihou,
+        is_renhou=situation.renhou,
+        player_wind=EAST + WINDS.index(situation.seat_wind),
+        round_wind=EAST + WINDS.index(situation.round_wind),
+        options=options_for(ruleset),
+        num_nuki_dora=tiles.kita,
+    )
+    response = HandCalculator().estimate_hand_value(
+        all_tiles,
+        tiles.win_tile,
+        melds=melds,
+        dora_indicators=list(tiles.dora_indicators),
+        ura_dora_indicators=list(tiles.ura_indicators),
+        config=config,
+    )
+    if response.error:
+        raise HandRefused(response.error, _REFUSALS.get(response.error, response.error))
+    assert response.han is not None and response.fu is not None and response.yaku is not None
+    opened = bool(response.is_open_hand)
+    yaku = tuple(
+        Yaku(YAKU_NAMES.get(y.yaku_id, _snake(y.name)), y.han_open if opened else y.han_closed)
+        for y in response.yaku
+    )
+    yakuman_han = sum(y.han for y, raw in zip(yaku, response.yaku, strict=True) if raw.is_yakuman)
+    if yakuman_han:
+        yakuman = yakuman_han // 13
+    elif response.han >= ruleset.counted_yakuman_han:
+        yakuman = 1
+    else:
+        yakuman = 0
+    if yakuman:
+        limit: str | None = "yakuman"
+    else:
+        limit = _LIMIT_OF_BASIC.get(basic_points(ruleset, response.han, response.fu))
+    return HandValue(
+        han=response.han,
+        fu=response.fu,
+        yaku=yaku,
+        yakuman=yakuman,
+        limit=limit,
+        fu_details=tuple((d["reason"], d["fu"]) for d in response.fu_details or ()),
+    )
+
+
+_REFUSALS = {
+    "no_yaku": "the hand has no yaku",
+    "hand_not_winning": "the tiles are not a winning hand",
+    "winning_tile_not_in_hand": "the winning tile is not in the hand",
+    "open_hand_riichi_not_allowed": "riichi with an open hand",
+    "open_hand_daburi_not_allowed": "double riichi with an open hand",
+    "ippatsu_without_riichi_not_allowed": "ippatsu without riichi",
+    "chankan_with_tsumo_not_allowed": "chankan is a ron",
+    "rinshan_without_tsumo_not_allowed": "rinshan kaihou is a tsumo",
+    "haitei_without_tsumo_not_allowed": "haitei is a tsumo",
+    "houtei_with_tsumo_not_allowed": "houtei is a ron",
+    "haitei_with_rinshan_not_allowed": "haitei and rinshan together",
+    "houtei_with_chankan_not_allowed": "houtei and chankan together",
+    "tenhou_not_as_dealer_not_allowed": "tenhou is the dealer's",
+    "tenhou_without_tsumo_not_allowed": "tenhou is a tsumo",
+    "tenhou_with_meld_not_allowed": "tenhou with a call",
+    "chiihou_as_dealer_not_allowed": "chiihou is a non-dealer's",
+    "chiihou_without_tsumo_not_allowed": "chiihou is a tsumo",
+    "chiihou_with_meld_not_allowed": "chiihou with a call",
+    "renhou_as_dealer_not_allowed": "renhou is a non-dealer's",
+    "renhou_with_tsumo_not_allowed": "renhou is a ron",
+    "renhou_with_meld_not_allowed": "renhou with a call",
+}
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
+
+
+def _package_meld(meld: Meld) -> PackageMeld:
+    kind = {
+        "chi": PackageMeld.CHI,
+        "pon": PackageMeld.PON,
+        "kan": PackageMeld.KAN,
+        "ankan": PackageMeld.KAN,
+    }[meld.kind]
+    return PackageMeld(meld_type=kind, tiles=list(meld.tiles), opened=meld.kind != "ankan")
