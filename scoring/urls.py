@@ -23,6 +23,7 @@ urlpatterns = [
 ]
 
 urlpatterns += [
+    path("api/hand-value/", views.hand_value, name="hand_value"),
     path("standings/", views.standings_page, name="standings"),
     path("standings/export.csv", views.standings_export, name="standings_export"),
     path("standings/champions/", views.champions_page, name="champions"),

@@ -51,9 +51,10 @@ TENHOU_YAKU = {
 
 @dataclass(frozen=True, slots=True)
 class TenhouWin:
-    """One win of a log: the tiles and situation, and Tenhou's han (dora included), fu,
-    yaku (package names, with han) and yakuman multiple."""
+    """One win of a log (``players`` at the table): the tiles and situation, and Tenhou's han
+    (dora included), fu, yaku (package names, with han) and yakuman multiple."""
 
+    players: int
     tiles: HandTiles
     situation: Situation
     han: int
@@ -126,6 +127,7 @@ def _win(element: ElementTree.Element, players: int, oya: int, kyoku: int) -> Te
     yaku = tuple((TENHOU_YAKU[i], han) for i, han in zip(pairs[0::2], pairs[1::2], strict=True))
     yaku += tuple((TENHOU_YAKU[i], 13) for i in yakuman_ids)
     return TenhouWin(
+        players=players,
         tiles=HandTiles(
             concealed=tuple(_ints(element.get("hai"))),
             melds=melds,

@@ -10,6 +10,7 @@ from scoring.views.games import (
     game_void,
     hand_undo,
 )
+from scoring.views.hand_value import hand_value
 from scoring.views.hands import hand_create, hand_edit, hand_edit_preview, hand_preview
 from scoring.views.online import game_import
 from scoring.views.player import member_page
@@ -31,6 +32,7 @@ __all__ = [
     "game_record",
     "game_void",
     "hand_create",
+    "hand_value",
     "hand_edit",
     "hand_edit_preview",
     "hand_preview",

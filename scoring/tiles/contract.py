@@ -1,0 +1,179 @@
+"""The hand-value contract (issue 13, item 2), shared by ``manage.py hand_value`` and the JSON
+endpoint: one hand in, one answer out.
+
+In: ``{"ruleset": "makura-1.5", "hand": "234m067p11z", "melds": [{"type": "pon", "tiles":
+"555z"}], "win_tile": "1z", "tsumo": false, "seat_wind": "S", "round_wind": "E", "riichi":
+true, "ippatsu": false, "double_riichi": false, "open_riichi": false, "haitei": false,
+"houtei": false, "rinshan": false, "chankan": false, "tenhou": false, "chiihou": false,
+"renhou": false, "dora_indicators": ["4m"], "ura_indicators": ["9s"], "kita": 0}``: tiles in
+mpsz notation (``0`` a red five), ``hand`` the concealed tiles with the winning tile, meld
+types ``chi``, ``pon``, ``kan`` (open) and ``ankan``; a missing flag is false, a missing list
+empty, a missing wind East.
+
+Out: ``{"han": int, "fu": int, "yaku": [{"name": "riichi", "han": 1}, ...], "yakuman": int,
+"limit": "mangan"|...|null}`` (:meth:`scoring.tiles.evaluate.HandValue.to_json`), or
+``{"error": "..."}`` for bad input or a hand the ruleset does not allow.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from scoring.engine import load_ruleset
+
+from .evaluate import MELD_KINDS, WINDS, HandRefused, HandTiles, Meld, Situation, evaluate
+from .notation import TileError, TileSet, tile_types
+
+FLAGS = (
+    "tsumo",
+    "riichi",
+    "ippatsu",
+    "double_riichi",
+    "open_riichi",
+    "haitei",
+    "houtei",
+    "rinshan",
+    "chankan",
+    "tenhou",
+    "chiihou",
+    "renhou",
+)
+KEYS = frozenset(
+    {
+        "ruleset",
+        "hand",
+        "melds",
+        "win_tile",
+        "seat_wind",
+        "round_wind",
+        "dora_indicators",
+        "ura_indicators",
+        "kita",
+        *FLAGS,
+    }
+)
+MELD_SIZES = {"chi": 3, "pon": 3, "kan": 4, "ankan": 4}
+
+
+class ContractError(ValueError):
+    """Input that does not follow the contract; ``str(error)`` names the key."""
+
+
+def read_hand(data: Any) -> tuple[str, HandTiles, Situation]:
+    """The ruleset id, tiles and situation of one contract object.
+
+    Raises:
+        ContractError: not an object, an unknown key, a value of the wrong type, tiles that
+            are not mpsz or hold a tile five times, a meld of the wrong size or kind, a
+            winning tile not in ``hand``.
+    """
+    if not isinstance(data, Mapping):
+        raise ContractError("a hand must be a JSON object")
+    unknown = sorted(set(data) - KEYS)
+    if unknown:
+        raise ContractError(f"{unknown[0]}: unknown key")
+    ruleset_id = data.get("ruleset")
+    if not isinstance(ruleset_id, str):
+        raise ContractError("ruleset: must name a built-in ruleset")
+    flags = {}
+    for flag in FLAGS:
+        value = data.get(flag, False)
+        if not isinstance(value, bool):
+            raise ContractError(f"{flag}: must be true or false")
+        flags[flag] = value
+    winds = {}
+    for key in ("seat_wind", "round_wind"):
+        value = data.get(key, "E")
+        if value not in tuple(WINDS):
+            raise ContractError(f"{key}: must be E, S, W or N")
+        winds[key] = value
+    kita = data.get("kita", 0)
+    if isinstance(kita, bool) or not isinstance(kita, int) or not 0 <= kita <= 4:
+        raise ContractError("kita: must be 0 to 4")
+    tiles = TileSet()
+    try:
+        melds = tuple(_meld(m, i, tiles) for i, m in enumerate(_list(data, "melds")))
+        hand_text = data.get("hand")
+        if not isinstance(hand_text, str):
+            raise ContractError("hand: must be the concealed tiles in mpsz notation")
+        concealed = tuple(tiles.take_all(hand_text))
+        win_tile = _win_tile(data.get("win_tile"), hand_text, concealed)
+        dora = tuple(tiles.take_all("".join(_tile_list(data, "dora_indicators"))))
+        ura = tuple(tiles.take_all("".join(_tile_list(data, "ura_indicators"))))
+    except TileError as error:
+        raise ContractError(str(error)) from None
+    return (
+        ruleset_id,
+        HandTiles(
+            concealed=concealed,
+            melds=melds,
+            win_tile=win_tile,
+            dora_indicators=dora,
+            ura_indicators=ura,
+            kita=kita,
+        ),
+        Situation(**flags, **winds),
+    )
+
+
+def answer(data: Any) -> dict[str, Any]:
+    """The contract's answer to one hand: its value, or ``{"error": ...}``."""
+    try:
+        ruleset_id, tiles, situation = read_hand(data)
+        try:
+            ruleset = load_ruleset(ruleset_id)
+        except KeyError:
+            raise ContractError(f"ruleset: unknown ruleset {ruleset_id!r}") from None
+        return evaluate(ruleset, tiles, situation).to_json()
+    except (ContractError, HandRefused) as error:
+        return {"error": str(error)}
+
+
+def _list(data: Mapping[str, Any], key: str) -> list[Any]:
+    value = data.get(key, [])
+    if not isinstance(value, list):
+        raise ContractError(f"{key}: must be a list")
+    return value
+
+
+def _tile_list(data: Mapping[str, Any], key: str) -> list[str]:
+    values = _list(data, key)
+    for value in values:
+        if not isinstance(value, str) or len(tile_types(value)) != 1:
+            raise ContractError(f'{key}: each must be one tile, e.g. "4m"')
+    return values
+
+
+def _meld(value: Any, index: int, tiles: TileSet) -> Meld:
+    where = f"melds[{index}]"
+    if not isinstance(value, Mapping) or value.get("type") not in MELD_KINDS:
+        raise ContractError(f'{where}: must be {{"type": chi|pon|kan|ankan, "tiles": ...}}')
+    kind = value["type"]
+    text = value.get("tiles")
+    if not isinstance(text, str):
+        raise ContractError(f"{where}.tiles: must be mpsz notation")
+    types = tile_types(text)
+    if len(types) != MELD_SIZES[kind]:
+        raise ContractError(f"{where}.tiles: a {kind} has {MELD_SIZES[kind]} tiles")
+    kinds = sorted(t for t, _ in types)
+    if kind == "chi":
+        if (
+            kinds[0] >= 27
+            or kinds != [kinds[0], kinds[0] + 1, kinds[0] + 2]
+            or (kinds[0] // 9 != kinds[2] // 9)
+        ):
+            raise ContractError(f"{where}.tiles: a chi is three tiles in a row of one suit")
+    elif len(set(kinds)) != 1:
+        raise ContractError(f"{where}.tiles: a {kind} is the same tile {MELD_SIZES[kind]} times")
+    return Meld(kind, tuple(tiles.take(t, red) for t, red in types))
+
+
+def _win_tile(value: Any, hand_text: str, concealed: tuple[int, ...]) -> int:
+    if not isinstance(value, str) or len(tile_types(value)) != 1:
+        raise ContractError('win_tile: must be one tile, e.g. "1z"')
+    [(wanted, red)] = tile_types(value)
+    for (tile_type, is_red), tile_id in zip(tile_types(hand_text), concealed, strict=True):
+        if tile_type == wanted and is_red == red:
+            return tile_id
+    raise ContractError(f"win_tile: {value} is not in the hand")

@@ -1,0 +1,29 @@
+"""``POST /api/hand-value/``: the hand-value contract over HTTP (issue 13, item 2), for the
+tile keyboard and other clients: a JSON hand in (:mod:`scoring.tiles.contract`), its value or
+``{"error": ...}`` out (status 400 with an error)."""
+
+from __future__ import annotations
+
+import json
+
+from django.http import HttpRequest, JsonResponse
+from django.views.decorators.http import require_POST
+
+from scoring.tiles.contract import answer
+
+# One hand is a few hundred bytes.
+MAX_BODY = 10_000
+
+
+@require_POST
+def hand_value(request: HttpRequest) -> JsonResponse:
+    if len(request.body) > MAX_BODY:
+        return JsonResponse({"error": "longer than a hand"}, status=400)
+    try:
+        data = json.loads(request.body)
+    except (json.JSONDecodeError, RecursionError, UnicodeDecodeError) as error:
+        return JsonResponse({"error": f"not JSON: {error}"}, status=400)
+    result = answer(data)
+    return JsonResponse(
+        result, status=400 if "error" in result else 200, json_dumps_params={"ensure_ascii": False}
+    )
