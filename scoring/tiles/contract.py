@@ -76,13 +76,13 @@ def read_hand(data: Any) -> tuple[str, HandTiles, Situation]:
     ruleset_id = data.get("ruleset")
     if not isinstance(ruleset_id, str):
         raise ContractError("ruleset: must name a built-in ruleset")
-    flags = {}
+    flags: dict[str, bool] = {}
     for flag in FLAGS:
         value = data.get(flag, False)
         if not isinstance(value, bool):
             raise ContractError(f"{flag}: must be true or false")
         flags[flag] = value
-    winds = {}
+    winds: dict[str, str] = {}
     for key in ("seat_wind", "round_wind"):
         value = data.get(key, "E")
         if value not in tuple(WINDS):
@@ -113,7 +113,7 @@ def read_hand(data: Any) -> tuple[str, HandTiles, Situation]:
             ura_indicators=ura,
             kita=kita,
         ),
-        Situation(**flags, **winds),
+        Situation(**flags, seat_wind=winds["seat_wind"], round_wind=winds["round_wind"]),
     )
 
 
