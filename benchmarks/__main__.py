@@ -8,7 +8,9 @@
   and per table render (:mod:`benchmarks.hand_entry`, in a process of its own);
 - standings for one month and for all time on a 1-year and a 10-year history on PostgreSQL
   (:mod:`benchmarks.standings`; seeding the 10-year history takes a minute or two);
-- pairing tables by lot against the best published ones (:mod:`benchmarks.seating`).
+- pairing tables by lot against the best published ones (:mod:`benchmarks.seating`);
+- hands valued from their tiles per second against the ``mahjong`` package alone
+  (:mod:`benchmarks.hand_tiles`).
 
 Each figure is the best of several rounds, to keep other load on the machine out of it.
 """
@@ -24,6 +26,7 @@ from mahjong.constants import EAST, SOUTH
 from mahjong.hand_calculating.hand_config import HandConfig, OptionalRules
 from mahjong.hand_calculating.scores import ScoresCalculator
 
+from benchmarks.hand_tiles import run_hand_tiles_bench
 from benchmarks.seating import run_seating_bench
 from benchmarks.standings import run_standings_bench
 from scoring.engine import hand_payment, legal_fu, load_ruleset, replay_record
@@ -113,6 +116,9 @@ def main() -> int:
     # Django is set up there against a scratch PostgreSQL database, so it runs apart.
     entry = subprocess.run([sys.executable, "-m", "benchmarks.hand_entry"], check=False)
     failures += entry.returncode != 0
+    tiles_lines = run_hand_tiles_bench()
+    print("\n".join(tiles_lines))
+    failures += any("BELOW" in line for line in tiles_lines)
     seating_lines = run_seating_bench()
     print("\n".join(seating_lines))
     failures += any("ABOVE" in line for line in seating_lines)

@@ -163,6 +163,13 @@ KIRIAGE = {
     "both": _("4 han 30 fu and 3 han 60 fu"),
 }
 SANMA_TSUMO = {"tsumo_loss": _("tsumo loss (the absent seat's share is not paid)")}
+RENHOU = {"none": _("not a yaku"), "yakuman": _("yakuman"), "6han": _("6 han")}
+LOCAL_YAKU = {
+    "daisharin": _("daisharin (yakuman)"),
+    "shousharin": _("shousharin (6 han)"),
+    "sanpuu": _("sanpuu (2 han)"),
+    "north_yakuhai": _("north a yakuhai for everyone"),
+}
 PAO_RON_HONBA = {
     "discarder": _("the discarder pays"),
     "liable": _("the liable player pays"),
@@ -278,6 +285,21 @@ SECTIONS: list[tuple[Promise, list[Row]]] = [
             ("chombo_effect", _("After a chombo"), _choice(CHOMBO_EFFECT)),
             ("chombo_riichi", _("Riichi sticks of a chombo hand"), _choice(CHOMBO_RIICHI)),
             ("tobi_after_chombo", _("A chombo payment can bust"), _yes_no),
+        ],
+    ),
+    (
+        _("Yaku and fu (hands from tiles)"),
+        [
+            ("open_tanyao", _("Open tanyao (kuitan)"), _yes_no),
+            ("atozuke", _("Atozuke"), _yes_no),
+            (
+                "double_wind_pair_fu",
+                _("Double-wind pair"),
+                lambda v: gettext("%(n)s fu") % {"n": v},
+            ),
+            ("chiitoitsu_four_of_a_kind", _("Chiitoitsu with four of a kind"), _yes_no),
+            ("renhou", _("Renhou"), _choice(RENHOU)),
+            ("local_yaku", _("Local yaku"), _list_of(LOCAL_YAKU)),
         ],
     ),
     (

@@ -120,6 +120,8 @@ ERROR_CODES: Mapping[str, str] = MappingProxyType(
         "extension_without_winds": "an extension without any wind to extend into",
         "abortive_draws_unknown": "a ruleset listing an abortive draw that does not exist; "
         "params: kind",
+        "local_yaku_unknown": "a ruleset listing a local yaku the tiles cannot show; params: yaku",
+        "double_wind_pair_fu_out_of_range": "a double-wind pair worth other than 2 or 4 fu",
         "penalty_amounts_wrong_length": "penalty amounts without one per penalty kind",
         "multi_ron_max_out_of_range": "multi_ron_max outside 1 to players - 1; params: max",
         "yakuman_max_out_of_range": "yakuman_max outside 1-6",

@@ -17,6 +17,8 @@ from typing import Any
 WINDS = ("E", "S", "W", "N")
 ABORTIVE_KINDS = ("kyuushu_kyuuhai", "suufon_renda", "suucha_riichi", "suukaikan", "sancha_ron")
 LIMITS = ("mangan", "haneman", "baiman", "sanbaiman", "yakuman")
+# Local yaku a hand's tiles can show (issue 13; 004 L56–L60, L26): rules-spec F-15.
+LOCAL_YAKU = ("daisharin", "shousharin", "sanpuu", "north_yakuhai")
 
 
 def _choice(*choices: str, doc: str) -> Any:
@@ -225,6 +227,28 @@ class Ruleset:
     nagashi_takes_deposits: bool = _param("The nagashi player takes the deposits.")
     chips: bool = _param("The ruleset keeps a chip ledger (003).")
     yakitori_chips: int = _param("Chips a player without a win pays each player with one.")
+
+    # -- hands from tiles (issue 13; the engine's payments do not read these) ---------------
+    open_tanyao: bool = _param("Tanyao counts in an open hand (kuitan; 003 nashi-nashi: no).")
+    atozuke: bool = _param(
+        "A yaku may come after the first call or on only some winning tiles (003: no, L264-292)."
+    )
+    double_wind_pair_fu: int = _param(
+        "Fu of a pair of the seat wind that is also the round wind (Makura §45e: 2; H-11: 4)."
+    )
+    chiitoitsu_four_of_a_kind: bool = _param(
+        "Chiitoitsu may hold four of a tile as two pairs (002 S(2) L112, 004 L33; Makura §44b no)."
+    )
+    renhou: str = _choice(
+        "none",
+        "yakuman",
+        "6han",
+        doc="Renhou: not a yaku, a yakuman, or 6 han plus the hand's yaku (002 Y L143, S-20).",
+    )
+    local_yaku: tuple[str, ...] = _param(
+        "Local yaku the tiles can show: daisharin (yakuman), shousharin (6 han), sanpuu (2 han), "
+        "north_yakuhai (004 L26, L56-L60, F-15)."
+    )
 
     def penalty_amount(self, kind: str) -> int | None:
         """Points a penalty of ``kind`` puts on the table, or None if the ruleset has none."""

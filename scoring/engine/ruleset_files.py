@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import RecordError
-from .ruleset import ABORTIVE_KINDS, WINDS, Ruleset
+from .ruleset import ABORTIVE_KINDS, LOCAL_YAKU, WINDS, Ruleset
 
 RULESET_DIR = Path(__file__).resolve().parent.parent / "rulesets"
 
@@ -238,6 +238,13 @@ def _check_consistency(rs: Ruleset, prefix: str) -> None:
             "an extension needs at least one wind",
             code="extension_without_winds",
         )
+    for yaku in rs.local_yaku:
+        if yaku not in LOCAL_YAKU:
+            raise fail(
+                "local_yaku", f"unknown local yaku {yaku!r}", code="local_yaku_unknown", yaku=yaku
+            )
+    if rs.double_wind_pair_fu not in (2, 4):
+        raise fail("double_wind_pair_fu", "must be 2 or 4", code="double_wind_pair_fu_out_of_range")
     for kind in rs.abortive_draws:
         if kind not in ABORTIVE_KINDS:
             raise fail(

@@ -8,7 +8,8 @@ true, "ippatsu": false, "double_riichi": false, "open_riichi": false, "haitei": 
 "renhou": false, "dora_indicators": ["4m"], "ura_indicators": ["9s"], "kita": 0}``: tiles in
 mpsz notation (``0`` a red five), ``hand`` the concealed tiles with the winning tile, meld
 types ``chi``, ``pon``, ``kan`` (open) and ``ankan``; a missing flag is false, a missing list
-empty, a missing wind East.
+empty, a missing wind East. Extension: ``"honba": n`` (default 0) for a ruleset's 2-han
+minimum from some honba (003 L106).
 
 Out: ``{"han": int, "fu": int, "yaku": [{"name": "riichi", "han": 1}, ...], "yakuman": int,
 "limit": "mangan"|...|null}`` (:meth:`scoring.tiles.evaluate.HandValue.to_json`), or
@@ -50,6 +51,7 @@ KEYS = frozenset(
         "dora_indicators",
         "ura_indicators",
         "kita",
+        "honba",
         *FLAGS,
     }
 )
@@ -60,8 +62,8 @@ class ContractError(ValueError):
     """Input that does not follow the contract; ``str(error)`` names the key."""
 
 
-def read_hand(data: Any) -> tuple[str, HandTiles, Situation]:
-    """The ruleset id, tiles and situation of one contract object.
+def read_hand(data: Any) -> tuple[str, HandTiles, Situation, int]:
+    """The ruleset id, tiles, situation and honba of one contract object.
 
     Raises:
         ContractError: not an object, an unknown key, a value of the wrong type, tiles that
@@ -88,6 +90,9 @@ def read_hand(data: Any) -> tuple[str, HandTiles, Situation]:
         if value not in tuple(WINDS):
             raise ContractError(f"{key}: must be E, S, W or N")
         winds[key] = value
+    honba = data.get("honba", 0)
+    if isinstance(honba, bool) or not isinstance(honba, int) or not 0 <= honba <= 100:
+        raise ContractError("honba: must be 0 to 100")
     kita = data.get("kita", 0)
     if isinstance(kita, bool) or not isinstance(kita, int) or not 0 <= kita <= 4:
         raise ContractError("kita: must be 0 to 4")
@@ -114,18 +119,19 @@ def read_hand(data: Any) -> tuple[str, HandTiles, Situation]:
             kita=kita,
         ),
         Situation(**flags, seat_wind=winds["seat_wind"], round_wind=winds["round_wind"]),
+        honba,
     )
 
 
 def answer(data: Any) -> dict[str, Any]:
     """The contract's answer to one hand: its value, or ``{"error": ...}``."""
     try:
-        ruleset_id, tiles, situation = read_hand(data)
+        ruleset_id, tiles, situation, honba = read_hand(data)
         try:
             ruleset = load_ruleset(ruleset_id)
         except KeyError:
             raise ContractError(f"ruleset: unknown ruleset {ruleset_id!r}") from None
-        return evaluate(ruleset, tiles, situation).to_json()
+        return evaluate(ruleset, tiles, situation, honba=honba).to_json()
     except (ContractError, HandRefused) as error:
         return {"error": str(error)}
 

@@ -124,37 +124,79 @@ class HandValue:
             "limit": self.limit,
         }
 
-    def record_value(self) -> dict[str, Any]:
-        """The win's value keys in a club record: ``han``/``fu``, or ``limit`` (and
-        ``yakuman``) for a yakuman."""
+    def record_value(self, ruleset: Ruleset) -> dict[str, Any]:
+        """The win's value keys in a club record under ``ruleset``: ``han`` and ``fu`` (no
+        ``fu`` where the ruleset has none), or ``limit`` (and ``yakuman``) for a yakuman."""
         if self.yakuman:
             return {"limit": "yakuman", "yakuman": self.yakuman}
+        if not ruleset.fu_scoring:
+            return {"han": self.han}
         return {"han": self.han, "fu": self.fu}
 
 
 def options_for(ruleset: Ruleset) -> OptionalRules:
     """The package's optional rules that ``ruleset`` sets."""
+    daisharin = "daisharin" in ruleset.local_yaku
     return OptionalRules(
-        has_open_tanyao=True,
+        has_open_tanyao=ruleset.open_tanyao,
         has_aka_dora=True,
         # Tenhou counts each yakuman once (composites add up); no yakuman is double by itself.
         has_double_yakuman=False,
         kiriage=ruleset.kiriage != "none",
         fu_for_open_pinfu=True,
         fu_for_pinfu_tsumo=not ruleset.pinfu_tsumo_20fu,
+        renhou_as_yakuman=ruleset.renhou == "yakuman",
+        # 004 L56: daisharin is any chinitsu chiitoitsu, in every suit.
+        has_daisharin=daisharin,
+        has_daisharin_other_suits=daisharin,
         is_three_player=ruleset.players == 3,
         limit_to_sextuple_yakuman=True,
     )
 
 
-def evaluate(ruleset: Ruleset, tiles: HandTiles, situation: Situation) -> HandValue:
-    """The value of a winning hand under ``ruleset``.
+@dataclass(frozen=True, slots=True)
+class RawValue:
+    """The yaku (with han) and fu of a hand before the limits: what the house rules
+    (:mod:`scoring.tiles.house_rules`) adjust."""
+
+    yaku: tuple[Yaku, ...]
+    yakuman_names: frozenset[str]
+    fu: int
+    fu_details: tuple[tuple[str, int], ...]
+
+
+def evaluate(
+    ruleset: Ruleset, tiles: HandTiles, situation: Situation, *, honba: int = 0
+) -> HandValue:
+    """The value of a winning hand under ``ruleset``, its house rules applied
+    (:mod:`scoring.tiles.house_rules`); ``honba`` for a ruleset's 2-han minimum.
 
     Raises:
-        HandRefused: no winning hand, no yaku, the winning tile not in the hand, or a
-            situation the tiles contradict (riichi with an open hand, ...).
+        HandRefused: no winning hand, no yaku, the winning tile not in the hand, a situation
+            the tiles contradict (riichi with an open hand, ...), or a hand the ruleset does
+            not allow (atozuke where forbidden, below its han minimum, renhou where there is
+            none).
     """
-    melds = [_package_meld(m) for m in tiles.melds]
+    from scoring.tiles import house_rules
+
+    raw = evaluate_raw(ruleset, tiles, situation)
+    raw = house_rules.adjust(ruleset, tiles, situation, raw)
+    value = finish(ruleset, raw)
+    house_rules.check(ruleset, tiles, situation, value, honba=honba)
+    return value
+
+
+def evaluate_raw(ruleset: Ruleset, tiles: HandTiles, situation: Situation) -> RawValue:
+    """The package's reading of the hand under ``ruleset``'s options, before house rules.
+
+    Raises:
+        HandRefused: as :func:`evaluate`, for what the package itself refuses.
+    """
+    from scoring.tiles import house_rules
+
+    if situation.renhou and ruleset.renhou == "none":
+        raise HandRefused("no_renhou", "the ruleset has no renhou")
+    melds = [package_meld(m) for m in tiles.melds]
     all_tiles = list(tiles.concealed) + [t for m in tiles.melds for t in m.tiles]
     config = HandConfig(
         is_tsumo=situation.tsumo,
@@ -182,32 +224,50 @@ def evaluate(ruleset: Ruleset, tiles: HandTiles, situation: Situation) -> HandVa
         ura_dora_indicators=list(tiles.ura_indicators),
         config=config,
     )
+    if response.error == "hand_not_winning" and ruleset.chiitoitsu_four_of_a_kind:
+        quad = house_rules.chiitoitsu_with_four(ruleset, tiles, situation)
+        if quad is not None:
+            return quad
     if response.error:
         raise HandRefused(response.error, _REFUSALS.get(response.error, response.error))
-    assert response.han is not None and response.fu is not None and response.yaku is not None
+    assert response.fu is not None and response.yaku is not None
     opened = bool(response.is_open_hand)
     yaku = tuple(
         Yaku(YAKU_NAMES.get(y.yaku_id, _snake(y.name)), y.han_open if opened else y.han_closed)
         for y in response.yaku
     )
-    yakuman_han = sum(y.han for y, raw in zip(yaku, response.yaku, strict=True) if raw.is_yakuman)
+    return RawValue(
+        yaku=yaku,
+        yakuman_names=frozenset(
+            YAKU_NAMES.get(y.yaku_id, _snake(y.name)) for y in response.yaku if y.is_yakuman
+        ),
+        fu=response.fu,
+        fu_details=tuple((d["reason"], d["fu"]) for d in response.fu_details or ()),
+    )
+
+
+def finish(ruleset: Ruleset, raw: RawValue) -> HandValue:
+    """Han, yakuman multiple and limit of a (house-rule adjusted) reading."""
+    yakuman_han = sum(y.han for y in raw.yaku if y.name in raw.yakuman_names)
     if yakuman_han:
-        yakuman = yakuman_han // 13
-    elif response.han >= ruleset.counted_yakuman_han:
-        yakuman = 1
+        yaku = tuple(y for y in raw.yaku if y.name in raw.yakuman_names)
+        han = yakuman_han
+        yakuman = min(yakuman_han // 13, ruleset.yakuman_max)
     else:
-        yakuman = 0
+        yaku = raw.yaku
+        han = sum(y.han for y in yaku)
+        yakuman = 1 if han >= ruleset.counted_yakuman_han else 0
     if yakuman:
         limit: str | None = "yakuman"
     else:
-        limit = _LIMIT_OF_BASIC.get(basic_points(ruleset, response.han, response.fu))
+        limit = _LIMIT_OF_BASIC.get(basic_points(ruleset, han, raw.fu))
     return HandValue(
-        han=response.han,
-        fu=response.fu,
+        han=han,
+        fu=raw.fu,
         yaku=yaku,
         yakuman=yakuman,
         limit=limit,
-        fu_details=tuple((d["reason"], d["fu"]) for d in response.fu_details or ()),
+        fu_details=raw.fu_details,
     )
 
 
@@ -240,7 +300,8 @@ def _snake(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
 
 
-def _package_meld(meld: Meld) -> PackageMeld:
+def package_meld(meld: Meld) -> PackageMeld:
+    """``meld`` as the ``mahjong`` package's ``Meld``."""
     kind = {
         "chi": PackageMeld.CHI,
         "pon": PackageMeld.PON,

@@ -1,0 +1,101 @@
+"""Hands valued from their tiles per second (issue 13): every winning hand of the real Tenhou
+games in tests/data/online through :func:`scoring.tiles.evaluate.evaluate`, and the same
+hands through the ``mahjong`` package's ``HandCalculator`` alone, in the same run.
+
+Our evaluation is the package's call plus the club rules; the figure to watch is the ratio
+(target: at least half the package's rate, i.e. the house rules cost less than the package).
+"""
+
+from __future__ import annotations
+
+import gzip
+import time
+from collections.abc import Callable
+from pathlib import Path
+from xml.etree import ElementTree
+
+from mahjong.hand_calculating.hand import HandCalculator
+from mahjong.hand_calculating.hand_config import HandConfig
+
+from scoring.engine import load_ruleset
+from scoring.online.mjlog_hands import TenhouWin, winning_hands
+from scoring.tiles.evaluate import evaluate, options_for, package_meld
+
+DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "online"
+RATIO_TARGET = 0.5
+
+
+def real_wins() -> list[TenhouWin]:
+    wins = []
+    for path in sorted([*DATA.glob("mjlog/*"), *DATA.glob("mjlog-gz/*")]):
+        raw = path.read_bytes()
+        text = gzip.decompress(raw).decode() if raw[:2] == b"\x1f\x8b" else raw.decode()
+        wins += winning_hands(ElementTree.fromstring(text))
+    return wins
+
+
+def best_rate(work: Callable[[], int], rounds: int = 3) -> float:
+    best = 0.0
+    for _ in range(rounds):
+        start = time.perf_counter()
+        items = work()
+        best = max(best, items / (time.perf_counter() - start))
+    return best
+
+
+def run_hand_tiles_bench() -> list[str]:
+    wins = real_wins()
+    rulesets = {3: load_ruleset("tenhou-3p"), 4: load_ruleset("tenhou-4p")}
+    calculator = HandCalculator()
+    package_inputs = []
+    for win in wins:
+        situation = win.situation
+        config = HandConfig(
+            is_tsumo=situation.tsumo,
+            is_riichi=situation.riichi or situation.double_riichi,
+            is_ippatsu=situation.ippatsu,
+            is_rinshan=situation.rinshan,
+            is_chankan=situation.chankan,
+            is_haitei=situation.haitei,
+            is_houtei=situation.houtei,
+            is_daburu_riichi=situation.double_riichi,
+            player_wind=27 + "ESWN".index(situation.seat_wind),
+            round_wind=27 + "ESWN".index(situation.round_wind),
+            options=options_for(rulesets[win.players]),
+            num_nuki_dora=win.tiles.kita,
+        )
+        tiles = list(win.tiles.concealed) + [t for m in win.tiles.melds for t in m.tiles]
+        melds = [package_meld(m) for m in win.tiles.melds]
+        package_inputs.append((tiles, win.tiles, melds, config))
+
+    def ours() -> int:
+        for win in wins:
+            evaluate(rulesets[win.players], win.tiles, win.situation)
+        return len(wins)
+
+    def package() -> int:
+        for tiles, hand, melds, config in package_inputs:
+            calculator.estimate_hand_value(
+                tiles,
+                hand.win_tile,
+                melds=melds,
+                dora_indicators=list(hand.dora_indicators),
+                ura_dora_indicators=list(hand.ura_indicators),
+                config=config,
+            )
+        return len(package_inputs)
+
+    our_rate, their_rate = best_rate(ours), best_rate(package)
+    ratio = our_rate / their_rate
+    verdict = "ok" if ratio >= RATIO_TARGET else "BELOW TARGET"
+    return [
+        f"hands from tiles: {len(wins)} real Tenhou winning hands",
+        f"{'scoring.tiles evaluate (club rules)':<44} {our_rate:>12,.1f} hands/s",
+        f"{'mahjong HandCalculator alone':<44} {their_rate:>12,.1f} hands/s",
+        f"{'ratio ours / package':<44} {ratio:>12,.2f} x            target >= {RATIO_TARGET} "
+        f"{verdict}",
+    ]
+
+
+if __name__ == "__main__":
+    print("\n".join(run_hand_tiles_bench()))
