@@ -3,7 +3,7 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_not_required
 from django.urls import include, path
 
-from clubsite import accounts, online_names, views
+from clubsite import accounts, online_names, pwa, views
 
 # Login, logout, password change and a password reset by e-mail for members with an address
 # (stewards still set a new password in the admin; a reset also lifts the member's login
@@ -69,6 +69,8 @@ account_patterns = [
 
 urlpatterns = [
     path("", include("scoring.urls")),
+    path("sw.js", pwa.service_worker, name="service_worker"),
+    path("manifest.webmanifest", pwa.manifest, name="manifest"),
     path("members/online-names/", online_names.online_names_page, name="online_names"),
     path(
         "members/online-names/<int:pk>/delete/",

@@ -10,9 +10,10 @@ and updates the scores and the hand list out of band.
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
 from django.contrib import messages
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
@@ -85,12 +86,28 @@ def hand_preview(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return render_table(request, hanchan, form=form, preview=preview)
 
 
+def _wants_json(request: HtmxHttpRequest) -> bool:
+    """The phone's outbox (static/js/offline.js) asks for a JSON answer."""
+    return request.headers.get("Accept", "").startswith("application/json")
+
+
+def _json_answer(hanchan: Hanchan, status: str, code: int, **extra: Any) -> JsonResponse:
+    return JsonResponse({"status": status, "version": hanchan.version, **extra}, status=code)
+
+
 @require_POST
 def hand_create(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Record the next hand. A resent form (same request id) records it once; a form drawn
-    before another phone entered a hand is refused with the current table."""
+    before another phone entered a hand is refused with the current table.
+
+    For the outbox of a phone that was offline (``Accept: application/json``), the answer is
+    JSON: ``{"status": "recorded", "hand": summary, "version": n}``, ``"stale"`` (409: the
+    game moved on; ``version`` is the current one), ``"over"`` (409) or ``"refused"`` (422,
+    with ``errors``)."""
     hanchan = load_hanchan(pk)
     require_keeper(request, hanchan)
+    if _wants_json(request):
+        return _create_for_outbox(request, hanchan)
     ruleset = hanchan.ruleset()
     form = new_hand_form(hanchan, ruleset, request.POST, strict=True)
     if form.is_valid() and form.hand is not None:
@@ -123,6 +140,36 @@ def hand_create(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     elif hanchan.status != Hanchan.Status.IN_PLAY:
         return _game_over(request, hanchan)
     return render_table(request, hanchan, form=form)
+
+
+def _create_for_outbox(request: HtmxHttpRequest, hanchan: Hanchan) -> JsonResponse:
+    ruleset = hanchan.ruleset()
+    form = new_hand_form(hanchan, ruleset, request.POST, strict=True)
+    if not form.is_valid() or form.hand is None:
+        if hanchan.status != Hanchan.Status.IN_PLAY:
+            return _json_answer(hanchan, "over", 409)
+        errors = [str(e) for field in form.errors.values() for e in field]
+        return _json_answer(hanchan, "refused", 422, errors=errors)
+    data = form.cleaned_data
+    try:
+        recorded = hand_record(
+            hanchan_id=hanchan.pk,
+            hand=form.hand,
+            expected_version=data["version"],
+            request_id=data["request_id"] or uuid.uuid4(),
+            **actor(request, hanchan),
+        )
+    except StaleHanchan:
+        return _json_answer(load_hanchan(hanchan.pk), "stale", 409)
+    except LedgerError as error:
+        if load_hanchan(hanchan.pk).status != Hanchan.Status.IN_PLAY:
+            return _json_answer(hanchan, "over", 409)
+        return _json_answer(hanchan, "refused", 422, errors=[str(error)])
+    entry = recorded.entry
+    summary = hand_summary(
+        entry.data, entry.result, form.names, fu_scoring=ruleset.fu_scoring, nagashi=ruleset.nagashi
+    )
+    return _json_answer(load_hanchan(hanchan.pk), "recorded", 200, hand=summary)
 
 
 def _entries(hanchan: Hanchan, number: int) -> list[HandEntry]:

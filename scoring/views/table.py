@@ -34,6 +34,7 @@ from scoring.ledger import Correction, LedgerError, NewHand
 from scoring.ledger.plan import state_before
 from scoring.ledger_checks import plan_for, stored_game
 from scoring.models import Hanchan, HandEntry, OnlineGame, Seat
+from scoring.offline_data import offline_data
 from scoring.views.charts import hand_scores_chart
 from scoring.views.confirmation_panel import confirmation_panel, history_rows
 from scoring.views.display import (
@@ -69,6 +70,34 @@ def load_hanchan(pk: int) -> Hanchan:
         ),
         pk=pk,
     )
+
+
+def offline_labels() -> dict[str, str]:
+    """The words of the offline hand panel (static/js/offline.js), in the reader's language."""
+    return {
+        "offline": _(
+            "No connection. Enter the hand here: it is kept on this phone and sent when the "
+            "connection returns."
+        ),
+        "ron": _("Ron"),
+        "tsumo": _("Tsumo"),
+        "draw": _("Draw"),
+        "loser": _("Who dealt in?"),
+        "winner": _("Who won?"),
+        "tenpai": _("Who was tenpai?"),
+        "riichi": _("Riichi"),
+        "value": _("Value"),
+        "confirm": _("Keep it to send"),
+        "waiting": _("waiting to send"),
+        "estimated": _("estimated: the hand before it is not sent yet"),
+        "conflict": _(
+            "While this phone was offline, another phone entered hands in this game. Your hand "
+            "waiting to send:"
+        ),
+        "after": _("Record it after them"),
+        "discard": _("Discard it"),
+        "refused": _("The server refused this hand:"),
+    }
 
 
 def online_origin(hanchan: Hanchan) -> OnlineGame | None:
@@ -355,6 +384,18 @@ def table_context(
             ],
             names=names,
             start=ruleset.start_points,
+        ),
+        "offline": (
+            offline_data(
+                ruleset,
+                hanchan.state["table"],
+                names=names,
+                version=hanchan.version,
+                action=reverse("hand_create", args=[hanchan.pk]),
+                labels=offline_labels(),
+            )
+            if in_play and can_keep and online is None and editing is None
+            else None
         ),
     }
     return context

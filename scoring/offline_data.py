@@ -1,0 +1,94 @@
+"""What the table screen needs to take a hand without a connection (issue 10, item 7).
+
+The page carries, as JSON (``json_script``, no inline code), the table as it stands — seats,
+dealer, honba, deposits, scores, the game version the hand is entered on — and the engine's
+payment for every value a pad offers, from ``scoring.engine.hand_value``: what the discarder
+pays for a ron, and the tsumo shares, by dealer or not, before honba. ``static/js/offline.js``
+adds honba, deposits and riichi sticks to show a queued hand's payments; the server, once the
+hand is sent, plays it through the engine as any other hand, and that result stands.
+
+Only the common outcomes are offered offline: a ron with one winner, a tsumo, an exhaustive
+draw; anything rarer waits for a connection.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from django.utils.translation import get_language
+
+from scoring.engine import Ruleset
+from scoring.engine.hand_value import LIMIT_BASIC_POINTS, basic_points, ron_value, tsumo_shares
+from scoring.value_pad import value_choices
+
+_COUNTED = re.compile(r"(\d+)(?:-(\d+))?")
+
+
+@functools.lru_cache(maxsize=64)
+def _payments(rs: Ruleset, language: str) -> tuple[tuple[str, str, tuple[int, ...]], ...]:
+    """``(value, label, (ron by a non-dealer, ron by the dealer, tsumo: dealer's share,
+    each other's share, dealer's tsumo: each))`` per pad value."""
+    rows = []
+    for value, label in value_choices(rs, language):
+        if value in LIMIT_BASIC_POINTS:
+            b = LIMIT_BASIC_POINTS[value]
+        else:
+            match = _COUNTED.fullmatch(value)
+            if match is None:
+                continue
+            han = int(match[1])
+            fu = int(match[2]) if match[2] else (rs.fixed_fu or 30)
+            b = basic_points(rs, han, fu)
+        dealer_share, other_share = tsumo_shares(rs, b, False)
+        dealer_each, _ = tsumo_shares(rs, b, True)
+        rows.append(
+            (
+                value,
+                str(label),
+                (
+                    ron_value(rs, b, False),
+                    ron_value(rs, b, True),
+                    dealer_share,
+                    other_share,
+                    dealer_each,
+                ),
+            )
+        )
+    return tuple(rows)
+
+
+def offline_data(
+    rs: Ruleset,
+    table: Mapping[str, Any],
+    *,
+    names: list[str],
+    version: int,
+    action: str,
+    labels: dict[str, str],
+) -> dict[str, Any]:
+    """The JSON the page carries for offline entry (see the module docstring): ``table`` is
+    the game's stored table (``round``, ``dealer``, ``honba``, ``deposits``, ``scores``);
+    ``labels`` the few words the offline panel shows, in the reader's language.
+    """
+    return {
+        "action": action,
+        "version": version,
+        "seats": names,
+        "dealer": table["dealer"],
+        "round": table["round"],
+        "honba": table["honba"],
+        "deposits": table["deposits"],
+        "scores": list(table["scores"]),
+        "riichiStick": rs.riichi_stick,
+        "honbaRon": rs.honba_ron,
+        "honbaTsumoEach": rs.honba_tsumo_each,
+        "notenTotal": rs.noten_total,
+        "values": [
+            {"value": value, "label": label, "pay": list(pay)}
+            for value, label, pay in _payments(rs, get_language() or "")
+        ],
+        "labels": labels,
+    }

@@ -1,0 +1,524 @@
+// Hand entry without a connection (issue 10, item 7).
+//
+// - The service worker (/sw.js, Workbox) keeps the table screen and the static files, so the
+//   page opens in a basement with no signal.
+// - When the table cannot reach the server (a preview or a confirm fails, or the phone says it
+//   is offline), an offline panel takes the hand: ron with one winner, tsumo or an exhaustive
+//   draw, riichi, the value. The payments shown come from the engine's figures the page
+//   carries (#offline-data, scoring/offline_data.py); the server's result is the one that
+//   stands.
+// - A hand kept offline goes into an outbox in IndexedDB (idb) with its request id and the
+//   game version it was entered on, shows in the table as "waiting to send", and is sent in
+//   order when the connection returns: on "online", when the page becomes visible again and
+//   on the next page load (Background Sync is missing on iOS Safari and Firefox).
+// - If another phone entered hands meanwhile, the server answers "stale": the hand is not
+//   applied blindly; the player sees it beside the current table and chooses to record it
+//   after them or to discard it. A hand is sent with its request id, so a resend is recorded
+//   once.
+(function () {
+  "use strict";
+
+  var DB_NAME = "clubsite-outbox";
+  var STORE = "hands";
+  var panel = null;
+  var choice = null;
+  var flushing = false;
+
+  function tableData() {
+    var node = document.getElementById("offline-data");
+    if (!node) {
+      return null;
+    }
+    try {
+      return JSON.parse(node.textContent);
+    } catch (error) {
+      return null;
+    }
+  }
+
+  function openDb() {
+    if (!window.idb || !window.indexedDB) {
+      return Promise.reject(new Error("no IndexedDB"));
+    }
+    return window.idb.openDB(DB_NAME, 1, {
+      upgrade: function (db) {
+        db.createObjectStore(STORE, { keyPath: "requestId" });
+      },
+    });
+  }
+
+  function queued(action) {
+    return openDb().then(function (db) {
+      return db.getAll(STORE).then(function (items) {
+        return items
+          .filter(function (item) {
+            return item.action === action;
+          })
+          .sort(function (a, b) {
+            return a.createdAt - b.createdAt;
+          });
+      });
+    });
+  }
+
+  function put(item) {
+    return openDb().then(function (db) {
+      return db.put(STORE, item);
+    });
+  }
+
+  function remove(item) {
+    return openDb().then(function (db) {
+      return db.delete(STORE, item.requestId);
+    });
+  }
+
+  function newRequestId() {
+    if (window.crypto && window.crypto.randomUUID) {
+      return window.crypto.randomUUID();
+    }
+    var bytes = new Uint8Array(16);
+    window.crypto.getRandomValues(bytes);
+    bytes[6] = (bytes[6] & 0x0f) | 0x40;
+    bytes[8] = (bytes[8] & 0x3f) | 0x80;
+    var hex = Array.prototype.map
+      .call(bytes, function (b) {
+        return ("0" + b.toString(16)).slice(-2);
+      })
+      .join("");
+    return [hex.slice(0, 8), hex.slice(8, 12), hex.slice(12, 16), hex.slice(16, 20), hex.slice(20)].join("-");
+  }
+
+  function csrfToken() {
+    var input = document.querySelector("input[name=csrfmiddlewaretoken]");
+    return input ? input.value : "";
+  }
+
+  function node(tag, attrs, text) {
+    var el = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (key) {
+      el.setAttribute(key, attrs[key]);
+    });
+    if (text !== undefined) {
+      el.textContent = text;
+    }
+    return el;
+  }
+
+  function points(n) {
+    var text = Math.abs(n).toLocaleString("en-US");
+    return n > 0 ? "+" + text : n < 0 ? "\u2212" + text : "0";
+  }
+
+  // -- the payments, from the engine's figures on the page -------------------------------------
+
+  function valueOf(data, value) {
+    for (var i = 0; i < data.values.length; i++) {
+      if (data.values[i].value === value) {
+        return data.values[i];
+      }
+    }
+    return null;
+  }
+
+  function deltasOf(data, hand) {
+    var n = data.seats.length;
+    var deltas = [];
+    var s;
+    for (s = 0; s < n; s++) {
+      deltas.push(0);
+    }
+    var pot = data.deposits;
+    hand.riichi.forEach(function (seat) {
+      deltas[seat] -= data.riichiStick;
+      pot += data.riichiStick;
+    });
+    if (hand.outcome === "ron" || hand.outcome === "tsumo") {
+      var value = valueOf(data, hand.value);
+      var pay = value.pay;
+      var dealerWins = hand.winner === data.dealer;
+      if (hand.outcome === "ron") {
+        var amount = pay[dealerWins ? 1 : 0] + data.honba * data.honbaRon;
+        deltas[hand.loser] -= amount;
+        deltas[hand.winner] += amount + pot;
+      } else {
+        var total = 0;
+        for (s = 0; s < n; s++) {
+          if (s === hand.winner) {
+            continue;
+          }
+          var share = dealerWins ? pay[4] : s === data.dealer ? pay[2] : pay[3];
+          share += data.honba * data.honbaTsumoEach;
+          deltas[s] -= share;
+          total += share;
+        }
+        deltas[hand.winner] += total + pot;
+      }
+    } else if (hand.outcome === "draw") {
+      var tenpai = hand.tenpai.length;
+      if (tenpai > 0 && tenpai < n) {
+        for (s = 0; s < n; s++) {
+          if (hand.tenpai.indexOf(s) >= 0) {
+            deltas[s] += data.notenTotal / tenpai;
+          } else {
+            deltas[s] -= data.notenTotal / (n - tenpai);
+          }
+        }
+      }
+    }
+    return deltas;
+  }
+
+  function complete(hand) {
+    if (!hand.outcome) {
+      return false;
+    }
+    if (hand.outcome === "ron") {
+      return hand.winner !== null && hand.loser !== null && hand.winner !== hand.loser && !!hand.value;
+    }
+    if (hand.outcome === "tsumo") {
+      return hand.winner !== null && !!hand.value;
+    }
+    return true;
+  }
+
+  function summaryOf(data, hand) {
+    var labels = data.labels;
+    var names = data.seats;
+    var text;
+    if (hand.outcome === "ron") {
+      text = labels.ron + " " + names[hand.winner] + " \u2190 " + names[hand.loser] + " " + valueOf(data, hand.value).label;
+    } else if (hand.outcome === "tsumo") {
+      text = labels.tsumo + " " + names[hand.winner] + " " + valueOf(data, hand.value).label;
+    } else {
+      text = labels.draw + (hand.tenpai.length ? " (" + hand.tenpai.map(function (s) { return names[s]; }).join(", ") + ")" : "");
+    }
+    if (hand.riichi.length) {
+      text += " \u00b7 " + labels.riichi + " " + hand.riichi.map(function (s) { return names[s]; }).join(", ");
+    }
+    return text;
+  }
+
+  function fieldsOf(data, hand, version) {
+    var fields = [
+      ["request_id", hand.requestId],
+      ["version", String(version)],
+      ["result", hand.outcome],
+    ];
+    if (hand.outcome === "ron") {
+      fields.push(["loser", String(hand.loser)], ["winners", String(hand.winner)], ["value_" + hand.winner, hand.value]);
+    } else if (hand.outcome === "tsumo") {
+      fields.push(["winner", String(hand.winner)], ["value_" + hand.winner, hand.value]);
+    } else {
+      hand.tenpai.forEach(function (s) {
+        fields.push(["tenpai", String(s)]);
+      });
+    }
+    hand.riichi.forEach(function (s) {
+      fields.push(["riichi", String(s)]);
+    });
+    return fields;
+  }
+
+  // -- the offline panel --------------------------------------------------------------------------
+
+  function freshChoice() {
+    return { outcome: null, winner: null, loser: null, tenpai: [], riichi: [], value: null };
+  }
+
+  function seatButtons(data, pressed, onTap) {
+    var row = node("div", { class: "taps seats seats-" + data.seats.length });
+    data.seats.forEach(function (name, seat) {
+      var button = node("button", { type: "button", class: "tap", "aria-pressed": String(pressed(seat)) }, name);
+      button.addEventListener("click", function () {
+        onTap(seat);
+        drawPanel();
+      });
+      row.appendChild(button);
+    });
+    return row;
+  }
+
+  function step(legend, content) {
+    var fieldset = node("fieldset", { class: "step" });
+    fieldset.appendChild(node("legend", {}, legend));
+    fieldset.appendChild(content);
+    return fieldset;
+  }
+
+  function drawPanel() {
+    var data = tableData();
+    if (!panel || !data) {
+      return;
+    }
+    var labels = data.labels;
+    panel.textContent = "";
+    panel.appendChild(node("p", { class: "notice", role: "status" }, labels.offline));
+    var outcomes = node("div", { class: "taps outcomes" });
+    ["ron", "tsumo", "draw"].forEach(function (outcome) {
+      var button = node("button", { type: "button", class: "tap", "aria-pressed": String(choice.outcome === outcome), "data-outcome": outcome }, labels[outcome]);
+      button.addEventListener("click", function () {
+        choice.outcome = outcome;
+        drawPanel();
+      });
+      outcomes.appendChild(button);
+    });
+    panel.appendChild(outcomes);
+    if (choice.outcome === "ron") {
+      panel.appendChild(step(labels.loser, seatButtons(data, function (s) { return choice.loser === s; }, function (s) { choice.loser = s; })));
+    }
+    if (choice.outcome === "ron" || choice.outcome === "tsumo") {
+      panel.appendChild(step(labels.winner, seatButtons(data, function (s) { return choice.winner === s; }, function (s) { choice.winner = s; })));
+      var select = node("select", { id: "offline-value", name: "offline-value" });
+      select.appendChild(node("option", { value: "" }, "\u2014"));
+      data.values.forEach(function (value) {
+        var option = node("option", { value: value.value }, value.label);
+        if (choice.value === value.value) {
+          option.selected = true;
+        }
+        select.appendChild(option);
+      });
+      select.addEventListener("change", function () {
+        choice.value = select.value || null;
+        drawPanel();
+      });
+      panel.appendChild(step(labels.value, select));
+    }
+    if (choice.outcome === "draw") {
+      panel.appendChild(step(labels.tenpai, seatButtons(data, function (s) { return choice.tenpai.indexOf(s) >= 0; }, function (s) { toggle(choice.tenpai, s); })));
+    }
+    if (choice.outcome) {
+      panel.appendChild(step(labels.riichi, seatButtons(data, function (s) { return choice.riichi.indexOf(s) >= 0; }, function (s) { toggle(choice.riichi, s); })));
+    }
+    var bar = node("div", { class: "confirm-bar" });
+    if (complete(choice)) {
+      var deltas = deltasOf(data, choice);
+      bar.appendChild(node("p", { class: "confirm-summary", id: "offline-summary" }, data.seats.map(function (name, s) { return name + " " + points(deltas[s]); }).join(" \u00b7 ")));
+    }
+    var keep = node("button", { type: "button", class: "primary confirm", id: "offline-keep" }, labels.confirm);
+    keep.disabled = !complete(choice);
+    keep.addEventListener("click", keepHand);
+    bar.appendChild(keep);
+    panel.appendChild(bar);
+  }
+
+  function toggle(list, seat) {
+    var at = list.indexOf(seat);
+    if (at >= 0) {
+      list.splice(at, 1);
+    } else {
+      list.push(seat);
+    }
+  }
+
+  function showPanel() {
+    var data = tableData();
+    var entry = document.getElementById("hand-entry");
+    if (panel || !data || !entry) {
+      return;
+    }
+    choice = freshChoice();
+    panel = node("section", { class: "offline-panel", id: "offline-panel" });
+    entry.parentNode.insertBefore(panel, entry);
+    entry.hidden = true;
+    drawPanel();
+  }
+
+  function keepHand() {
+    var data = tableData();
+    if (!data || !complete(choice)) {
+      return;
+    }
+    var hand = choice;
+    hand.requestId = newRequestId();
+    queued(data.action).then(function (items) {
+      var waiting = items.length;
+      var item = {
+        requestId: hand.requestId,
+        action: data.action,
+        fields: fieldsOf(data, hand, data.version + waiting),
+        summary: summaryOf(data, hand),
+        deltas: deltasOf(data, hand),
+        names: data.seats,
+        estimated: waiting > 0,
+        state: "waiting",
+        createdAt: Date.now(),
+      };
+      return put(item);
+    }).then(function () {
+      choice = freshChoice();
+      drawPanel();
+      drawOutbox();
+    });
+  }
+
+  // -- the outbox on the page ------------------------------------------------------------------------
+
+  function drawOutbox() {
+    var data = tableData();
+    var box = document.getElementById("outbox");
+    if (!data || !box) {
+      return Promise.resolve();
+    }
+    return queued(data.action).then(function (items) {
+      box.textContent = "";
+      items.forEach(function (item) {
+        var row = node("div", { class: "queued-hand " + item.state, "data-request-id": item.requestId });
+        if (item.state === "conflict") {
+          row.appendChild(node("p", {}, data.labels.conflict));
+        } else if (item.state === "refused") {
+          row.appendChild(node("p", {}, data.labels.refused + " " + (item.errors || []).join(" ")));
+        }
+        var line = node("p", { class: "queued-line" });
+        line.appendChild(node("span", { class: "queued-state" }, data.labels.waiting));
+        line.appendChild(node("span", { class: "queued-summary" }, " " + item.summary));
+        row.appendChild(line);
+        row.appendChild(node("p", { class: "queued-deltas" }, item.names.map(function (name, s) { return name + " " + points(item.deltas[s]); }).join(" \u00b7 ") + (item.estimated ? " (" + data.labels.estimated + ")" : "")));
+        if (item.state !== "waiting") {
+          var after = node("button", { type: "button", class: "primary", "data-action": "after" }, data.labels.after);
+          after.addEventListener("click", function () {
+            recordAfter(item);
+          });
+          var discard = node("button", { type: "button", class: "secondary", "data-action": "discard" }, data.labels.discard);
+          discard.addEventListener("click", function () {
+            remove(item).then(afterChange);
+          });
+          if (item.state === "conflict") {
+            row.appendChild(after);
+          }
+          row.appendChild(discard);
+        }
+        box.appendChild(row);
+      });
+    }).catch(function () {
+      // No IndexedDB: nothing was kept, nothing to show.
+    });
+  }
+
+  function afterChange() {
+    var data = tableData();
+    return queued(data.action).then(function (items) {
+      if (!items.length) {
+        window.location.reload();
+      } else {
+        drawOutbox();
+      }
+    });
+  }
+
+  function recordAfter(item) {
+    // The page shows the table as it stands now: the held hands follow its version.
+    var data = tableData();
+    queued(data.action).then(function (items) {
+      var base = data.version;
+      var updates = items.map(function (other, index) {
+        other.state = "waiting";
+        other.fields = other.fields.map(function (field) {
+          return field[0] === "version" ? ["version", String(base + index)] : field;
+        });
+        return put(other);
+      });
+      return Promise.all(updates);
+    }).then(flush);
+  }
+
+  function send(item) {
+    var body = new URLSearchParams();
+    body.append("csrfmiddlewaretoken", csrfToken());
+    item.fields.forEach(function (field) {
+      body.append(field[0], field[1]);
+    });
+    return fetch(item.action, {
+      method: "POST",
+      body: body,
+      credentials: "same-origin",
+      headers: { Accept: "application/json", "X-CSRFToken": csrfToken() },
+    }).then(function (response) {
+      return response.json();
+    });
+  }
+
+  function flush() {
+    var data = tableData();
+    if (flushing || !data || navigator.onLine === false) {
+      return Promise.resolve();
+    }
+    flushing = true;
+    var sent = 0;
+    var held = 0;
+    return queued(data.action)
+      .then(function (items) {
+        var chain = Promise.resolve(true);
+        items.forEach(function (item) {
+          chain = chain.then(function (goOn) {
+            if (!goOn || item.state !== "waiting") {
+              return false;
+            }
+            return send(item).then(function (answer) {
+              if (answer.status === "recorded") {
+                sent += 1;
+                return remove(item).then(function () {
+                  return true;
+                });
+              }
+              item.state = answer.status === "stale" ? "conflict" : "refused";
+              held += 1;
+              item.errors = answer.errors || [];
+              return put(item).then(function () {
+                return false;
+              });
+            });
+          });
+        });
+        return chain;
+      })
+      .then(function () {
+        flushing = false;
+        return queued(data.action);
+      })
+      .then(function (left) {
+        // A hand sent, or one held back by the server: show the table as it now stands
+        // (with the held hand beside it, to choose).
+        if ((sent && !left.length) || held) {
+          window.location.reload();
+        } else {
+          drawOutbox();
+        }
+      })
+      .catch(function () {
+        // Still no connection: the hands wait for the next chance.
+        flushing = false;
+      });
+  }
+
+  // -- when to show the panel and when to send ------------------------------------------------
+
+  document.addEventListener("htmx:sendError", function (event) {
+    var entry = document.getElementById("hand-entry");
+    if (entry && event.target && entry.contains(event.target)) {
+      showPanel();
+    }
+  });
+  window.addEventListener("offline", showPanel);
+  // A confirm re-draws the table's status, and with it the outbox's place on the page.
+  document.addEventListener("htmx:afterSettle", function () {
+    drawOutbox();
+  });
+  window.addEventListener("online", flush);
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") {
+      flush();
+    }
+  });
+  document.addEventListener("DOMContentLoaded", function () {
+    if ("serviceWorker" in navigator) {
+      navigator.serviceWorker.register("/sw.js").catch(function () {
+        // No service worker (an old browser, a private window): the page works online.
+      });
+    }
+    if (navigator.onLine === false) {
+      showPanel();
+    }
+    drawOutbox().then(flush);
+  });
+})();

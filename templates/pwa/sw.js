@@ -1,0 +1,31 @@
+// The service worker (issue 10, item 7): the table screen and the static files stay on the
+// phone so the page opens without a connection; hands entered offline wait in the page's
+// outbox (static/js/offline.js), not here. Workbox 7.4.1, vendored in static/vendor/.
+importScripts("{{ workbox_prefix }}workbox-sw.js");
+workbox.setConfig({ modulePathPrefix: "{{ workbox_prefix }}", debug: false });
+
+// Pages: the network first (a table changes with every hand), the last copy when offline.
+workbox.routing.registerRoute(
+  function (options) {
+    return options.request.mode === "navigate" && options.url.origin === self.location.origin;
+  },
+  new workbox.strategies.NetworkFirst({ cacheName: "clubsite-pages", networkTimeoutSeconds: 5 })
+);
+
+// Static files: served from the cache at once, refreshed behind.
+workbox.routing.registerRoute(
+  function (options) {
+    return (
+      options.url.origin === self.location.origin &&
+      options.url.pathname.indexOf("{{ static_url }}") === 0
+    );
+  },
+  new workbox.strategies.StaleWhileRevalidate({ cacheName: "clubsite-static" })
+);
+
+self.addEventListener("install", function () {
+  self.skipWaiting();
+});
+self.addEventListener("activate", function (event) {
+  event.waitUntil(self.clients.claim());
+});

@@ -1,0 +1,138 @@
+"""Offline-tolerant entry, the server's side (issue 10, item 7): the page carries the table
+and the engine's payments for the offline panel; the outbox's JSON answers (recorded once,
+stale, refused); the manifest and the service worker at the site's root."""
+
+from __future__ import annotations
+
+import json
+import re
+import uuid
+from collections.abc import Callable
+
+from django.test import Client
+from django.urls import reverse
+
+from clubsite.models import Member
+from scoring.models import Hanchan, HandEntry
+from scoring.services import hand_record
+
+JSON = {"HTTP_ACCEPT": "application/json"}
+
+
+def offline_data(html: str) -> dict:
+    match = re.search(r'<script id="offline-data" type="application/json">(.*?)</script>', html)
+    assert match, "no offline data on the page"
+    return json.loads(match.group(1))
+
+
+def test_the_table_carries_the_engines_payments_for_offline_entry(
+    table_game: Hanchan, client_for: Callable[[Member], Client], member: Member
+) -> None:
+    html = client_for(member).get(reverse("game_detail", args=[table_game.pk])).content.decode()
+    data = offline_data(html)
+    assert data["action"] == reverse("hand_create", args=[table_game.pk])
+    assert (data["version"], data["dealer"], data["honba"], data["deposits"]) == (0, 0, 0, 0)
+    assert data["scores"] == [25000, 25000, 25000, 25000]
+    values = {v["value"]: v["pay"] for v in data["values"]}
+    # makura-1.5 (§45f kiriage): 30 fu 4 han is a mangan; ron by a non-dealer / the dealer,
+    # tsumo: the dealer's share, each other's, the dealer's tsumo each.
+    assert values["4-30"] == [8000, 12000, 4000, 2000, 4000]
+    assert values["3-30"] == [3900, 5800, 2000, 1000, 2000]
+    assert values["yakuman"] == [32000, 48000, 16000, 8000, 16000]
+    assert (data["honbaRon"], data["honbaTsumoEach"], data["riichiStick"]) == (300, 100, 1000)
+    assert data["labels"]["waiting"]
+    assert '<div id="outbox"' in html
+    assert "js/offline.js" in html and "idb.umd.js" in html
+
+
+def csrf_token(client: Client, game: Hanchan) -> str:
+    html = client.get(reverse("game_detail", args=[game.pk])).content.decode()
+    match = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html)
+    assert match
+    return match.group(1)
+
+
+def outbox_post(client: Client, game: Hanchan, version: int, request_id: str) -> dict:
+    """What static/js/offline.js sends: the form's fields, the token, Accept: JSON."""
+    response = client.post(
+        reverse("hand_create", args=[game.pk]),
+        {
+            "csrfmiddlewaretoken": csrf_token(client, game),
+            "request_id": request_id,
+            "version": str(version),
+            "result": "ron",
+            "loser": "2",
+            "winners": "1",
+            "value_1": "3-30",
+            "riichi": "1",
+        },
+        **JSON,
+    )
+    return {"code": response.status_code, **response.json()}
+
+
+def test_the_outbox_records_a_hand_once_and_learns_of_another_phone(
+    table_game: Hanchan, client_for: Callable[[Member], Client], member: Member
+) -> None:
+    phone = client_for(member)
+    request_id = str(uuid.uuid4())
+    first = outbox_post(phone, table_game, 0, request_id)
+    assert first["code"] == 200 and first["status"] == "recorded" and first["version"] == 1
+    # The same hand again (the answer was lost on the way back): recorded once.
+    again = outbox_post(phone, table_game, 0, request_id)
+    assert again["status"] == "recorded"
+    assert HandEntry.objects.filter(hanchan=table_game).count() == 1
+    # Another phone entered a hand meanwhile: a hand kept on version 1 is stale now.
+    hand_record(
+        hanchan_id=table_game.pk,
+        hand={"result": "draw", "tenpai": [0]},
+        expected_version=1,
+        request_id=uuid.uuid4(),
+        by=member,
+    )
+    stale = outbox_post(phone, table_game, 1, str(uuid.uuid4()))
+    assert (stale["code"], stale["status"], stale["version"]) == (409, "stale", 2)
+    assert HandEntry.objects.filter(hanchan=table_game).count() == 2
+    # The player chose to record it after them: the current version, the same hand.
+    after = outbox_post(phone, table_game, 2, str(uuid.uuid4()))
+    assert after["status"] == "recorded"
+    assert HandEntry.objects.filter(hanchan=table_game).count() == 3
+
+
+def test_the_outbox_hears_why_a_hand_is_refused(
+    table_game: Hanchan, client_for: Callable[[Member], Client], member: Member
+) -> None:
+    phone = client_for(member)
+    response = phone.post(
+        reverse("hand_create", args=[table_game.pk]),
+        {
+            "csrfmiddlewaretoken": csrf_token(phone, table_game),
+            "request_id": str(uuid.uuid4()),
+            "version": "0",
+            "result": "ron",
+            "loser": "2",
+        },
+        **JSON,
+    )
+    assert response.status_code == 422
+    answer = response.json()
+    assert answer["status"] == "refused" and answer["errors"]
+    assert not HandEntry.objects.exists()
+
+
+def test_the_manifest_and_the_service_worker(client: Client) -> None:
+    manifest = client.get("/manifest.webmanifest")
+    assert manifest.status_code == 200
+    assert manifest["Content-Type"] == "application/manifest+json"
+    data = manifest.json()
+    assert (data["start_url"], data["display"]) == ("/", "standalone")
+    assert {icon["sizes"] for icon in data["icons"]} == {"192x192", "512x512"}
+    worker = client.get("/sw.js")
+    assert worker.status_code == 200
+    assert worker["Content-Type"].startswith("text/javascript")
+    assert worker["Cache-Control"] == "no-cache"
+    body = worker.content.decode()
+    assert 'importScripts("/static/vendor/workbox-7.4.1/workbox-sw.js")' in body
+    assert "NetworkFirst" in body and "StaleWhileRevalidate" in body
+    page = client.get(reverse("login")).content.decode()
+    assert '<link rel="manifest" href="/manifest.webmanifest">' in page
