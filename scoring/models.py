@@ -509,3 +509,28 @@ class OnlineGame(models.Model):
 
     def __str__(self) -> str:
         return f"{self.service}:{self.log_id}"
+
+
+class WinYaku(models.Model):
+    """One yaku of one win (issue 13, item 4): written by the ledger with the hand's other
+    facts, from the win's ``yaku`` (an imported online hand, a hand entered by its tiles), or
+    as ``yakuman`` for a yakuman entered without them. ``han`` as the win's yaku give it
+    (13 a yakuman); ``yakuman`` marks the yakuman ones, for the hall of fame."""
+
+    hand = models.ForeignKey(HandEntry, on_delete=models.CASCADE, related_name="yaku_facts")
+    hanchan = models.ForeignKey(Hanchan, on_delete=models.CASCADE, related_name="+")
+    member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="+")
+    seat = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=40)
+    han = models.PositiveSmallIntegerField()
+    yakuman = models.BooleanField(default=False)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["name"], name="win_yaku_name"),
+            models.Index(fields=["member", "name"], name="win_yaku_member"),
+            models.Index(fields=["yakuman"], name="win_yaku_yakuman"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.han})"

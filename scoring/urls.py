@@ -27,6 +27,7 @@ urlpatterns += [
     path("standings/", views.standings_page, name="standings"),
     path("standings/export.csv", views.standings_export, name="standings_export"),
     path("standings/champions/", views.champions_page, name="champions"),
+    path("standings/yaku/", views.yaku_page, name="yaku_records"),
     path("members/<int:member_id>/", views.member_page, name="member_detail"),
     path("members/<int:member_id>/games.csv", views.member_games_export, name="member_games_csv"),
 ]

@@ -111,3 +111,26 @@ def test_the_same_upload_in_english_says_already_imported(
     assert Hanchan.objects.count() == 1
     no_sideways_scroll(phone)
     screenshot(phone, "online-import-summary-en")
+
+
+def test_the_yaku_records_on_a_phone(phone: Any, sanma_players: list[Member]) -> None:
+    """The hall of fame with a yakuman's tiles drawn, and the club's yaku (issue 13, item 4)."""
+    import io
+
+    from django.core.management import call_command
+    from django.utils.translation import override
+
+    mjlogs = Path(__file__).parent / "data" / "online" / "mjlog"
+    with override("en"):
+        for name in ("pao-tsumo.mjlog", "2019082700gm-00a9-0000-63d1f136.mjlog"):
+            call_command(
+                "import_games", str(mjlogs / name), "--create-members", stdout=io.StringIO()
+            )
+    log_in(phone, "p0")
+    phone.goto(phone.base_url + "/standings/yaku/")
+    record = phone.locator(".yakuman-record").first
+    assert "大三元" in record.inner_text()
+    assert record.locator(".tile").count() == 14
+    assert phone.locator(".yaku-table tbody tr").count() >= 5
+    no_sideways_scroll(phone)
+    screenshot(phone, "yaku-records-ja")

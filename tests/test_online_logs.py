@@ -116,7 +116,23 @@ def test_a_double_ron_and_pao_in_an_mjlog():
     assert hand.candidates[0]["result"] == "ron"
     pao = read(DATA / "mjlog" / "pao-tsumo.mjlog")
     [win] = [w for h in pao.hands for w in h.candidates[0].get("wins", []) if "pao" in w]
-    assert win == {"winner": 2, "limit": "yakuman", "yakuman": 1, "pao": 0}
+    assert win == {
+        "winner": 2,
+        "limit": "yakuman",
+        "yakuman": 1,
+        "pao": 0,
+        # The win's yaku and tiles travel with it (record-format extension).
+        "yaku": [{"name": "daisangen", "han": 13}],
+        "tiles": {
+            "hand": "067m11p",
+            "melds": [
+                {"type": "pon", "tiles": "666z"},
+                {"type": "pon", "tiles": "777z"},
+                {"type": "pon", "tiles": "555z"},
+            ],
+            "win_tile": "1p",
+        },
+    }
     verified = verify(pao)
     # The liable player pays the whole 32,000 of the non-dealer's daisangen tsumo.
     last = verified.results[-1]

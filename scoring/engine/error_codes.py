@@ -72,6 +72,8 @@ ERROR_CODES: Mapping[str, str] = MappingProxyType(
         "yakuman_without_limit": "a yakuman multiple on a win that is not limit yakuman",
         "yakuman_multiple_out_of_range": "a yakuman multiple outside 1-6; params: yakuman",
         "negative_chips": "a negative number of chips; params: chips",
+        "yaku_malformed": "a win's yaku that are not a list of names with their han",
+        "tiles_malformed": "a win's tiles that are not the hand-value contract's hand keys",
         "unknown_abortive_draw": "an abortive draw kind that does not exist",
         "chombo_needs_offender": "a chombo without the offender's seat",
         "penalties_not_a_list": "penalties that are not a list",

@@ -27,7 +27,13 @@ _RESULT_KEYS = {
     "chombo": frozenset({"offender"}),
 }
 _ALLOWED_KEYS = {result: _COMMON_KEYS | keys for result, keys in _RESULT_KEYS.items()}
-_WIN_KEYS = frozenset({"winner", "han", "fu", "limit", "yakuman", "pao", "rinshan_from", "chips"})
+_WIN_KEYS = frozenset(
+    {"winner", "han", "fu", "limit", "yakuman", "pao", "rinshan_from", "chips", "yaku", "tiles"}
+)
+# ``yaku`` and ``tiles`` describe a win and never change a payment (this repository's
+# extension, docs/game-record-format.md): ``yaku`` the yaku with their han, as the tile
+# evaluation names them; ``tiles`` the winning hand in the hand-value contract's keys.
+_TILE_KEYS = frozenset({"hand", "melds", "win_tile"})
 _PENALTY_KEYS = frozenset({"seat", "kind"})
 
 
@@ -37,6 +43,8 @@ class Win(NamedTuple):
     ``han``/``fu`` or ``limit`` give the value; ``yakuman`` is the multiple with
     ``limit="yakuman"``; ``pao`` and ``rinshan_from`` are liable seats; ``chips`` are chips
     earned per payer (rulesets with chips). Seats are indexes into the record's players.
+    ``yaku`` (name, han) pairs and ``tiles`` (``hand``, ``melds``, ``win_tile`` in mpsz) only
+    describe the win; no payment reads them.
     """
 
     winner: int
@@ -47,6 +55,8 @@ class Win(NamedTuple):
     pao: int | None = None
     rinshan_from: int | None = None
     chips: int = 0
+    yaku: tuple[tuple[str, int], ...] = ()
+    tiles: tuple[tuple[str, Any], ...] = ()
 
 
 class Penalty(NamedTuple):
@@ -115,6 +125,10 @@ def _win_json(win: Win) -> dict[str, Any]:
             out[key] = getattr(win, key)
     if win.chips:
         out["chips"] = win.chips
+    if win.yaku:
+        out["yaku"] = [{"name": name, "han": han} for name, han in win.yaku]
+    if win.tiles:
+        out["tiles"] = dict(win.tiles)
     return out
 
 
@@ -406,7 +420,70 @@ def _parse_win(data: Any, i: int, index: int, players: int) -> Win:
             code="negative_chips",
             params={"chips": chips},
         )
-    return Win(winner, han, fu, limit, yakuman, pao, rinshan_from, chips)
+    yaku = _parse_yaku(data.get("yaku"), index, prefix)
+    tiles = _parse_tiles(data.get("tiles"), index, prefix)
+    return Win(winner, han, fu, limit, yakuman, pao, rinshan_from, chips, yaku, tiles)
+
+
+def _parse_yaku(value: Any, index: int, prefix: str) -> tuple[tuple[str, int], ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(
+        isinstance(y, Mapping)
+        and set(y) == {"name", "han"}
+        and isinstance(y["name"], str)
+        and 0 < len(y["name"]) <= 40
+        and isinstance(y["han"], int)
+        and not isinstance(y["han"], bool)
+        and 0 <= y["han"] <= 26
+        for y in value
+    ):
+        raise RecordError(
+            index,
+            f"{prefix}.yaku",
+            'must be a list of {"name": yaku, "han": 0-26}',
+            code="yaku_malformed",
+        )
+    return tuple((y["name"], y["han"]) for y in value)
+
+
+def _parse_tiles(value: Any, index: int, prefix: str) -> tuple[tuple[str, Any], ...]:
+    if value is None:
+        return ()
+    ok = (
+        isinstance(value, Mapping)
+        and set(value) <= _TILE_KEYS
+        and isinstance(value.get("hand"), str)
+        and isinstance(value.get("win_tile"), str)
+        and len(value["hand"]) <= 60
+        and len(value["win_tile"]) <= 3
+    )
+    melds = value.get("melds", []) if isinstance(value, Mapping) else None
+    ok = (
+        ok
+        and isinstance(melds, list)
+        and len(melds) <= 4
+        and all(
+            isinstance(m, Mapping)
+            and set(m) == {"type", "tiles"}
+            and m["type"] in ("chi", "pon", "kan", "ankan")
+            and isinstance(m["tiles"], str)
+            and len(m["tiles"]) <= 10
+            for m in melds
+        )
+    )
+    if not ok:
+        raise RecordError(
+            index,
+            f"{prefix}.tiles",
+            'must be {"hand": mpsz, "melds": [{"type", "tiles"}], "win_tile": mpsz}',
+            code="tiles_malformed",
+        )
+    out = [("hand", value["hand"])]
+    if melds:
+        out.append(("melds", [{"type": m["type"], "tiles": m["tiles"]} for m in melds]))
+    out.append(("win_tile", value["win_tile"]))
+    return tuple(out)
 
 
 def parse_hands(data: Any, players: int) -> list[Hand]:

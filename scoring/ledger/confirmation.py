@@ -213,9 +213,7 @@ def count(hanchan: Hanchan, seats: Sequence[Seat], *, by: Member | None) -> None
     )
 
 
-def counted_seats(
-    hanchans: Sequence[Hanchan], seats: dict[int, list[Seat]]
-) -> list[CountedSeat]:
+def counted_seats(hanchans: Sequence[Hanchan], seats: dict[int, list[Seat]]) -> list[CountedSeat]:
     """``CountedSeat`` rows of finished games, from their seats' settlement and one
     aggregate over their ``HandSeat`` facts. One query."""
     per_seat: dict[tuple[int, int], dict[str, Any]] = {

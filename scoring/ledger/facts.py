@@ -105,3 +105,41 @@ def busted_seats(ruleset: Ruleset, ended_by: str, scores: Sequence[int]) -> list
     ``ended_by`` ``"tobi"``: the engine's ``is_bust`` under the game's ruleset. Also what the
     migration that first stored the facts reads old rows with."""
     return [ended_by == "tobi" and is_bust(ruleset, score) for score in scores]
+
+
+# The yakuman among the yaku names a win may carry (the ``mahjong`` package's ids, Tenhou's
+# double forms, and "yakuman" for one entered without its yaku).
+YAKUMAN_NAMES = frozenset(
+    {
+        "kokushi", "daburu_kokushi", "chuuren_poutou", "daburu_chuuren_poutou", "suuankou",
+        "suuankou_tanki", "daisangen", "shosuushi", "daisuushi", "ryuisou", "suukantsu",
+        "tsuisou", "chinroto", "daisharin", "daichisei", "tenhou", "chiihou",
+        "renhou_yakuman", "sashikomi", "paarenchan", "yakuman",
+    }
+)  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class YakuFact:
+    """One yaku of one win: the winner's ``seat``, the yaku ``name``, its ``han``."""
+
+    seat: int
+    name: str
+    han: int
+    yakuman: bool
+
+
+def yaku_facts(data: Mapping[str, Any]) -> list[YakuFact]:
+    """The yaku of a stored hand's wins (issue 13, item 4): each win's ``yaku`` with a han,
+    or one ``yakuman`` (13 a multiple) for a yakuman entered without them."""
+    facts = []
+    for win in data.get("wins", []):
+        seat = win["winner"]
+        named = [y for y in win.get("yaku", []) if y["han"] > 0]
+        if named:
+            facts += [
+                YakuFact(seat, y["name"], y["han"], y["name"] in YAKUMAN_NAMES) for y in named
+            ]
+        elif win.get("limit") == "yakuman":
+            facts.append(YakuFact(seat, "yakuman", 13 * win.get("yakuman", 1), True))
+    return facts

@@ -21,7 +21,7 @@ from django.utils import timezone
 from clubsite.models import Member
 from scoring.ledger import confirmation, totals
 from scoring.ledger.confirmation import counted_seats
-from scoring.ledger.facts import hand_facts, settlement_facts
+from scoring.ledger.facts import hand_facts, settlement_facts, yaku_facts
 from scoring.ledger.plan import (
     Correction,
     FinalScoresEntry,
@@ -40,6 +40,7 @@ from scoring.models import (
     LedgerChange,
     RulesetVersion,
     Seat,
+    WinYaku,
 )
 from scoring.standings.periods import club_today
 
@@ -97,9 +98,7 @@ def create_games(games: Sequence[NewGame], *, confirmed: bool = False) -> list[H
     entries: list[HandEntry] = []
     changes: list[LedgerChange] = []
     for hanchan, game in zip(hanchans, games, strict=True):
-        game_seats = [
-            Seat(hanchan=hanchan, index=i, member=m) for i, m in enumerate(game.members)
-        ]
+        game_seats = [Seat(hanchan=hanchan, index=i, member=m) for i, m in enumerate(game.members)]
         _settle(game_seats, game.plan)
         seats.extend(game_seats)
         entries.extend(_entry(hanchan, hand, by=game.by) for hand in game.plan.hands)
@@ -119,6 +118,7 @@ def create_games(games: Sequence[NewGame], *, confirmed: bool = False) -> list[H
     HandEntry.objects.bulk_create(entries, batch_size=2000)
     members = {h.pk: [m.pk for m in g.members] for h, g in zip(hanchans, games, strict=True)}
     HandSeat.objects.bulk_create(_facts(entries, members), batch_size=4000)
+    WinYaku.objects.bulk_create(_yaku(entries, members), batch_size=4000)
     counted = [h for h in hanchans if h.counted_version is not None]
     if counted:
         seats_of: dict[int, list[Seat]] = {h.pk: [] for h in counted}
@@ -180,7 +180,11 @@ def write_plan(
         assert plan.last is not None
         created = _entry(hanchan, plan.last, by=by, request_id=request_id)
         created.save(force_insert=True)
-        HandSeat.objects.bulk_create(_facts([created], {hanchan.pk: _member_ids(hanchan)}))
+        members = {hanchan.pk: _member_ids(hanchan)}
+        HandSeat.objects.bulk_create(_facts([created], members))
+        yaku = _yaku([created], members)
+        if yaku:  # most hands at the table carry no yaku: no query for them
+            WinYaku.objects.bulk_create(yaku)
         LedgerChange.objects.create(
             hanchan=hanchan,
             action=LedgerChange.Action.RECORDED,
@@ -270,8 +274,11 @@ def _write_correction(
             entry.updated_at = now
             changed.append(entry)
     HandEntry.objects.bulk_update(changed, ["data", "result", "before", "updated_at"])
+    members = {hanchan.pk: _member_ids(hanchan)}
     HandSeat.objects.filter(hand__in=changed).delete()
-    HandSeat.objects.bulk_create(_facts(changed, {hanchan.pk: _member_ids(hanchan)}))
+    HandSeat.objects.bulk_create(_facts(changed, members))
+    WinYaku.objects.filter(hand__in=changed).delete()
+    WinYaku.objects.bulk_create(_yaku(changed, members))
     LedgerChange.objects.create(
         hanchan=hanchan,
         action=LedgerChange.Action.CORRECTED,
@@ -304,6 +311,22 @@ def _member_ids(hanchan: Hanchan) -> list[int]:
     """The members in seat order (prefetched seats when the caller has them)."""
     seats = sorted(hanchan.seats.all(), key=lambda seat: seat.index)
     return [seat.member_id for seat in seats]
+
+
+def _yaku(entries: Sequence[HandEntry], members: dict[int, list[int]]) -> list[WinYaku]:
+    return [
+        WinYaku(
+            hand=entry,
+            hanchan_id=entry.hanchan_id,
+            member_id=members[entry.hanchan_id][fact.seat],
+            seat=fact.seat,
+            name=fact.name,
+            han=fact.han,
+            yakuman=fact.yakuman,
+        )
+        for entry in entries
+        for fact in yaku_facts(entry.data)
+    ]
 
 
 def _facts(entries: Sequence[HandEntry], members: dict[int, list[int]]) -> list[HandSeat]:

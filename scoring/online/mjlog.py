@@ -30,6 +30,7 @@ from .log import (
     round_label,
     settlement_points,
 )
+from .mjlog_hands import win_description
 from .tenhou_rules import THREE_PLAYERS, mjlog_win_value, rulesets_of_go_type
 
 ABORTS = {
@@ -219,6 +220,7 @@ def _win(
             **mjlog_win_value(
                 element.get("ten", ""), element.get("yaku", ""), element.get("yakuman", ""), where
             ),
+            **win_description(element),
         }
         if element.get("paoWho") is not None:
             pao = _seat(element, "paoWho", players, where)

@@ -15,9 +15,11 @@ otherwise a kan, closed when its low two bits (the discarder) are 0.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 from xml.etree import ElementTree
 
 from scoring.tiles.evaluate import HandTiles, Meld, Situation
+from scoring.tiles.notation import to_mpsz
 
 # Tenhou's yaku ids (the log viewer's table) that name how the hand was won, not its tiles.
 SITUATION_YAKU = {
@@ -142,3 +144,28 @@ def _win(element: ElementTree.Element, players: int, oya: int, kyoku: int) -> Te
         yaku=yaku,
         yakuman=len(yakuman_ids),
     )
+
+
+def win_description(element: ElementTree.Element) -> dict[str, Any]:
+    """The ``yaku`` and ``tiles`` of an ``<AGARI>`` as a club record's win carries them
+    (docs/game-record-format.md, extensions): Tenhou's yaku under the package's names, and
+    the hand in mpsz (red fives as ``0``)."""
+    pairs = _ints(element.get("yaku"))
+    yakuman_ids = _ints(element.get("yakuman"))
+    yaku = [
+        {"name": TENHOU_YAKU[i], "han": han}
+        for i, han in zip(pairs[0::2], pairs[1::2], strict=True)
+        if han and i in TENHOU_YAKU
+    ]
+    yaku += [{"name": TENHOU_YAKU[i], "han": 13} for i in yakuman_ids if i in TENHOU_YAKU]
+    melds = []
+    for code in _ints(element.get("m")):
+        meld = decode_meld(code)
+        if meld is not None:
+            melds.append({"type": meld.kind, "tiles": to_mpsz(meld.tiles)})
+    win_tile = int(element.get("machi", "0"))
+    tiles: dict[str, Any] = {"hand": to_mpsz(_ints(element.get("hai")))}
+    if melds:
+        tiles["melds"] = melds
+    tiles["win_tile"] = to_mpsz([win_tile])
+    return {"yaku": yaku, "tiles": tiles}

@@ -84,3 +84,14 @@ class TileSet:
     def take_all(self, text: str) -> list[int]:
         """136 ids for every tile of ``text``."""
         return [self.take(t, red) for t, red in tile_types(text)]
+
+
+def to_mpsz(tile_ids: list[int] | tuple[int, ...]) -> str:
+    """136 ids as mpsz, sorted by suit and number, red fives as ``0``: ``[16, 17, 20]`` ->
+    ``"056m"``."""
+    groups: dict[str, list[str]] = {suit: [] for suit in SUITS}
+    for tile_id in sorted(tile_ids, key=lambda i: (i // 4, i not in _RED_IDS)):
+        kind = tile_id // 4
+        suit = SUITS[kind // 9]
+        groups[suit].append("0" if tile_id in _RED_IDS else str(kind % 9 + 1))
+    return "".join("".join(digits) + suit for suit, digits in groups.items() if digits)

@@ -16,6 +16,7 @@ from scoring.views.online import game_import
 from scoring.views.player import member_page
 from scoring.views.standings import champions_page, standings_page
 from scoring.views.standings_csv import member_games_export, standings_export
+from scoring.views.yaku import yaku_page
 
 __all__ = [
     "champions_page",
@@ -33,6 +34,7 @@ __all__ = [
     "game_void",
     "hand_create",
     "hand_value",
+    "yaku_page",
     "hand_edit",
     "hand_edit_preview",
     "hand_preview",

@@ -19,6 +19,7 @@ from clubsite.formatting import format_points, format_thousands
 from clubsite.models import Member
 from scoring import standings as st
 from scoring.hand_labels import SEAT_WINDS
+from scoring.standings.yaku import yaku_counts
 from scoring.views.charts import LineChart, value_chart
 from scoring.views.display import Cell, rank_label
 from scoring.views.standings_filters import (
@@ -32,6 +33,7 @@ from scoring.views.standings_filters import (
     two_decimals,
 )
 from scoring.views.table import HtmxHttpRequest
+from scoring.yaku_labels import yaku_label
 
 LAST_GAMES = 20
 GAMES_PER_PAGE = 50
@@ -219,12 +221,15 @@ def member_page(request: HtmxHttpRequest, member_id: int) -> HttpResponse:
         )
         for g in page.object_list
     ]
+    yaku_wins, yaku_rows = yaku_counts(member.pk)
     by_year = len(stats.months) > TABLE_MONTHS
     months = period_lines(stats.months, filters, by_year=by_year)
     previous, following = filters.neighbours()
     context = {
         "member": member,
         "online_names": list(member.online_names.all()),
+        "yaku_wins": yaku_wins,
+        "yaku": [{"name": yaku_label(name), "wins": n} for name, n in yaku_rows[:12]],
         "is_me": member.user_id == request.user.pk,
         "filters": filters,
         "form": filters.form,
