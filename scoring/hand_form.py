@@ -7,6 +7,7 @@ here; the value pad is :mod:`scoring.value_pad`."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -25,13 +26,38 @@ from scoring.hand_labels import (
     SEAT_WINDS,
     yakuman_label,
 )
+from scoring.tiles.contract import ContractError, read_hand
+from scoring.tiles.evaluate import HandRefused, HandValue, evaluate
 from scoring.value_pad import (
     PenaltyRow,
     WinPad,
     choices_for,
+    pad_value,
     penalty_rows,
     stored_value,
+    value_label,
     win_pads,
+)
+
+# What a winner's tiles may say (the hand-value contract's keys but those the form knows:
+# ruleset, tsumo, riichi, winds, honba).
+TILE_SPEC_KEYS = (
+    "hand",
+    "melds",
+    "win_tile",
+    "dora_indicators",
+    "ura_indicators",
+    "kita",
+    "ippatsu",
+    "double_riichi",
+    "open_riichi",
+    "haitei",
+    "houtei",
+    "rinshan",
+    "chankan",
+    "tenhou",
+    "chiihou",
+    "renhou",
 )
 
 # The built-in rulesets under which a riichi player found noten at an exhaustive draw has
@@ -104,6 +130,8 @@ class HandForm(forms.Form):
         dealer: int,
         all_last: bool,
         strict: bool = False,
+        round_wind: str = "E",
+        honba: int = 0,
         **kwargs: Any,
     ) -> None:
         super().__init__(_carried_value(data, ruleset.players), **kwargs)
@@ -112,6 +140,13 @@ class HandForm(forms.Form):
         self.dealer = dealer
         self.all_last = all_last
         self.strict = strict
+        self.round_wind = round_wind
+        self.honba = honba
+        # Hands entered by their tiles (issue 13): the evaluation per seat, and a warning
+        # where the pad's value differs from it.
+        self.tile_results: dict[int, HandValue] = {}
+        self.tile_warnings: dict[int, str] = {}
+        self._riichi: set[int] = set()
         self.hand: dict[str, Any] | None = None
         self.missing: list[str] = []
         # wins[i] of the hand object is the win of seat win_seats[i] (for engine errors).
@@ -179,6 +214,9 @@ class HandForm(forms.Form):
                 )
             if rs.pao:
                 fields[f"pao_{seat}"] = seat_field()
+            fields[f"tiles_{seat}"] = forms.CharField(
+                required=False, max_length=2000, widget=forms.HiddenInput
+            )
             if rs.chips:
                 fields[f"chips_{seat}"] = forms.IntegerField(
                     min_value=0,
@@ -286,6 +324,7 @@ class HandForm(forms.Form):
         open_riichi = set(data.get("open_riichi") or [])
         # An open riichi is a riichi too: one tap, not two.
         riichi |= open_riichi
+        self._riichi = riichi
         if result == "ron":
             self._clean_ron(data, hand)
         elif result == "tsumo":
@@ -360,6 +399,20 @@ class HandForm(forms.Form):
         self.win_seats.append(seat)
         win: dict[str, Any] = {"winner": seat}
         value = data.get(f"value_{seat}") or ""
+        tiles = self._clean_tiles(data, seat, tsumo=tsumo, win=win)
+        if tiles is not None:
+            from_tiles = pad_value(tiles, self.ruleset)
+            if not value:
+                # The evaluation fills the value (issue 13, item 3).
+                value = from_tiles
+            elif value != from_tiles:
+                self.tile_warnings[seat] = str(
+                    _("The tiles make %(tiles)s; the value tapped is %(tapped)s.")
+                    % {
+                        "tiles": value_label(from_tiles, self.ruleset),
+                        "tapped": value_label(value, self.ruleset),
+                    }
+                )
         if not value:
             self._need(f"value_{seat}", "value")
         elif value in LIMIT_LABELS:
@@ -395,6 +448,43 @@ class HandForm(forms.Form):
         if chips:
             win["chips"] = chips
         return win
+
+    def _clean_tiles(
+        self, data: dict[str, Any], seat: int, *, tsumo: bool, win: dict[str, Any]
+    ) -> HandValue | None:
+        """The value of the winner's tiles where they were entered (``tiles_<seat>``: the
+        hand-value contract's hand keys and situational flags, as JSON), with the win's
+        ``yaku`` and ``tiles`` set on ``win``; a hand the tiles do not make is refused next
+        to the value."""
+        raw = data.get(f"tiles_{seat}") or ""
+        if not raw:
+            return None
+        try:
+            spec = json.loads(raw)
+        except ValueError:
+            spec = None
+        if not isinstance(spec, dict):
+            self.add_error(f"value_{seat}", _("The tiles could not be read."))
+            return None
+        contract = {key: spec[key] for key in TILE_SPEC_KEYS if key in spec}
+        contract |= {
+            "ruleset": self.ruleset.id,
+            "tsumo": tsumo,
+            "riichi": seat in self._riichi and not spec.get("double_riichi"),
+            "seat_wind": "ESWN"[(seat - self.dealer) % self.ruleset.players],
+            "round_wind": self.round_wind,
+            "honba": self.honba,
+        }
+        try:
+            _id, tiles, situation, honba = read_hand(contract)
+            value = evaluate(self.ruleset, tiles, situation, honba=honba)
+        except (ContractError, HandRefused) as error:
+            self.add_error(f"value_{seat}", _("The tiles: %(why)s") % {"why": error})
+            return None
+        self.tile_results[seat] = value
+        win["yaku"] = [{"name": y.name, "han": y.han} for y in value.yaku if y.han]
+        win["tiles"] = {key: contract[key] for key in TILE_SPEC_KEYS if contract.get(key)}
+        return value
 
     def _need(self, field: str, what: str) -> None:
         if self.strict:
@@ -519,4 +609,6 @@ def hand_form_data(hand: dict[str, Any]) -> dict[str, Any]:
             data["rinshan_from"] = str(win["rinshan_from"])
         if win.get("chips"):
             data[f"chips_{seat}"] = str(win["chips"])
+        if win.get("tiles"):
+            data[f"tiles_{seat}"] = json.dumps(win["tiles"], ensure_ascii=False)
     return data

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.forms.boundfield import BoundField, BoundWidget
 from django.utils.functional import Promise
@@ -30,6 +30,7 @@ from scoring.hand_labels import (
 
 if TYPE_CHECKING:
     from scoring.hand_form import HandForm
+    from scoring.tiles.evaluate import HandValue
 
 
 @dataclass(frozen=True)
@@ -82,6 +83,14 @@ class WinPad:
     yakuman: BoundField | None
     pao: BoundField | None
     chips: BoundField | None
+    # Entry by tiles (issue 13, item 3): the hidden field the keyboard writes, and the
+    # evaluation of what it holds.
+    tiles: BoundField | None = None
+    tile_value: HandValue | None = None
+    tile_yaku: tuple[tuple[str, int], ...] = ()
+    tile_fu: tuple[tuple[str, int], ...] = ()
+    tile_label: str = ""
+    tile_warning: str = ""
 
     @property
     def common_grid(self) -> list[GridRow]:
@@ -112,8 +121,6 @@ class PenaltyRow:
 
 
 @functools.lru_cache(maxsize=64)
-
-
 def value_choices(rs: Ruleset, language: str) -> list[tuple[str, str | Promise]]:
     """The value choices of a pad under ``rs``, labelled in ``language`` (the active one).
 
@@ -175,14 +182,33 @@ def win_pads(form: HandForm) -> list[WinPad]:
                 yakuman=yakuman if is_yakuman else None,
                 pao=pao,
                 chips=chips,
+                tiles=form[f"tiles_{seat}"],
+                **_tile_parts(form, seat),
             )
         )
     return pads
+
+
+def _tile_parts(form: HandForm, seat: int) -> dict[str, Any]:
+    from scoring.yaku_labels import fu_label_of, yaku_label
+
+    value = form.tile_results.get(seat)
+    if value is None:
+        return {"tile_warning": form.tile_warnings.get(seat, "")}
+    return {
+        "tile_value": value,
+        "tile_yaku": tuple((yaku_label(y.name), y.han) for y in value.yaku if y.han),
+        "tile_fu": tuple((fu_label_of(reason), fu) for reason, fu in value.fu_details),
+        "tile_label": value_label(pad_value(value, form.ruleset), form.ruleset),
+        "tile_warning": form.tile_warnings.get(seat, ""),
+    }
+
 
 def choices_for(form: HandForm) -> list[tuple[str, str | Promise]]:
     """Every value a pad button may send. The grid's are every han and fu: which of them
     this ron or tsumo may have is checked in ``clean``, with a message saying why."""
     return value_choices(form.ruleset, get_language())
+
 
 def stored_value(
     form: HandForm, name: str, values: list[tuple[str, str | Promise]]
@@ -198,6 +224,7 @@ def stored_value(
     if form.ruleset.fu_scoring and han <= GRID_HAN:
         return []
     return [(value, han_label(han) if fu is None else han_fu_label(han, int(fu)))]
+
 
 def _value_grid(
     form: HandForm, taps: dict[str, BoundWidget], *, dealer: bool, tsumo: bool
@@ -222,6 +249,7 @@ def _value_grid(
         rows.append(GridRow(fu_label(fu), cells, fu))
     return rows
 
+
 def _han_taps(
     form: HandForm, taps: dict[str, BoundWidget], *, dealer: bool, tsumo: bool
 ) -> list[ValueTap]:
@@ -241,9 +269,28 @@ def _han_taps(
         buttons.append(ValueTap(tap, (han_label(han), *detail)))
     return buttons
 
+
 def penalty_rows(form: HandForm) -> list[PenaltyRow]:
     """The ruleset's penalty toggles for the hand ``form``."""
     return [
         PenaltyRow(kind, str(PENALTY_LABELS.get(kind, kind)), form[f"penalty_{kind}"])
         for kind in form.ruleset.penalty_kinds
     ]
+
+
+def pad_value(value: HandValue, rs: Ruleset) -> str:
+    """The pad's choice for a hand valued from its tiles: ``"3-30"`` (han-fu on the grid),
+    a limit, ``"yakuman"``, or the counted han (``"6"``, and every han where fu do not
+    count)."""
+    if value.yakuman:
+        return "yakuman"
+    if rs.fu_scoring and value.han <= GRID_HAN:
+        return f"{value.han}-{value.fu}"
+    if value.limit is not None:
+        return value.limit
+    return str(value.han)
+
+
+def value_label(value: str, rs: Ruleset) -> str:
+    """A pad choice as the pad labels it (the choice itself when the pad has no such one)."""
+    return str(dict(value_choices(rs, get_language())).get(value, value))

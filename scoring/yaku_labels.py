@@ -79,3 +79,29 @@ def yaku_label(name: str) -> str:
     """A yaku id's name in the reader's language (the id when it is not known)."""
     label = YAKU_LABELS.get(name)
     return str(label) if label is not None else name
+
+
+FU_LABELS: dict[str, Promise] = {
+    "base": _("base"),
+    "penchan": _("edge wait"),
+    "kanchan": _("closed wait"),
+    "pair_wait": _("pair wait"),
+    "valued_pair": _("valued pair"),
+    "double_valued_pair": _("double-wind pair"),
+    "tsumo": _("tsumo"),
+    "hand_without_fu": _("open pinfu shape"),
+    "closed_pon": _("closed pung"),
+    "open_pon": _("open pung"),
+    "closed_terminal_pon": _("closed terminal pung"),
+    "open_terminal_pon": _("open terminal pung"),
+    "closed_kan": _("closed kan"),
+    "open_kan": _("open kan"),
+    "closed_terminal_kan": _("closed terminal kan"),
+    "open_terminal_kan": _("open terminal kan"),
+}
+
+
+def fu_label_of(reason: str) -> str:
+    """What a fu item is, in the reader's language (the package's reason when unknown)."""
+    label = FU_LABELS.get(reason)
+    return str(label) if label is not None else reason

@@ -17,7 +17,7 @@ from django.utils.translation import override
 from clubsite.models import Member
 from scoring.engine import RecordError, parse_hand, replay_record
 from scoring.models import Hanchan, WinYaku
-from scoring.services import hand_correct, hand_record, hanchan_void
+from scoring.services import hanchan_void, hand_correct, hand_record
 
 DATA = Path(__file__).parent / "data" / "online"
 TILED_WIN = {

@@ -32,8 +32,16 @@ _WIN_KEYS = frozenset(
 )
 # ``yaku`` and ``tiles`` describe a win and never change a payment (this repository's
 # extension, docs/game-record-format.md): ``yaku`` the yaku with their han, as the tile
-# evaluation names them; ``tiles`` the winning hand in the hand-value contract's keys.
-_TILE_KEYS = frozenset({"hand", "melds", "win_tile"})
+# evaluation names them; ``tiles`` the winning hand in the hand-value contract's keys (the
+# hand, calls and winning tile; the dora indicators, kita and the situational flags that are
+# true), so that the hand can be valued again.
+_TILE_KEYS = frozenset({"hand", "melds", "win_tile", "dora_indicators", "ura_indicators", "kita"})
+_TILE_FLAGS = frozenset(
+    {
+        "ippatsu", "double_riichi", "open_riichi", "haitei", "houtei", "rinshan", "chankan",
+        "tenhou", "chiihou", "renhou",
+    }
+)  # fmt: skip
 _PENALTY_KEYS = frozenset({"seat", "kind"})
 
 
@@ -452,7 +460,19 @@ def _parse_tiles(value: Any, index: int, prefix: str) -> tuple[tuple[str, Any], 
         return ()
     ok = (
         isinstance(value, Mapping)
-        and set(value) <= _TILE_KEYS
+        and set(value) <= _TILE_KEYS | _TILE_FLAGS
+        and all(isinstance(value[f], bool) for f in _TILE_FLAGS & set(value))
+        and all(
+            isinstance(value.get(k, []), list)
+            and len(value.get(k, [])) <= 5
+            and all(isinstance(t, str) and len(t) <= 3 for t in value.get(k, []))
+            for k in ("dora_indicators", "ura_indicators")
+        )
+        and (
+            not isinstance(value.get("kita", 0), bool)
+            and isinstance(value.get("kita", 0), int)
+            and 0 <= value.get("kita", 0) <= 8
+        )
         and isinstance(value.get("hand"), str)
         and isinstance(value.get("win_tile"), str)
         and len(value["hand"]) <= 60
@@ -479,10 +499,16 @@ def _parse_tiles(value: Any, index: int, prefix: str) -> tuple[tuple[str, Any], 
             'must be {"hand": mpsz, "melds": [{"type", "tiles"}], "win_tile": mpsz}',
             code="tiles_malformed",
         )
-    out = [("hand", value["hand"])]
+    out: list[tuple[str, Any]] = [("hand", value["hand"])]
     if melds:
         out.append(("melds", [{"type": m["type"], "tiles": m["tiles"]} for m in melds]))
     out.append(("win_tile", value["win_tile"]))
+    for key in ("dora_indicators", "ura_indicators"):
+        if value.get(key):
+            out.append((key, list(value[key])))
+    if value.get("kita"):
+        out.append(("kita", value["kita"]))
+    out += sorted((flag, True) for flag in _TILE_FLAGS if value.get(flag))
     return tuple(out)
 
 

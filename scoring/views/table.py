@@ -9,6 +9,7 @@ region it asked for; a write also updates the other regions out of band.
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Sequence
 from dataclasses import replace
@@ -69,6 +70,34 @@ def load_hanchan(pk: int) -> Hanchan:
             Prefetch("seats", queryset=Seat.objects.select_related("member"))
         ),
         pk=pk,
+    )
+
+
+def tile_labels() -> str:
+    """The words of the tile keyboard (static/js/tiles.js), as JSON for a data attribute."""
+    return json.dumps(
+        {
+            "hand": _("Hand"),
+            "chi": _("Chi"),
+            "pon": _("Pon"),
+            "kan": _("Open kan"),
+            "ankan": _("Closed kan"),
+            "dora": _("Dora indicator"),
+            "ura": _("Ura indicator"),
+            "win": _("Winning tile: tap a tile of the hand"),
+            "back": _("Back"),
+            "clear": _("Clear"),
+            "check": _("Value the tiles"),
+            "ippatsu": _("Ippatsu"),
+            "double_riichi": _("Double riichi"),
+            "haitei": _("Haitei"),
+            "houtei": _("Houtei"),
+            "rinshan": _("Rinshan kaihou"),
+            "chankan": _("Chankan"),
+            "calls": _("Calls"),
+            "indicators": _("Indicators"),
+        },
+        ensure_ascii=False,
     )
 
 
@@ -166,6 +195,8 @@ def new_hand_form(
         dealer=table["dealer"],
         all_last=table["all_last"],
         strict=strict,
+        round_wind=table["round"][:1],
+        honba=table["honba"],
         initial={"request_id": uuid.uuid4(), "version": hanchan.version},
     )
 
@@ -220,6 +251,8 @@ def correction_form(
         dealer=before.dealer,
         all_last=before.all_last,
         strict=strict,
+        round_wind=before.round[:1],
+        honba=before.honba,
         initial={"version": version},
     )
 
@@ -341,6 +374,7 @@ def table_context(
         "hanchan": hanchan,
         "ruleset": ruleset,
         "names": names,
+        "tile_labels": tile_labels(),
         "can_keep": can_keep,
         # An online game's hands are its log's (issue 12): it may be voided, not changed.
         "can_change": can_keep and online is None,
