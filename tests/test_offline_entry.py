@@ -134,5 +134,6 @@ def test_the_manifest_and_the_service_worker(client: Client) -> None:
     body = worker.content.decode()
     assert 'importScripts("/static/vendor/workbox-7.4.1/workbox-sw.js")' in body
     assert "NetworkFirst" in body and "StaleWhileRevalidate" in body
+    assert 'caches.delete("clubsite-pages")' in body  # on log in and log out
     page = client.get(reverse("login")).content.decode()
     assert '<link rel="manifest" href="/manifest.webmanifest">' in page

@@ -23,6 +23,14 @@ workbox.routing.registerRoute(
   new workbox.strategies.StaleWhileRevalidate({ cacheName: "clubsite-static" })
 );
 
+// Logging in or out forgets the pages kept for the last member (a phone may be shared).
+self.addEventListener("fetch", function (event) {
+  var url = new URL(event.request.url);
+  if (event.request.mode === "navigate" && /^\/accounts\/log(in|out)\//.test(url.pathname)) {
+    event.waitUntil(caches.delete("clubsite-pages"));
+  }
+});
+
 self.addEventListener("install", function () {
   self.skipWaiting();
 });
