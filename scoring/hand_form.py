@@ -73,6 +73,16 @@ NOTEN_RIICHI_CHOMBO: dict[str, str] = {
 }
 
 
+def _implied_ron(data: Any) -> Any:
+    """The taps with ``result=ron`` added when who dealt in was tapped before any outcome
+    (the table screen's shortcut: a ron in one tap less, issue 10 item 1)."""
+    if data is None or not hasattr(data, "getlist") or data.get("result") or not data.get("loser"):
+        return data
+    implied = data.copy()
+    implied["result"] = "ron"
+    return implied
+
+
 def _carried_value(data: Any, players: int) -> Any:
     """The taps with a value moved to the winner when only the winner changed: one winner
     (a tsumo's, or a ron's only winner) without a value, and exactly one value tapped for a
@@ -134,7 +144,7 @@ class HandForm(forms.Form):
         honba: int = 0,
         **kwargs: Any,
     ) -> None:
-        super().__init__(_carried_value(data, ruleset.players), **kwargs)
+        super().__init__(_carried_value(_implied_ron(data), ruleset.players), **kwargs)
         self.ruleset = rs = ruleset
         self.names = list(names)
         self.dealer = dealer

@@ -26,6 +26,7 @@ from scoring.services import hanchan_start, hand_record
 ClientFor = Callable[[Member], Client]
 DAY = datetime.date(2026, 11, 20)
 HTMX = {"HTTP_HX_REQUEST": "true"}
+HMX_EN = {**HTMX, "HTTP_ACCEPT_LANGUAGE": "en"}
 # Baba (seat 1) rons Chiba (seat 2) for 3 han 30 fu: 3,900.
 RON = {"result": "ron", "loser": "2", "winners": ["1"], "value_1": "3-30"}
 MANGAN_TSUMO = {"result": "tsumo", "winner": "0", "value_0": "mangan"}
@@ -137,6 +138,21 @@ def test_it_previews_a_ron_as_an_htmx_fragment_without_writing(aoki, game):
     assert hidden(response.text, "request_id") == fields["request_id"]
     assert hidden(response.text, "version") == fields["version"]
     assert state(game) == (0, 0)
+
+
+def test_who_dealt_in_tapped_first_is_a_ron(aoki, game):
+    """Issue 10, item 1: the first screen's "Ron: who dealt in?" row sets the outcome too."""
+    fields = form_fields(aoki, game)
+    page = aoki.get(table_url(game), HTTP_ACCEPT_LANGUAGE="en").text
+    assert 'id="ron-shortcut"' in page
+    shortcut = {key: value for key, value in RON.items() if key != "result"}
+    response = post(aoki, reverse("hand_preview", args=[game.pk]), shortcut, fields, **HMX_EN)
+    assert 'name="result" value="ron"' in response.text
+    assert re.search(r'name="result" value="ron"[^>]*checked', response.text)
+    assert "3,900" in re.search(r'id="hand-preview".*', response.text, re.DOTALL).group(0)
+    assert 'id="ron-shortcut"' not in response.text
+    post(aoki, reverse("hand_create", args=[game.pk]), shortcut, fields)
+    assert HandEntry.objects.get(hanchan=game).data["result"] == "ron"
 
 
 def test_it_previews_on_a_full_page_without_javascript(aoki, game):
