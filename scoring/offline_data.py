@@ -60,6 +60,21 @@ def _payments(rs: Ruleset, language: str) -> tuple[tuple[str, str, tuple[int, ..
     return tuple(rows)
 
 
+def offline_values(rs: Ruleset) -> dict[str, Any]:
+    """The engine's payment for every pad value under ``rs`` (the same all game long: the
+    full page carries it once, the table's updates do not)."""
+    return {
+        "riichiStick": rs.riichi_stick,
+        "honbaRon": rs.honba_ron,
+        "honbaTsumoEach": rs.honba_tsumo_each,
+        "notenTotal": rs.noten_total,
+        "values": [
+            {"value": value, "label": label, "pay": list(pay)}
+            for value, label, pay in _payments(rs, get_language() or "")
+        ],
+    }
+
+
 def offline_data(
     rs: Ruleset,
     table: Mapping[str, Any],
@@ -69,9 +84,10 @@ def offline_data(
     action: str,
     labels: dict[str, str],
 ) -> dict[str, Any]:
-    """The JSON the page carries for offline entry (see the module docstring): ``table`` is
-    the game's stored table (``round``, ``dealer``, ``honba``, ``deposits``, ``scores``);
-    ``labels`` the few words the offline panel shows, in the reader's language.
+    """The table as it stands, for offline entry (see the module docstring): ``table`` is the
+    game's stored table (``round``, ``dealer``, ``honba``, ``deposits``, ``scores``);
+    ``labels`` the few words the offline panel shows, in the reader's language. Sent with
+    every update of the table's status; :func:`offline_values` goes with it on the page.
     """
     return {
         "action": action,
@@ -82,13 +98,5 @@ def offline_data(
         "honba": table["honba"],
         "deposits": table["deposits"],
         "scores": list(table["scores"]),
-        "riichiStick": rs.riichi_stick,
-        "honbaRon": rs.honba_ron,
-        "honbaTsumoEach": rs.honba_tsumo_each,
-        "notenTotal": rs.noten_total,
-        "values": [
-            {"value": value, "label": label, "pay": list(pay)}
-            for value, label, pay in _payments(rs, get_language() or "")
-        ],
         "labels": labels,
     }

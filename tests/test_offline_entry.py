@@ -20,9 +20,12 @@ JSON = {"HTTP_ACCEPT": "application/json"}
 
 
 def offline_data(html: str) -> dict:
-    match = re.search(r'<script id="offline-data" type="application/json">(.*?)</script>', html)
-    assert match, "no offline data on the page"
-    return json.loads(match.group(1))
+    data = {}
+    for name in ("offline-values", "offline-data"):
+        match = re.search(rf'<script id="{name}" type="application/json">(.*?)</script>', html)
+        assert match, f"no {name} on the page"
+        data |= json.loads(match.group(1))
+    return data
 
 
 def test_the_table_carries_the_engines_payments_for_offline_entry(
@@ -137,3 +140,28 @@ def test_the_manifest_and_the_service_worker(client: Client) -> None:
     assert 'caches.delete("clubsite-pages")' in body  # on log in and log out
     page = client.get(reverse("login")).content.decode()
     assert '<link rel="manifest" href="/manifest.webmanifest">' in page
+
+
+def test_a_confirm_renews_the_table_for_offline_entry_but_not_the_payment_figures(
+    table_game: Hanchan, client_for: Callable[[Member], Client], member: Member
+) -> None:
+    phone = client_for(member)
+    response = phone.post(
+        reverse("hand_create", args=[table_game.pk]),
+        {
+            "csrfmiddlewaretoken": csrf_token(phone, table_game),
+            "request_id": str(uuid.uuid4()),
+            "version": "0",
+            "result": "tsumo",
+            "winner": "0",
+            "value_0": "mangan",
+        },
+        HTTP_HX_REQUEST="true",
+    )
+    html = response.content.decode()
+    assert 'id="offline-values"' not in html  # sent once, with the page
+    match = re.search(r'<script id="offline-data" type="application/json">(.*?)</script>', html)
+    assert match
+    table = json.loads(match.group(1))
+    assert (table["version"], table["dealer"], table["honba"]) == (1, 0, 1)
+    assert table["scores"] == [37000, 21000, 21000, 21000]

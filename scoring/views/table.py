@@ -35,7 +35,7 @@ from scoring.ledger import Correction, LedgerError, NewHand
 from scoring.ledger.plan import state_before
 from scoring.ledger_checks import plan_for, stored_game
 from scoring.models import Hanchan, HandEntry, OnlineGame, Seat
-from scoring.offline_data import offline_data
+from scoring.offline_data import offline_data, offline_values
 from scoring.views.charts import hand_scores_chart
 from scoring.views.confirmation_panel import confirmation_panel, history_rows
 from scoring.views.display import (
@@ -430,6 +430,9 @@ def table_context(
             )
             if in_play and can_keep and online is None and editing is None
             else None
+        ),
+        "offline_values": (
+            offline_values(ruleset) if in_play and can_keep and online is None else None
         ),
     }
     return context

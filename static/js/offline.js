@@ -24,13 +24,16 @@
   var choice = null;
   var flushing = false;
 
+  // The table as it stands (#offline-data, renewed with every update of the table) and the
+  // engine's payment figures (#offline-values, sent once with the page).
   function tableData() {
-    var node = document.getElementById("offline-data");
-    if (!node) {
+    var table = document.getElementById("offline-data");
+    var values = document.getElementById("offline-values");
+    if (!table || !values) {
       return null;
     }
     try {
-      return JSON.parse(node.textContent);
+      return Object.assign(JSON.parse(values.textContent), JSON.parse(table.textContent));
     } catch (error) {
       return null;
     }
