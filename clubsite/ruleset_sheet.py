@@ -135,6 +135,7 @@ DEALER_TOP_ENDS = {
     "never": _("no"),
     "after_win_or_tenpai": _("yes, after a dealer win or tenpai"),
     "after_any_hand": _("yes, after any hand the dealer keeps"),
+    "after_win": _("yes, after a dealer win"),
 }
 MULTI_RON_RENCHAN = {
     "any_winner": _("if the dealer is any of the winners"),
@@ -228,6 +229,11 @@ SECTIONS: list[tuple[Promise, list[Row]]] = [
                 _choice(DEALER_TOP_ENDS),
             ),
             ("dealer_top_min_score", _("... with at least"), _points_or_none),
+            (
+                "dealer_top_in_extension",
+                _("... also in every hand of the extension"),
+                _yes_no,
+            ),
         ],
     ),
     (
@@ -337,7 +343,9 @@ def rules_sheet(rs: Ruleset) -> list[SheetSection]:
     if rs.chombo_payment != "fixed":
         hidden.add("chombo_each")
     if rs.dealer_top_ends == "never":
-        hidden.add("dealer_top_min_score")
+        hidden.update({"dealer_top_min_score", "dealer_top_in_extension"})
+    if rs.extension == "none":
+        hidden.add("dealer_top_in_extension")
     if not rs.pao:
         hidden.add("pao_ron_honba")
     if rs.nagashi == "none":

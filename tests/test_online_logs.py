@@ -22,15 +22,11 @@ from clubsite.models import Member, OnlineName
 from scoring.models import Hanchan, HandEntry, OnlineGame
 from scoring.online.log import LogError, LogMismatch
 from scoring.online.reading import read_game_file
-from scoring.online.verify import verify
+from scoring.online.verify import _verify_under, verify
 from tests.conftest import make_member
 
 DATA = Path(__file__).parent / "data" / "online"
-FILES = sorted(
-    p
-    for p in DATA.glob("*/*")
-    if p.suffix in (".json", ".mjlog", ".xml", ".jsonl") and p.parent.name != "refused"
-)
+FILES = sorted(p for p in DATA.glob("*/*") if p.suffix in (".json", ".mjlog", ".xml", ".jsonl"))
 
 
 def read(path: Path):
@@ -71,27 +67,35 @@ def test_the_collection_has_what_the_issue_asks_for():
     assert {r for g in logs for r in g.rulesets[:1]} >= {"tenhou-4p", "tenhou-4p-east", "tenhou-3p"}
 
 
+EXTENSION = {"dealer_top_in_extension": True}
+AFTER_WIN = {"dealer_top_ends": "after_win"}
+
+
 @pytest.mark.parametrize(
-    ("name", "message"),
+    ("name", "ruleset", "overrides"),
     [
-        (
-            "2015060814gm-0029-0000-f1ac5f4d_tw=3.mjlog",
-            "W3 0 honba: the engine gives [-1500, 1500, 500, -1500], the log [-1500, 1500, 500, "
-            "-1500] (under tenhou-4p the game goes on to W3 1 honba)",
-        ),
-        (
-            "2010060106gm-00a9-0000-30d6de3b_tw=0.mjlog",
-            "S4 0 honba: the engine gives [1500, -1500, -1500, 500], the log [1500, -1500, -1500, "
-            "500] (under tenhou-4p the game ends here (dealer_top))",
-        ),
+        ("2015060814gm-0029-0000-f1ac5f4d_tw=3.mjlog", "tenhou-4p", EXTENSION),
+        ("2014050315gm-0041-0000-7ddece8e_tw=0.mjlog", "tenhou-4p-east", EXTENSION),
+        ("2010060106gm-00a9-0000-30d6de3b_tw=0.mjlog", "tenhou-4p", AFTER_WIN),
+        ("2009082713gm-00e1-0000-8820f355_tw=3.mjlog", "tenhou-4p-east", AFTER_WIN),
+        ("2009082815gm-00e1-0000-b7e41fe8_tw=3.mjlog", "tenhou-4p-east", AFTER_WIN),
+        ("2010030412gm-00e1-0000-4a275c59_tw=0.mjlog", "tenhou-4p-east", AFTER_WIN),
     ],
 )
-def test_real_games_the_spec_ends_otherwise_are_refused_naming_the_hand(name, message):
+def test_real_games_that_end_otherwise_than_the_spec_import_under_tenhous_old_rule(
+    name, ruleset, overrides
+):
     """tenhou-rules.md §4 (sudden death: renchan first; the all-last dealer's tenpai stop)
-    against two real games that Tenhou ended otherwise (tests/data/online/README.md)."""
-    with pytest.raises(LogMismatch) as refused:
-        verify(read(DATA / "refused" / name))
-    assert str(refused.value) == message
+    is what the presets do; real games of 2014-2015 end a sudden death on the dealer's top,
+    and games of 2009-2010 had no tenpai stop. Each such game agrees under that variant, which
+    its record keeps in ``overrides`` (tests/data/online/README.md)."""
+    log = read(DATA / "variants" / name)
+    with pytest.raises(LogMismatch):
+        _verify_under(log, ruleset, {})  # the preset as the spec reads it
+    verified = verify(log)
+    assert (verified.ruleset, verified.overrides) == (ruleset, overrides)
+    assert verified.record["overrides"] == overrides
+    assert tuple(verified.final["scores"]) == log.final_scores
 
 
 def test_a_tenhou_json_game_reads_as_the_log_says():

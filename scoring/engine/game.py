@@ -274,10 +274,18 @@ class Game(HandOutcomes):
             ended is None
             and keep_dealer
             and rs.dealer_top_ends != "never"
-            and self.is_all_last()
+            and (
+                self.is_all_last() or (rs.dealer_top_in_extension and self.wind_index >= rs.rounds)
+            )
             and rank_order(rs, scores)[0] == dealer
             and scores[dealer] >= rs.dealer_top_min_score
-            and (rs.dealer_top_ends == "after_any_hand" or self._dealer_won_or_tenpai(hand))
+            and (
+                rs.dealer_top_ends == "after_any_hand"
+                or (rs.dealer_top_ends == "after_win" and self._dealer_won(hand))
+                or (
+                    rs.dealer_top_ends == "after_win_or_tenpai" and self._dealer_won_or_tenpai(hand)
+                )
+            )
         ):
             ended = "dealer_top"
         return ended

@@ -114,13 +114,19 @@ class Ruleset:
         "never",
         "after_win_or_tenpai",
         "after_any_hand",
+        "after_win",
         doc=(
             "At all-last the game ends by itself when the dealer keeps the deal and is top: "
             "after a dealer win or dealer tenpai at a draw (Tenhou §4), or after any hand "
-            "that keeps the dealer (004 L49, F-18)."
+            "that keeps the dealer (004 L49, F-18), or after a dealer win only (Tenhou's logs "
+            "of 2009-2010)."
         ),
     )
     dealer_top_min_score: int = _param("The dealer-top end also needs this score (0 = none).")
+    dealer_top_in_extension: bool = _param(
+        "The dealer-top end applies to every hand of the extension rounds, not only their last "
+        "(Tenhou's logs of 2014-2015 end a sudden death so; tenhou-rules.md §4 keeps a renchan)."
+    )
 
     # -- renchan ---------------------------------------------------------------------------
     draws_keep_dealer_from_round: int = _param(

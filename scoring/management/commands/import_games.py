@@ -105,7 +105,10 @@ class Command(BaseCommand):
     ) -> str:
         log = game_file.log
         verified = verify(log)
-        what = f"{log.service} {log.log_id} ({verified.ruleset}, {len(log.hands)} hands)"
+        rules = verified.ruleset
+        if verified.overrides:
+            rules += " with " + ", ".join(f"{k}={v}" for k, v in verified.overrides.items())
+        what = f"{log.service} {log.log_id} ({rules}, {len(log.hands)} hands)"
         if verified.settlement_note:
             self.stdout.write(f"note: {what}: {verified.settlement_note}")
         if options["check"]:
