@@ -134,3 +134,12 @@ def test_the_yaku_records_on_a_phone(phone: Any, sanma_players: list[Member]) ->
     assert phone.locator(".yaku-table tbody tr").count() >= 5
     no_sideways_scroll(phone)
     screenshot(phone, "yaku-records-ja")
+    # A winner's page loads their yaku when scrolled to.
+    from scoring.models import WinYaku
+
+    winner = WinYaku.objects.exclude(name__in=("dora", "aka_dora", "ura_dora")).first()
+    assert winner is not None
+    phone.goto(phone.base_url + f"/members/{winner.member_id}/?period=all")
+    phone.locator("#member-yaku").scroll_into_view_if_needed()
+    phone.locator("#yaku-counts .yaku-table").wait_for()
+    assert "和了の役" in phone.inner_text("#yaku-counts")

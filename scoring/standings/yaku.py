@@ -33,13 +33,15 @@ def _counted() -> QuerySet[WinYaku]:
     return WinYaku.objects.exclude(hanchan__status=Hanchan.Status.VOIDED)
 
 
-def yakuman_records(limit: int = 100) -> list[YakumanRecord]:
-    """The latest ``limit`` yakuman wins, newest first. One query."""
+def yakuman_records(limit: int = 100, *, member_id: int | None = None) -> list[YakumanRecord]:
+    """The latest ``limit`` yakuman wins (of one member, if given), newest first. One query."""
+    found = _counted().filter(yakuman=True)
+    if member_id is not None:
+        found = found.filter(member_id=member_id)
     rows = list(
-        _counted()
-        .filter(yakuman=True)
-        .select_related("hanchan", "member", "hand")
-        .order_by("-hanchan__played_on", "-hand_id", "name")[: limit * 4]
+        found.select_related("hanchan", "member", "hand").order_by(
+            "-hanchan__played_on", "-hand_id", "name"
+        )[: limit * 4]
     )
     records: dict[tuple[int, int], YakumanRecord] = {}
     for row in rows:

@@ -9,6 +9,8 @@ from datetime import date
 from fractions import Fraction
 
 from django.core.paginator import Paginator
+from django.db.models import StringAgg, Value
+from django.db.models.functions import Concat
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.formats import date_format
@@ -16,10 +18,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from clubsite.formatting import format_points, format_thousands
-from clubsite.models import Member
+from clubsite.models import ONLINE_SERVICES, Member
 from scoring import standings as st
 from scoring.hand_labels import SEAT_WINDS
-from scoring.standings.yaku import yaku_counts
 from scoring.views.charts import LineChart, value_chart
 from scoring.views.display import Cell, rank_label
 from scoring.views.standings_filters import (
@@ -33,7 +34,6 @@ from scoring.views.standings_filters import (
     two_decimals,
 )
 from scoring.views.table import HtmxHttpRequest
-from scoring.yaku_labels import yaku_label
 
 LAST_GAMES = 20
 GAMES_PER_PAGE = 50
@@ -193,11 +193,31 @@ def default_player_period() -> st.Period:
     return st.year_period(st.club_today().year)
 
 
+def online_names(joined: str) -> list[tuple[str, str]]:
+    """``(service label, name)`` pairs from the member's joined ``service\tname`` lines."""
+    services = dict(ONLINE_SERVICES)
+    pairs = []
+    for line in sorted(filter(None, joined.split("\n"))):
+        service, _tab, name = line.partition("\t")
+        pairs.append((str(services.get(service, service)), name))
+    return pairs
+
+
 @require_safe
 def member_page(request: HtmxHttpRequest, member_id: int) -> HttpResponse:
     """A member's games, monthly totals, charts and per-hand statistics over a period
     (default: this year)."""
-    member = get_object_or_404(Member, pk=member_id)
+    # The member's online names come with the member, in the same query (issue 12, item 3).
+    member = get_object_or_404(
+        Member.objects.annotate(
+            online=StringAgg(
+                Concat("online_names__service", Value("\t"), "online_names__name"),
+                delimiter=Value("\n"),
+                default=Value(""),
+            )
+        ),
+        pk=member_id,
+    )
     filters = read_filters(request.GET, default_player_period(), with_sort=False)
     stats = st.player_page(
         member.pk,
@@ -221,15 +241,12 @@ def member_page(request: HtmxHttpRequest, member_id: int) -> HttpResponse:
         )
         for g in page.object_list
     ]
-    yaku_wins, yaku_rows = yaku_counts(member.pk)
     by_year = len(stats.months) > TABLE_MONTHS
     months = period_lines(stats.months, filters, by_year=by_year)
     previous, following = filters.neighbours()
     context = {
         "member": member,
-        "online_names": list(member.online_names.all()),
-        "yaku_wins": yaku_wins,
-        "yaku": [{"name": yaku_label(name), "wins": n} for name, n in yaku_rows[:12]],
+        "online_names": online_names(getattr(member, "online", "") or ""),
         "is_me": member.user_id == request.user.pk,
         "filters": filters,
         "form": filters.form,

@@ -9,6 +9,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from clubsite.models import Member
 from scoring.standings.yaku import YakumanRecord, yaku_counts, yakuman_records
 from scoring.tiles.notation import SUITS, TileError, tile_types
 from scoring.yaku_labels import yaku_label
@@ -70,9 +71,16 @@ def yakuman_line(record: YakumanRecord) -> YakumanLine:
 
 
 def yaku_page(request: HttpRequest) -> HttpResponse:
-    wins, counts = yaku_counts()
+    """The club's yaku records, or one member's (``?member=<id>``)."""
+    member = None
+    raw = request.GET.get("member", "")
+    if raw.isdigit():
+        member = Member.objects.filter(pk=int(raw)).first()
+    member_id = member.pk if member is not None else None
+    wins, counts = yaku_counts(member_id)
     context = {
-        "yakuman": [yakuman_line(r) for r in yakuman_records()],
+        "member": member,
+        "yakuman": [yakuman_line(r) for r in yakuman_records(member_id=member_id)],
         "wins": wins,
         "counts": [
             {"name": yaku_label(name), "wins": n, "share": f"{100 * n / wins:.1f}%"}
