@@ -91,9 +91,7 @@ class GameStartForm(forms.Form):
             self.add_error(None, _("This ruleset needs %(n)d players.") % {"n": needed})
         elif len({member.pk for member in players}) != len(players):
             self.add_error(None, _("A player cannot sit at two seats."))
-        elif not is_steward(self.user) and not any(
-            m.user_id == self.user.pk for m in players
-        ):
+        elif not is_steward(self.user) and not any(m.user_id == self.user.pk for m in players):
             self.add_error(None, _("You can start a game only at a table where you play."))
         data["players"] = players
         return data

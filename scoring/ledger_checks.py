@@ -15,6 +15,7 @@ from scoring.engine import (
     Ruleset,
     apply_overrides,
 )
+from scoring.game_loading import hanchan_with_seats
 from scoring.ledger import (
     Change,
     Correction,
@@ -101,17 +102,16 @@ def check_date(played_on: date) -> None:
 
 
 def locked_hanchan(hanchan_id: int) -> Hanchan:
-    """The game ``hanchan_id``, locked for this transaction, its ruleset version loaded.
+    """The game ``hanchan_id``, locked for this transaction, with its ruleset version and its
+    seats (prefetched, with their members), in one query.
 
     Raises:
         LedgerError: there is no such game.
     """
-    try:
-        return (
-            Hanchan.objects.select_for_update().select_related("ruleset_version").get(pk=hanchan_id)
-        )
-    except Hanchan.DoesNotExist:
-        raise LedgerError(_("There is no such game.")) from None
+    hanchan = hanchan_with_seats(hanchan_id, lock=True)
+    if hanchan is None:
+        raise LedgerError(_("There is no such game."))
+    return hanchan
 
 
 def check_changeable(hanchan: Hanchan) -> None:

@@ -221,9 +221,7 @@ def hand_correct(
                 return hanchan
             raise StaleHanchan(hanchan)
         planned = plan(stored_game(hanchan, entries), Correction(sequence, hand))
-        write_plan(
-            hanchan, planned, by=by, stored=entries, steward=steward, user_id=user_id
-        )
+        write_plan(hanchan, planned, by=by, stored=entries, steward=steward, user_id=user_id)
     return hanchan
 
 
@@ -260,9 +258,7 @@ def hand_undo_last(
         check_version(hanchan, expected_version)
         entries = list(hanchan.hands.order_by("sequence"))
         planned = plan(stored_game(hanchan, entries), Undo())
-        write_plan(
-            hanchan, planned, by=by, stored=entries, steward=steward, user_id=user_id
-        )
+        write_plan(hanchan, planned, by=by, stored=entries, steward=steward, user_id=user_id)
     return hanchan
 
 

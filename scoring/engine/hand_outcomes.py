@@ -266,9 +266,7 @@ class HandOutcomes:
         )
         return keep, honba + 1
 
-    def _nagashi(
-        self, hand: Hand, dealer: int, honba: int, ledger: HandLedger
-    ) -> tuple[bool, int]:
+    def _nagashi(self, hand: Hand, dealer: int, honba: int, ledger: HandLedger) -> tuple[bool, int]:
         """Nagashi paid as a tsumo of its value by each player who made it (M-07, S-12, H-23,
         F-14, Tenhou §3); it replaces the noten payments."""
         rs = self.ruleset

@@ -124,9 +124,7 @@ def replay_record(record: Any) -> Replay:
     )
 
 
-def _replay_final_scores(
-    record: Mapping[str, Any], ruleset: Ruleset, players: list[str]
-) -> Replay:
+def _replay_final_scores(record: Mapping[str, Any], ruleset: Ruleset, players: list[str]) -> Replay:
     """A game entered as final scores only: no hands, the settlement of its final scores."""
     if record.get("hands", []) != []:
         raise RecordError(

@@ -70,49 +70,78 @@ def backfill_facts(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('clubsite', '0001_initial'),
-        ('scoring', '0002_standings_indexes'),
+        ("clubsite", "0001_initial"),
+        ("scoring", "0002_standings_indexes"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='handentry',
-            name='before',
+            model_name="handentry",
+            name="before",
             field=models.JSONField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='seat',
-            name='busted',
-            field=models.BooleanField(blank=True, null=True, verbose_name='bust'),
+            model_name="seat",
+            name="busted",
+            field=models.BooleanField(blank=True, null=True, verbose_name="bust"),
         ),
         migrations.AddField(
-            model_name='seat',
-            name='last_place',
-            field=models.BooleanField(blank=True, null=True, verbose_name='last place'),
+            model_name="seat",
+            name="last_place",
+            field=models.BooleanField(blank=True, null=True, verbose_name="last place"),
         ),
         migrations.CreateModel(
-            name='HandSeat',
+            name="HandSeat",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seat', models.PositiveSmallIntegerField(verbose_name='seat')),
-                ('outcome', models.CharField(max_length=8)),
-                ('dealer', models.BooleanField(default=False)),
-                ('delta', models.IntegerField()),
-                ('won', models.BooleanField(default=False)),
-                ('tsumo', models.BooleanField(default=False)),
-                ('dealt_in', models.BooleanField(default=False)),
-                ('riichi', models.BooleanField(default=False)),
-                ('chombo', models.BooleanField(default=False)),
-                ('win_value', models.IntegerField(default=0)),
-                ('hanchan', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='scoring.hanchan')),
-                ('hand', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seat_facts', to='scoring.handentry')),
-                ('member', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='clubsite.member')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("seat", models.PositiveSmallIntegerField(verbose_name="seat")),
+                ("outcome", models.CharField(max_length=8)),
+                ("dealer", models.BooleanField(default=False)),
+                ("delta", models.IntegerField()),
+                ("won", models.BooleanField(default=False)),
+                ("tsumo", models.BooleanField(default=False)),
+                ("dealt_in", models.BooleanField(default=False)),
+                ("riichi", models.BooleanField(default=False)),
+                ("chombo", models.BooleanField(default=False)),
+                ("win_value", models.IntegerField(default=0)),
+                (
+                    "hanchan",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="scoring.hanchan",
+                    ),
+                ),
+                (
+                    "hand",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="seat_facts",
+                        to="scoring.handentry",
+                    ),
+                ),
+                (
+                    "member",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="clubsite.member",
+                    ),
+                ),
             ],
             options={
-                'indexes': [models.Index(fields=['member', 'hanchan'], name='handseat_member_hanchan')],
-                'constraints': [models.UniqueConstraint(fields=('hand', 'seat'), name='unique_hand_seat')],
+                "indexes": [
+                    models.Index(fields=["member", "hanchan"], name="handseat_member_hanchan")
+                ],
+                "constraints": [
+                    models.UniqueConstraint(fields=("hand", "seat"), name="unique_hand_seat")
+                ],
             },
         ),
         migrations.RunPython(backfill_facts, migrations.RunPython.noop),

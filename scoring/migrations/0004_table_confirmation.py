@@ -15,7 +15,9 @@ def count_finished_games(apps, schema_editor):
     HandSeat = apps.get_model("scoring", "HandSeat")
     Seat = apps.get_model("scoring", "Seat")
     CountedSeat = apps.get_model("scoring", "CountedSeat")
-    ids = list(Hanchan.objects.filter(status="finished").order_by("pk").values_list("pk", flat=True))
+    ids = list(
+        Hanchan.objects.filter(status="finished").order_by("pk").values_list("pk", flat=True)
+    )
     for start in range(0, len(ids), BATCH):
         batch = ids[start : start + BATCH]
         games = {h.pk: h for h in Hanchan.objects.filter(pk__in=batch)}
@@ -69,68 +71,143 @@ def count_finished_games(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('clubsite', '0001_initial'),
-        ('scoring', '0003_ledger_facts'),
+        ("clubsite", "0001_initial"),
+        ("scoring", "0003_ledger_facts"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='hanchan',
-            name='counted_version',
+            model_name="hanchan",
+            name="counted_version",
             field=models.PositiveIntegerField(blank=True, null=True),
         ),
         migrations.AlterField(
-            model_name='ledgerchange',
-            name='action',
-            field=models.CharField(choices=[('started', 'started'), ('recorded', 'hand recorded'), ('corrected', 'hand corrected'), ('undone', 'hand undone'), ('finished', 'finished'), ('voided', 'voided'), ('confirmed', 'confirmed'), ('counted', 'counted in standings')], max_length=12),
+            model_name="ledgerchange",
+            name="action",
+            field=models.CharField(
+                choices=[
+                    ("started", "started"),
+                    ("recorded", "hand recorded"),
+                    ("corrected", "hand corrected"),
+                    ("undone", "hand undone"),
+                    ("finished", "finished"),
+                    ("voided", "voided"),
+                    ("confirmed", "confirmed"),
+                    ("counted", "counted in standings"),
+                ],
+                max_length=12,
+            ),
         ),
         migrations.CreateModel(
-            name='Confirmation',
+            name="Confirmation",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('version', models.PositiveIntegerField()),
-                ('as_steward', models.BooleanField(default=False)),
-                ('implicit', models.BooleanField(default=False)),
-                ('at', models.DateTimeField(auto_now_add=True)),
-                ('hanchan', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='confirmations', to='scoring.hanchan')),
-                ('member', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='clubsite.member')),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("version", models.PositiveIntegerField()),
+                ("as_steward", models.BooleanField(default=False)),
+                ("implicit", models.BooleanField(default=False)),
+                ("at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "hanchan",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="confirmations",
+                        to="scoring.hanchan",
+                    ),
+                ),
+                (
+                    "member",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="clubsite.member",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['hanchan', 'at', 'pk'],
-                'constraints': [models.UniqueConstraint(fields=('hanchan', 'version', 'user'), name='unique_confirmation')],
+                "ordering": ["hanchan", "at", "pk"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("hanchan", "version", "user"), name="unique_confirmation"
+                    )
+                ],
             },
         ),
         migrations.CreateModel(
-            name='CountedSeat',
+            name="CountedSeat",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('played_on', models.DateField()),
-                ('seat', models.PositiveSmallIntegerField()),
-                ('players', models.PositiveSmallIntegerField()),
-                ('final_score', models.IntegerField()),
-                ('rank', models.PositiveSmallIntegerField()),
-                ('points', models.IntegerField()),
-                ('busted', models.BooleanField()),
-                ('last_place', models.BooleanField()),
-                ('ended_by', models.CharField(max_length=20)),
-                ('hands', models.PositiveIntegerField()),
-                ('wins', models.PositiveIntegerField()),
-                ('tsumo_wins', models.PositiveIntegerField()),
-                ('deal_ins', models.PositiveIntegerField()),
-                ('riichi', models.PositiveIntegerField()),
-                ('chombo', models.PositiveIntegerField()),
-                ('win_points', models.IntegerField()),
-                ('hanchan', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='counted', to='scoring.hanchan')),
-                ('member', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='clubsite.member')),
-                ('ruleset_version', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='scoring.rulesetversion')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("played_on", models.DateField()),
+                ("seat", models.PositiveSmallIntegerField()),
+                ("players", models.PositiveSmallIntegerField()),
+                ("final_score", models.IntegerField()),
+                ("rank", models.PositiveSmallIntegerField()),
+                ("points", models.IntegerField()),
+                ("busted", models.BooleanField()),
+                ("last_place", models.BooleanField()),
+                ("ended_by", models.CharField(max_length=20)),
+                ("hands", models.PositiveIntegerField()),
+                ("wins", models.PositiveIntegerField()),
+                ("tsumo_wins", models.PositiveIntegerField()),
+                ("deal_ins", models.PositiveIntegerField()),
+                ("riichi", models.PositiveIntegerField()),
+                ("chombo", models.PositiveIntegerField()),
+                ("win_points", models.IntegerField()),
+                (
+                    "hanchan",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="counted",
+                        to="scoring.hanchan",
+                    ),
+                ),
+                (
+                    "member",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="clubsite.member",
+                    ),
+                ),
+                (
+                    "ruleset_version",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="scoring.rulesetversion",
+                    ),
+                ),
             ],
             options={
-                'indexes': [models.Index(fields=['played_on', 'ruleset_version'], name='counted_played_on'), models.Index(fields=['member', 'played_on'], name='counted_member_played_on')],
-                'constraints': [models.UniqueConstraint(fields=('hanchan', 'seat'), name='unique_counted_seat')],
+                "indexes": [
+                    models.Index(fields=["played_on", "ruleset_version"], name="counted_played_on"),
+                    models.Index(fields=["member", "played_on"], name="counted_member_played_on"),
+                ],
+                "constraints": [
+                    models.UniqueConstraint(fields=("hanchan", "seat"), name="unique_counted_seat")
+                ],
             },
         ),
         migrations.RunPython(count_finished_games, migrations.RunPython.noop),

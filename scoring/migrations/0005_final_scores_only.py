@@ -4,25 +4,37 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('scoring', '0004_table_confirmation'),
+        ("scoring", "0004_table_confirmation"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='countedseat',
-            name='final_scores_only',
+            model_name="countedseat",
+            name="final_scores_only",
             field=models.BooleanField(default=False),
         ),
         migrations.AddField(
-            model_name='hanchan',
-            name='final_scores_only',
-            field=models.BooleanField(default=False, verbose_name='final scores only'),
+            model_name="hanchan",
+            name="final_scores_only",
+            field=models.BooleanField(default=False, verbose_name="final scores only"),
         ),
         migrations.AlterField(
-            model_name='ledgerchange',
-            name='action',
-            field=models.CharField(choices=[('started', 'started'), ('recorded', 'hand recorded'), ('corrected', 'hand corrected'), ('undone', 'hand undone'), ('finished', 'finished'), ('voided', 'voided'), ('final_scores', 'final scores entered'), ('confirmed', 'confirmed'), ('counted', 'counted in standings')], max_length=12),
+            model_name="ledgerchange",
+            name="action",
+            field=models.CharField(
+                choices=[
+                    ("started", "started"),
+                    ("recorded", "hand recorded"),
+                    ("corrected", "hand corrected"),
+                    ("undone", "hand undone"),
+                    ("finished", "finished"),
+                    ("voided", "voided"),
+                    ("final_scores", "final scores entered"),
+                    ("confirmed", "confirmed"),
+                    ("counted", "counted in standings"),
+                ],
+                max_length=12,
+            ),
         ),
     ]

@@ -4,20 +4,33 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('scoring', '0005_final_scores_only'),
+        ("scoring", "0005_final_scores_only"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='hanchan',
-            name='time_called',
-            field=models.BooleanField(default=False, verbose_name='time called'),
+            model_name="hanchan",
+            name="time_called",
+            field=models.BooleanField(default=False, verbose_name="time called"),
         ),
         migrations.AlterField(
-            model_name='ledgerchange',
-            name='action',
-            field=models.CharField(choices=[('started', 'started'), ('recorded', 'hand recorded'), ('corrected', 'hand corrected'), ('undone', 'hand undone'), ('finished', 'finished'), ('voided', 'voided'), ('final_scores', 'final scores entered'), ('time_called', 'time called'), ('confirmed', 'confirmed'), ('counted', 'counted in standings')], max_length=12),
+            model_name="ledgerchange",
+            name="action",
+            field=models.CharField(
+                choices=[
+                    ("started", "started"),
+                    ("recorded", "hand recorded"),
+                    ("corrected", "hand corrected"),
+                    ("undone", "hand undone"),
+                    ("finished", "finished"),
+                    ("voided", "voided"),
+                    ("final_scores", "final scores entered"),
+                    ("time_called", "time called"),
+                    ("confirmed", "confirmed"),
+                    ("counted", "counted in standings"),
+                ],
+                max_length=12,
+            ),
         ),
     ]

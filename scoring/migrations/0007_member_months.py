@@ -44,41 +44,65 @@ def add_up_months(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('clubsite', '0001_initial'),
-        ('scoring', '0006_time_called'),
+        ("clubsite", "0001_initial"),
+        ("scoring", "0006_time_called"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='MemberMonth',
+            name="MemberMonth",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('month', models.DateField()),
-                ('games', models.PositiveIntegerField()),
-                ('total_points', models.BigIntegerField()),
-                ('rank_sum', models.PositiveIntegerField()),
-                ('first', models.PositiveIntegerField()),
-                ('second', models.PositiveIntegerField()),
-                ('third', models.PositiveIntegerField()),
-                ('fourth', models.PositiveIntegerField()),
-                ('lasts', models.PositiveIntegerField()),
-                ('tobis', models.PositiveIntegerField()),
-                ('best', models.BigIntegerField()),
-                ('hands', models.PositiveIntegerField()),
-                ('wins', models.PositiveIntegerField()),
-                ('tsumo_wins', models.PositiveIntegerField()),
-                ('deal_ins', models.PositiveIntegerField()),
-                ('riichi', models.PositiveIntegerField()),
-                ('chombo', models.PositiveIntegerField()),
-                ('win_points', models.BigIntegerField()),
-                ('member', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='clubsite.member')),
-                ('ruleset_version', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='scoring.rulesetversion')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("month", models.DateField()),
+                ("games", models.PositiveIntegerField()),
+                ("total_points", models.BigIntegerField()),
+                ("rank_sum", models.PositiveIntegerField()),
+                ("first", models.PositiveIntegerField()),
+                ("second", models.PositiveIntegerField()),
+                ("third", models.PositiveIntegerField()),
+                ("fourth", models.PositiveIntegerField()),
+                ("lasts", models.PositiveIntegerField()),
+                ("tobis", models.PositiveIntegerField()),
+                ("best", models.BigIntegerField()),
+                ("hands", models.PositiveIntegerField()),
+                ("wins", models.PositiveIntegerField()),
+                ("tsumo_wins", models.PositiveIntegerField()),
+                ("deal_ins", models.PositiveIntegerField()),
+                ("riichi", models.PositiveIntegerField()),
+                ("chombo", models.PositiveIntegerField()),
+                ("win_points", models.BigIntegerField()),
+                (
+                    "member",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="clubsite.member",
+                    ),
+                ),
+                (
+                    "ruleset_version",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="scoring.rulesetversion",
+                    ),
+                ),
             ],
             options={
-                'indexes': [models.Index(fields=['ruleset_version', 'month'], name='member_month_version')],
-                'constraints': [models.UniqueConstraint(fields=('member', 'month', 'ruleset_version'), name='unique_member_month')],
+                "indexes": [
+                    models.Index(fields=["ruleset_version", "month"], name="member_month_version")
+                ],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("member", "month", "ruleset_version"), name="unique_member_month"
+                    )
+                ],
             },
         ),
         migrations.RunPython(add_up_months, migrations.RunPython.noop),

@@ -17,7 +17,9 @@ def add_up_years(apps, schema_editor):
     MemberMonth = apps.get_model("scoring", "MemberMonth")
     MemberYear = apps.get_model("scoring", "MemberYear")
     years = {}
-    for month in MemberMonth.objects.values("member_id", "ruleset_version_id", "month", *SUMMED, "best"):
+    for month in MemberMonth.objects.values(
+        "member_id", "ruleset_version_id", "month", *SUMMED, "best"
+    ):
         key = (month["member_id"], month["ruleset_version_id"], month["month"].year)
         total = years.get(key)
         if total is None:
@@ -41,41 +43,65 @@ def add_up_years(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('clubsite', '0002_display_name_validation'),
-        ('scoring', '0007_member_months'),
+        ("clubsite", "0002_display_name_validation"),
+        ("scoring", "0007_member_months"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='MemberYear',
+            name="MemberYear",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('games', models.PositiveIntegerField()),
-                ('total_points', models.BigIntegerField()),
-                ('rank_sum', models.PositiveIntegerField()),
-                ('first', models.PositiveIntegerField()),
-                ('second', models.PositiveIntegerField()),
-                ('third', models.PositiveIntegerField()),
-                ('fourth', models.PositiveIntegerField()),
-                ('lasts', models.PositiveIntegerField()),
-                ('tobis', models.PositiveIntegerField()),
-                ('best', models.BigIntegerField()),
-                ('hands', models.PositiveIntegerField()),
-                ('wins', models.PositiveIntegerField()),
-                ('tsumo_wins', models.PositiveIntegerField()),
-                ('deal_ins', models.PositiveIntegerField()),
-                ('riichi', models.PositiveIntegerField()),
-                ('chombo', models.PositiveIntegerField()),
-                ('win_points', models.BigIntegerField()),
-                ('year', models.DateField()),
-                ('member', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='clubsite.member')),
-                ('ruleset_version', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='scoring.rulesetversion')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("games", models.PositiveIntegerField()),
+                ("total_points", models.BigIntegerField()),
+                ("rank_sum", models.PositiveIntegerField()),
+                ("first", models.PositiveIntegerField()),
+                ("second", models.PositiveIntegerField()),
+                ("third", models.PositiveIntegerField()),
+                ("fourth", models.PositiveIntegerField()),
+                ("lasts", models.PositiveIntegerField()),
+                ("tobis", models.PositiveIntegerField()),
+                ("best", models.BigIntegerField()),
+                ("hands", models.PositiveIntegerField()),
+                ("wins", models.PositiveIntegerField()),
+                ("tsumo_wins", models.PositiveIntegerField()),
+                ("deal_ins", models.PositiveIntegerField()),
+                ("riichi", models.PositiveIntegerField()),
+                ("chombo", models.PositiveIntegerField()),
+                ("win_points", models.BigIntegerField()),
+                ("year", models.DateField()),
+                (
+                    "member",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="clubsite.member",
+                    ),
+                ),
+                (
+                    "ruleset_version",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="scoring.rulesetversion",
+                    ),
+                ),
             ],
             options={
-                'indexes': [models.Index(fields=['ruleset_version', 'year'], name='member_year_version')],
-                'constraints': [models.UniqueConstraint(fields=('member', 'year', 'ruleset_version'), name='unique_member_year')],
+                "indexes": [
+                    models.Index(fields=["ruleset_version", "year"], name="member_year_version")
+                ],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("member", "year", "ruleset_version"), name="unique_member_year"
+                    )
+                ],
             },
         ),
         migrations.RunPython(add_up_years, migrations.RunPython.noop),

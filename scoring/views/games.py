@@ -105,9 +105,7 @@ def _confirmed_by(hanchan: Hanchan, seats: list[Seat]) -> tuple[str, ...]:
 
 def awaiting_confirmation(hanchan: Hanchan) -> bool:
     """A finished game whose current result does not count yet."""
-    return (
-        hanchan.status == Hanchan.Status.FINISHED and hanchan.counted_version != hanchan.version
-    )
+    return hanchan.status == Hanchan.Status.FINISHED and hanchan.counted_version != hanchan.version
 
 
 @require_safe

@@ -18,9 +18,8 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import PermissionDenied
-from django.db.models import Prefetch
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django_htmx.middleware import HtmxDetails
@@ -30,6 +29,7 @@ from clubsite.htmx import wants_fragment
 from clubsite.models import Member
 from clubsite.permissions import is_steward
 from scoring.engine import Ruleset, TableState
+from scoring.game_loading import hanchan_with_seats
 from scoring.hand_form import HandForm, hand_form_data
 from scoring.ledger import Correction, LedgerError, NewHand
 from scoring.ledger.plan import state_before
@@ -65,12 +65,15 @@ class HtmxHttpRequest(HttpRequest):
 
 
 def load_hanchan(pk: int) -> Hanchan:
-    return get_object_or_404(
-        Hanchan.objects.select_related("ruleset_version", "online").prefetch_related(
-            Prefetch("seats", queryset=Seat.objects.select_related("member"))
-        ),
-        pk=pk,
-    )
+    """The game with its ruleset version, online origin and seated members (one query).
+
+    Raises:
+        Http404: there is no such game.
+    """
+    hanchan = hanchan_with_seats(pk, online=True)
+    if hanchan is None:
+        raise Http404(_("There is no such game."))
+    return hanchan
 
 
 def tile_labels() -> str:
