@@ -8,6 +8,7 @@ urlpatterns = [
     path("games/import/", views.game_import, name="game_import"),
     path("games/<int:pk>/", views.game_detail, name="game_detail"),
     path("games/<int:pk>/record.json", views.game_record, name="game_record"),
+    path("games/<int:pk>/chart/", views.game_chart, name="game_chart"),
     path("games/<int:pk>/hands/", views.hand_create, name="hand_create"),
     path("games/<int:pk>/hands/preview/", views.hand_preview, name="hand_preview"),
     path("games/<int:pk>/hands/<int:number>/edit/", views.hand_edit, name="hand_edit"),

@@ -43,9 +43,7 @@ def keep_ron_offline(phone: Any) -> None:
     panel.locator("fieldset", has_text="和了").get_by_role("button", name="Baba").click()
     phone.select_option("#offline-value", "3-30")
     panel.locator("fieldset", has_text="立直").get_by_role("button", name="Baba").click()
-    assert phone.inner_text("#offline-summary") == (
-        "Aoki 0 · Baba +3,900 · Chiba −3,900 · Endo 0"
-    )
+    assert phone.inner_text("#offline-summary") == ("Aoki 0 · Baba +3,900 · Chiba −3,900 · Endo 0")
     phone.locator("#offline-keep").click()
     phone.wait_for_selector(".queued-hand.waiting")
 

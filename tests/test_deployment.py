@@ -261,8 +261,9 @@ def test_a_failed_notice_e_mail_is_logged_marked_and_the_rest_go_out(
 
     monkeypatch.setattr(backend, "send_messages", picky)
     mail.outbox.clear()
-    with caplog.at_level(logging.ERROR, logger="clubsite.mail"), django_capture_on_commit_callbacks(
-        execute=True
+    with (
+        caplog.at_level(logging.ERROR, logger="clubsite.mail"),
+        django_capture_on_commit_callbacks(execute=True),
     ):
         meetup_apply(meetup_id=meetup.pk, by=member.user, dates=None)
     notice = Notice.objects.filter(meetup=meetup).order_by("-pk").first()

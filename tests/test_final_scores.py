@@ -37,7 +37,6 @@ def english():
         yield
 
 
-
 def settle(raw: dict, ruleset_id: str = "makura-1.5"):
     ruleset = load_ruleset(ruleset_id)
     return settle_final_scores(ruleset, parse_final_scores(raw, ruleset))
@@ -131,9 +130,7 @@ def game(players) -> Hanchan:
 
 def enter_final(game: Hanchan, raw: dict, by: Member) -> Hanchan:
     game.refresh_from_db()
-    hanchan_final_scores(
-        hanchan_id=game.pk, final_scores=raw, expected_version=game.version, by=by
-    )
+    hanchan_final_scores(hanchan_id=game.pk, final_scores=raw, expected_version=game.version, by=by)
     game.refresh_from_db()
     return game
 

@@ -224,9 +224,7 @@ def test_it_draws_the_seats_when_asked(aoki, players):
         aoki.post(reverse("game_new"), data)
 
     given = [m.pk for m in players]
-    orders = [
-        [s.member_id for s in game.seats.order_by("index")] for game in Hanchan.objects.all()
-    ]
+    orders = [[s.member_id for s in game.seats.order_by("index")] for game in Hanchan.objects.all()]
     assert len(orders) == 8
     assert all(sorted(order) == sorted(given) for order in orders)
     # A real draw: eight games all seated as given would happen once in 24**8 (1.1e11).

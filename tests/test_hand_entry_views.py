@@ -1248,26 +1248,47 @@ def test_a_preview_reads_and_sends_the_same_at_any_hand(aoki, players):
 
 def test_a_recorded_hand_sends_its_own_row_and_not_the_whole_list(aoki, players):
     """Issue 10 item 8: the answer to a confirm holds the new hand's row, out of band at the
-    top of the list, not every hand again; its size barely grows with the game."""
-    sizes = []
+    top of the list, and the one new line of the history, not every hand again; the chart is
+    drawn again only when it is scrolled to. Its size and its queries do not grow with the
+    game."""
+    sizes, counts = [], []
     for hands in (1, 9):
         game = game_with_hands(players, hands)
         fields = form_fields(aoki, game)
         everyone_tenpai = {"result": "draw", "tenpai": ["0", "1", "2", "3"]}
-        response = post(
-            aoki, reverse("hand_create", args=[game.pk]), everyone_tenpai, fields, **HTMX
-        )
+        with CaptureQueriesContext(connection) as queries:
+            response = post(
+                aoki, reverse("hand_create", args=[game.pk]), everyone_tenpai, fields, **HTMX
+            )
         assert response.status_code == 200
         html = response.text
         assert f'id="hand-{hands + 1}"' in html
         assert f'id="hand-{hands}"' not in html  # the earlier rows stay on the page as they are
         assert 'hx-swap-oob="afterbegin:#hand-rows"' in html
-        assert 'id="score-chart" hx-swap-oob="true"' in html
+        chart = html[html.index('id="score-chart"') :]
+        chart = chart[: chart.index(">")]
+        assert 'hx-swap-oob="true"' in chart
+        assert f'hx-get="/games/{game.pk}/chart/" hx-trigger="revealed"' in chart
+        assert "<svg" not in html
+        history = html[html.index('hx-swap-oob="afterbegin:#history-rows"') :]
+        assert history.count("<li>") == 1
+        assert f"<b>Aoki</b> {hands + 1}局目を入力</li>" in history  # "entered hand N"
         assert 'id="table-status"' in html and 'id="hand-entry"' in html
-        # The chart, which gains a point a hand, is left out of the comparison.
-        chart = html[html.index('id="score-chart"') : html.index("afterbegin:#hand-rows")]
-        sizes.append(len(html) - len(chart))
-    assert abs(sizes[0] - sizes[1]) < 400
+        sizes.append(len(html))
+        counts.append(len(queries))
+    assert abs(sizes[0] - sizes[1]) < 100
+    assert counts[0] == counts[1]
+
+
+def test_the_chart_drawn_again_when_scrolled_to_has_every_hand(aoki, players):
+    """The marker a recorded hand leaves in place of the chart loads this (issue 10 item 8)."""
+    game = game_with_hands(players, 3)
+    html = aoki.get(reverse("game_chart", args=[game.pk])).text
+    assert html.lstrip().startswith('<div id="score-chart">')
+    assert '<title id="scores-chart-title">' in html
+    rows = html[html.index("<tbody>") : html.index("</tbody>")]
+    assert rows.count("<tr>") == 4  # the start and three hands
+    assert "hx-swap-oob" not in html
 
 
 # Changing only the winner keeps the value (issue 10 item 6)

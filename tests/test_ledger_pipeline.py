@@ -176,10 +176,7 @@ def test_the_history_seeding_plays_each_hand_once(plays, players):
     ]
     plays.reset()  # sample_hands plays its own games to draw legal hands
     hanchans_import_bulk(
-        [
-            GameToImport(record, {m.display_name: m for m in players}, DAY)
-            for record in records
-        ]
+        [GameToImport(record, {m.display_name: m for m in players}, DAY) for record in records]
     )
     assert plays.plays == sum(len(r["hands"]) for r in records)
 
@@ -344,14 +341,10 @@ def test_a_game_ended_by_tobi_marks_the_busted_seat_and_last_place(players):
     assert seat.busted is None and seat.last_place is None and seat.points is None
 
 
-@pytest.mark.parametrize(
-    "played_on", [datetime.date(9999, 12, 31), datetime.date(1949, 12, 31)]
-)
+@pytest.mark.parametrize("played_on", [datetime.date(9999, 12, 31), datetime.date(1949, 12, 31)])
 def test_a_game_is_dated_between_1950_and_today(players, played_on):
     """Issue 9: dates within a sane range; nothing is written for a refused date."""
     with pytest.raises(LedgerError) as raised:
-        hanchan_start(
-            ruleset_id="makura-1.5", members=players, played_on=played_on, by=players[0]
-        )
+        hanchan_start(ruleset_id="makura-1.5", members=players, played_on=played_on, by=players[0])
     assert raised.value.field == "played_on"
     assert Hanchan.objects.count() == 0

@@ -164,9 +164,7 @@ def test_an_online_game_keeps_its_logs_hands_but_may_be_voided(sanma_members):
     ]
 
 
-def test_online_games_count_in_their_own_standings_unless_the_club_says_so(
-    sanma_members, settings
-):
+def test_online_games_count_in_their_own_standings_unless_the_club_says_so(sanma_members, settings):
     from scoring import standings as st
     from scoring.views.standings_filters import ruleset_label
 

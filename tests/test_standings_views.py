@@ -247,7 +247,7 @@ def test_csv_exports_neutralise_formulas_as_a_spreadsheet_reads_them(client_for,
     from scoring.views.standings_csv import safe_cell
     from tests.conftest import make_member
 
-    assert safe_cell("=HYPERLINK(\"http://x\")") == "'=HYPERLINK(\"http://x\")"
+    assert safe_cell('=HYPERLINK("http://x")') == '\'=HYPERLINK("http://x")'
     assert safe_cell("+cmd|' /C calc'!A0") == "'+cmd|' /C calc'!A0"
     assert safe_cell("@SUM(1)") == "'@SUM(1)"
     assert safe_cell("-12.3") == "-12.3" and safe_cell("+55.0") == "+55.0"
@@ -255,7 +255,7 @@ def test_csv_exports_neutralise_formulas_as_a_spreadsheet_reads_them(client_for,
 
     from scoring.services import hanchan_import
 
-    names = ["=HYPERLINK(\"http://evil\",\"x\")", "+cmd|' /C calc'!A0", "@SUM(A1)", "Doi"]
+    names = ['=HYPERLINK("http://evil","x")', "+cmd|' /C calc'!A0", "@SUM(A1)", "Doi"]
     players = [make_member(f"u{i}", name, "") for i, name in enumerate(names)]
     hanchan_import(
         record={

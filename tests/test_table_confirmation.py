@@ -168,9 +168,7 @@ def confirmed(game: Hanchan, players: list[Member]) -> Hanchan:
     return game
 
 
-def test_a_correction_of_a_counted_game_waits_while_the_old_result_stays(
-    finished, plain_players
-):
+def test_a_correction_of_a_counted_game_waits_while_the_old_result_stays(finished, plain_players):
     game = confirmed(finished, plain_players)
     before = counted_points(game)
     aoki, baba, *_ = plain_players
@@ -225,9 +223,7 @@ def test_yesterdays_game_is_confirmed_by_the_table(plain_players):
     assert confirm(game, plain_players[3]) is True
 
 
-def test_a_game_started_by_a_member_who_does_not_play_needs_a_steward(
-    plain_players, staff_member
-):
+def test_a_game_started_by_a_member_who_does_not_play_needs_a_steward(plain_players, staff_member):
     game = start(plain_players, by=staff_member)  # Doi starts it without playing
     enter(game, YAKUMAN, plain_players[0])
     for member in plain_players[1:]:
@@ -350,9 +346,7 @@ def test_the_history_is_shown_to_players_and_stewards_only(
     assert 'id="game-history"' not in html
 
 
-def test_the_home_page_takes_the_same_queries_however_many_games_wait(
-    plain_players, client_for
-):
+def test_the_home_page_takes_the_same_queries_however_many_games_wait(plain_players, client_for):
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 

@@ -41,7 +41,6 @@ def english():
         yield
 
 
-
 def members(count: int) -> list[Member]:
     return [make_member(f"p{i:02d}", f"P{i:02d}", "") for i in range(count)]
 
@@ -124,9 +123,7 @@ def test_the_grand_champion_is_decided_by_the_finals_only(db):
     )  # fmt: skip
     participants_set(event_id=event.pk, members=members(8))
     event_draw(event_id=event.pk)
-    prelims: dict[int, int] = {
-        n: sum(p) for n, p in run_rounds(event, better=lambda n: n).items()
-    }
+    prelims: dict[int, int] = {n: sum(p) for n, p in run_rounds(event, better=lambda n: n).items()}
     event_advance(event_id=event.pk)
     final_round = Round.objects.get(event=event, number=7)
     top4 = sorted(range(8), key=lambda n: (-prelims[n], n))[:4]

@@ -6,7 +6,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -15,19 +14,34 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='Member',
+            name="Member",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('display_name', models.CharField(max_length=60, unique=True, verbose_name='display name')),
-                ('furigana', models.CharField(blank=True, max_length=120, verbose_name='furigana')),
-                ('phone', models.CharField(blank=True, max_length=30, verbose_name='phone number')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('user', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='member', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "display_name",
+                    models.CharField(max_length=60, unique=True, verbose_name="display name"),
+                ),
+                ("furigana", models.CharField(blank=True, max_length=120, verbose_name="furigana")),
+                ("phone", models.CharField(blank=True, max_length=30, verbose_name="phone number")),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "user",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="member",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'member',
-                'verbose_name_plural': 'members',
-                'ordering': ['furigana', 'display_name'],
+                "verbose_name": "member",
+                "verbose_name_plural": "members",
+                "ordering": ["furigana", "display_name"],
             },
         ),
     ]

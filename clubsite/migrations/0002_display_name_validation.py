@@ -6,15 +6,19 @@ import clubsite.names
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('clubsite', '0001_initial'),
+        ("clubsite", "0001_initial"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='member',
-            name='display_name',
-            field=models.CharField(max_length=60, unique=True, validators=[clubsite.names.validate_display_name], verbose_name='display name'),
+            model_name="member",
+            name="display_name",
+            field=models.CharField(
+                max_length=60,
+                unique=True,
+                validators=[clubsite.names.validate_display_name],
+                verbose_name="display name",
+            ),
         ),
     ]

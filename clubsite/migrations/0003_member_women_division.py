@@ -4,15 +4,18 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('clubsite', '0002_display_name_validation'),
+        ("clubsite", "0002_display_name_validation"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='member',
-            name='women_division',
-            field=models.BooleanField(default=False, help_text="Eligible for the Grand Champion's seat for a woman player (seed 001, docs/rules-spec.md §4.2, T-02).", verbose_name="women's division (女流)"),
+            model_name="member",
+            name="women_division",
+            field=models.BooleanField(
+                default=False,
+                help_text="Eligible for the Grand Champion's seat for a woman player (seed 001, docs/rules-spec.md §4.2, T-02).",
+                verbose_name="women's division (女流)",
+            ),
         ),
     ]

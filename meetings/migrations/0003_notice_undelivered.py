@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('meetings', '0002_seed_venues'),
+        ("meetings", "0002_seed_venues"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='notice',
-            name='undelivered',
+            model_name="notice",
+            name="undelivered",
             field=models.JSONField(blank=True, default=list),
         ),
     ]

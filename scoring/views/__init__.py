@@ -3,6 +3,7 @@
 from scoring.views.confirmations import game_confirm
 from scoring.views.final_scores import game_final_scores
 from scoring.views.games import (
+    game_chart,
     game_detail,
     game_list,
     game_new,
@@ -30,6 +31,7 @@ __all__ = [
     "game_import",
     "game_list",
     "game_new",
+    "game_chart",
     "game_record",
     "game_void",
     "hand_create",

@@ -9,9 +9,10 @@ from datetime import datetime
 
 from django.utils.translation import gettext as _
 
+from clubsite.models import Member
 from scoring.ledger import confirmation
 from scoring.ledger.confirmation import ConfirmationState
-from scoring.models import Hanchan, LedgerChange, Seat
+from scoring.models import Hanchan, HandEntry, LedgerChange, Seat
 from scoring.standings.periods import club_today
 
 
@@ -103,16 +104,25 @@ ACTION_TEXT: dict[str, Callable[[int], str]] = {
 
 def history_rows(hanchan: Hanchan) -> list[HistoryRow]:
     """Every change of the game, newest first (one query)."""
-    rows = []
     changes = hanchan.changes.select_related("by").order_by("-at", "-pk")
-    for change in changes:
-        text = ACTION_TEXT.get(change.action)
-        number = (change.sequence or 0) + 1
-        rows.append(
-            HistoryRow(
-                at=change.at,
-                who=change.by.display_name if change.by is not None else _("a steward"),
-                what=text(number) if text is not None else change.action,
-            )
-        )
-    return rows
+    return [
+        _history_row(change.action, change.sequence, change.at, change.by) for change in changes
+    ]
+
+
+def recorded_row(entry: HandEntry) -> HistoryRow:
+    """The history's line for a hand just recorded, from its entry (no query): the same words
+    as :func:`history_rows` gives the change written with it."""
+    return _history_row(
+        LedgerChange.Action.RECORDED, entry.sequence, entry.entered_at, entry.entered_by
+    )
+
+
+def _history_row(action: str, sequence: int | None, at: datetime, by: Member | None) -> HistoryRow:
+    text = ACTION_TEXT.get(action)
+    number = (sequence or 0) + 1
+    return HistoryRow(
+        at=at,
+        who=by.display_name if by is not None else _("a steward"),
+        what=text(number) if text is not None else action,
+    )

@@ -38,6 +38,7 @@ from scoring.views.table import (
     HtmxHttpRequest,
     acting_member,
     actor,
+    game_scores_chart,
     load_hanchan,
     render_table,
     require_keeper,
@@ -192,6 +193,16 @@ def game_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     An htmx request gets every region (e.g. "cancel" while correcting a hand)."""
     hanchan = load_hanchan(pk)
     return render_table(request, hanchan, update_all=True)
+
+
+@require_safe
+def game_chart(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """The chart of the scores hand by hand, alone: the table screen draws it again with
+    this when it is scrolled to after a hand (issue 10 item 8)."""
+    hanchan = load_hanchan(pk)
+    entries = list(hanchan.hands.order_by("-sequence"))
+    context = {"hanchan": hanchan, "score_chart": game_scores_chart(hanchan, entries)}
+    return render(request, "scoring/game_detail.html#score-chart", context)
 
 
 @require_safe

@@ -19,7 +19,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring.models import Hanchan, HandEntry
-from scoring.services import LedgerError, StaleHanchan, hand_correct, hand_record
+from scoring.services import (
+    LedgerError,
+    Recorded,
+    StaleHanchan,
+    hand_correct,
+    hand_record,
+)
 from scoring.views.display import hand_summary
 from scoring.views.table import (
     HtmxHttpRequest,
@@ -51,22 +57,37 @@ def _stale(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return render_table(request, hanchan, update_all=True, notice=str(StaleHanchan(hanchan)))
 
 
-def _saved(
-    request: HtmxHttpRequest, pk: int, notice: str, *, hand_added: bool = False
-) -> HttpResponse:
-    """Post/redirect/get for a page; for htmx, a fresh form and the updated regions (after a
-    new hand, its row alone for the hand list)."""
+def _saved(request: HtmxHttpRequest, pk: int, notice: str) -> HttpResponse:
+    """Post/redirect/get for a page; for htmx, a fresh form and the updated regions."""
     if wants_fragment(request):
         return render_table(
-            request,
-            load_hanchan(pk),
-            update_all=True,
-            hand_added=hand_added,
-            notice=notice,
-            notice_is_success=True,
+            request, load_hanchan(pk), update_all=True, notice=notice, notice_is_success=True
         )
     messages.success(request, notice)
     return redirect("game_detail", pk)
+
+
+def _hand_saved(
+    request: HtmxHttpRequest, hanchan: Hanchan, recorded: Recorded, notice: str
+) -> HttpResponse:
+    """After a new hand: for htmx, while the game goes on, a fresh form, the scores and the
+    new hand's row, from the game as the ledger left it (no second read of the game); a
+    game that just ended, or a hand recorded before (a resent form), is read again."""
+    if not wants_fragment(request) or not recorded.created:
+        return _saved(request, hanchan.pk, notice)
+    written = recorded.entry.hanchan
+    if written.status != Hanchan.Status.IN_PLAY:
+        return _saved(request, hanchan.pk, notice)
+    for field in ("state", "version", "status", "ended_by", "finished_at"):
+        setattr(hanchan, field, getattr(written, field))
+    return render_table(
+        request,
+        hanchan,
+        update_all=True,
+        new_entry=recorded.entry,
+        notice=notice,
+        notice_is_success=True,
+    )
 
 
 @require_POST
@@ -136,7 +157,7 @@ def hand_create(request: HtmxHttpRequest, pk: int) -> HttpResponse:
                 nagashi=ruleset.nagashi,
             )
             notice = _("Recorded: %(hand)s") % {"hand": summary}
-            return _saved(request, pk, notice, hand_added=True)
+            return _hand_saved(request, hanchan, recorded, notice)
     elif hanchan.status != Hanchan.Status.IN_PLAY:
         return _game_over(request, hanchan)
     return render_table(request, hanchan, form=form)

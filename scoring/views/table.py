@@ -36,8 +36,13 @@ from scoring.ledger.plan import state_before
 from scoring.ledger_checks import plan_for, stored_game
 from scoring.models import Hanchan, HandEntry, OnlineGame, Seat
 from scoring.offline_data import offline_data, offline_values
-from scoring.views.charts import hand_scores_chart
-from scoring.views.confirmation_panel import confirmation_panel, history_rows
+from scoring.views.charts import LineChart, hand_scores_chart
+from scoring.views.confirmation_panel import (
+    HistoryRow,
+    confirmation_panel,
+    history_rows,
+    recorded_row,
+)
 from scoring.views.display import (
     Cell,
     EndRow,
@@ -350,15 +355,16 @@ def table_context(
     notice_is_success: bool = False,
     editing: int | None = None,
     entry_only: bool = False,
-    last_row_only: bool = False,
+    new_entry: HandEntry | None = None,
 ) -> dict[str, Any]:
     """Everything the table screen shows. ``form`` defaults to an empty form for the next
     hand (for players and staff, while the game is in play); ``editing`` is the number
     (1-based) of the hand the form corrects. ``notice`` tells what just happened: a write
     that went through (``notice_is_success``), or why nothing was written. ``entry_only``:
     just what the hand-entry region needs (a preview swaps that region alone, so it reads
-    neither the hand list nor the chart nor the confirmations); ``last_row_only``: of the hand
-    list, the latest hand alone (a recorded hand adds its row to the list on the page)."""
+    neither the hand list nor the chart nor the confirmations); ``new_entry``: a hand just
+    recorded while the game goes on, whose row and history line are added to the page's,
+    with no query for the rest of the list, the history or the chart."""
     seats = seats_of(hanchan)
     names = [seat.member.display_name for seat in seats]
     ruleset = hanchan.ruleset()
@@ -393,8 +399,8 @@ def table_context(
     }
     if entry_only:
         return context
-    entries = list(hanchan.hands.order_by("-sequence"))
-    hands = hand_rows(entries[:1] if last_row_only else entries, names, ruleset)
+    entries = [new_entry] if new_entry is not None else list(hanchan.hands.order_by("-sequence"))
+    hands = hand_rows(entries, names, ruleset)
     finished = hanchan.status == Hanchan.Status.FINISHED
     last_round = entries[0].result["round"] if entries else ""
     context |= {
@@ -413,15 +419,9 @@ def table_context(
         "confirmation": confirmation_panel(
             hanchan, seats, user_id=request.user.pk, steward=is_steward(request.user)
         ),
-        "history": history_rows(hanchan) if can_keep else [],
-        "score_chart": hand_scores_chart(
-            scores_by_hand=[
-                (round_label(entry.result["round"]), entry.result["scores"])
-                for entry in reversed(entries)
-            ],
-            names=names,
-            start=ruleset.start_points,
-        ),
+        "history": _history(hanchan, can_keep, new_entry),
+        "chart_later": new_entry is not None,
+        "score_chart": None if new_entry is not None else game_scores_chart(hanchan, entries),
         "offline": (
             offline_data(
                 ruleset,
@@ -441,6 +441,24 @@ def table_context(
     return context
 
 
+def _history(hanchan: Hanchan, can_keep: bool, new_entry: HandEntry | None) -> list[HistoryRow]:
+    if not can_keep:
+        return []
+    return [recorded_row(new_entry)] if new_entry is not None else history_rows(hanchan)
+
+
+def game_scores_chart(hanchan: Hanchan, entries: Sequence[HandEntry]) -> LineChart | None:
+    """The chart of the seats' scores hand by hand; ``entries`` newest first."""
+    return hand_scores_chart(
+        scores_by_hand=[
+            (round_label(entry.result["round"]), entry.result["scores"])
+            for entry in reversed(entries)
+        ],
+        names=[seat.member.display_name for seat in seats_of(hanchan)],
+        start=hanchan.ruleset().start_points,
+    )
+
+
 def table_changed(request: HtmxHttpRequest, pk: int, notice: str) -> HttpResponse:
     """After a write: post/redirect/get for a page, the updated regions for htmx."""
     if wants_fragment(request):
@@ -457,22 +475,26 @@ def render_table(
     *,
     region: str = "entry",
     update_all: bool = False,
-    hand_added: bool = False,
+    new_entry: HandEntry | None = None,
     status: int = 200,
     **context: Any,
 ) -> HttpResponse:
     """The table screen; for htmx, its ``region`` (and, with ``update_all``, every other
     region out of band: after a write, the scores and the hand list changed too; with
-    ``hand_added``, after a new hand while the game goes on, the new hand's row alone)."""
+    ``new_entry``, a hand just recorded while the game goes on, that hand's row alone)."""
     fragment = wants_fragment(request)
     entry_only = fragment and not update_all and region == "entry"
-    added = fragment and hand_added and hanchan.status == Hanchan.Status.IN_PLAY
-    if added and hanchan.hands.count() < 2:
-        added = False  # the page shows "No hands yet", not a list to add a row to
-    full = table_context(request, hanchan, entry_only=entry_only, last_row_only=added, **context)
+    added = (
+        new_entry
+        if fragment and new_entry is not None and hanchan.status == Hanchan.Status.IN_PLAY
+        else None
+    )
+    if added is not None and added.sequence == 0:
+        added = None  # the page shows "No hands yet", not a list to add a row to
+    full = table_context(request, hanchan, entry_only=entry_only, new_entry=added, **context)
     if not fragment:
         return render(request, TEMPLATE, full, status=status)
-    if added:
+    if added is not None:
         return render(request, "scoring/table_hand_added.html", full, status=status)
     if update_all:
         return render(request, "scoring/table_update.html", full, status=status)

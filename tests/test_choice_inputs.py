@@ -1,0 +1,48 @@
+"""The hand form's taps are written without a template per input (issue 10 item 8): the
+``input_tag`` filter must give exactly what Django's widget templates give, for every choice
+of every radio and checkbox field, in every state the table screen shows."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+
+from scoring.services import hanchan_start
+from scoring.templatetags.choice_inputs import input_tag
+from scoring.views.table import new_hand_form
+from tests.conftest import make_member
+
+FORMS = [
+    {},
+    {"result": "ron"},
+    {"result": "ron", "loser": "2", "winners": ["0", "3"], "riichi": ["1"], "value_0": "3-30"},
+    {"result": "ron", "loser": "1", "winners": ["3"], "value_3": "mangan"},
+    {"result": "tsumo", "winner": "1", "value_1": "2-25"},
+    {"result": "tsumo", "winner": "0", "value_0": "han-7"},
+    {"result": "draw", "tenpai": ["0", "2"], "riichi": ["0", "2"]},
+    {"result": "abortive"},
+    {"result": "chombo"},
+    {"result": "ron", "loser": "<script>", "winners": ['"x'], "value_9": "&"},
+]
+
+
+@pytest.mark.parametrize("data", FORMS, ids=range(len(FORMS)))
+@pytest.mark.parametrize("ruleset_id", ["makura-1.5", "fuji-sanma", "home-nashinashi"])
+def test_input_tag_writes_what_the_widget_template_writes(ruleset_id, data, db):
+    players = 3 if ruleset_id == "fuji-sanma" else 4
+    members = [make_member(f"p{i}", f"P{i}", f"ぴ{i}") for i in range(players)]
+    game = hanchan_start(
+        ruleset_id=ruleset_id, members=members, played_on=datetime.date(2026, 11, 22)
+    )
+    form = new_hand_form(game, game.ruleset(), data or None)
+    if data:
+        form.is_valid()  # a bound form marks the tapped choices and its errors
+    compared = 0
+    for field in form:
+        if not hasattr(field.field.widget, "option_template_name"):
+            continue
+        for choice in field:
+            assert input_tag(choice) == choice.tag(), (field.name, choice.data)
+            compared += 1
+    assert compared > 20
