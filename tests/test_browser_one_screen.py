@@ -138,3 +138,11 @@ def test_a_hand_is_entered_on_one_screen(phone: Any, table_game: Hanchan, langua
 
     game.refresh_from_db()
     assert game.hands.count() == 4
+
+    # The chart was left as it was after each hand; scrolled to, it is drawn again with all
+    # four hands (issue 10 item 8: a confirm's answer does not carry it).
+    chart_rows = phone.locator("#score-chart table tbody tr")
+    phone.locator("#score-chart").scroll_into_view_if_needed()
+    chart_rows.nth(4).wait_for(state="attached")
+    assert chart_rows.count() == 5  # the start and four hands
+    assert phone.locator("#chart-refresh[hx-get]").count() == 0

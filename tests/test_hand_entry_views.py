@@ -1265,11 +1265,13 @@ def test_a_recorded_hand_sends_its_own_row_and_not_the_whole_list(aoki, players)
         assert f'id="hand-{hands + 1}"' in html
         assert f'id="hand-{hands}"' not in html  # the earlier rows stay on the page as they are
         assert 'hx-swap-oob="afterbegin:#hand-rows"' in html
-        chart = html[html.index('id="score-chart"') :]
-        chart = chart[: chart.index(">")]
-        assert 'hx-swap-oob="true"' in chart
-        assert f'hx-get="/games/{game.pk}/chart/" hx-trigger="revealed"' in chart
-        assert "<svg" not in html
+        # The chart stays on the page; a marker in it draws it again when it is seen.
+        marker = html[html.index('<span id="chart-refresh"') :]
+        marker = marker[: marker.index(">")]
+        assert 'hx-swap-oob="true"' in marker
+        assert f'hx-get="/games/{game.pk}/chart/" hx-target="#score-chart"' in marker
+        assert 'hx-trigger="revealed"' in marker
+        assert 'id="score-chart"' not in html and "<svg" not in html
         history = html[html.index('hx-swap-oob="afterbegin:#history-rows"') :]
         assert history.count("<li>") == 1
         assert f"<b>Aoki</b> {hands + 1}局目を入力</li>" in history  # "entered hand N"
@@ -1285,6 +1287,8 @@ def test_the_chart_drawn_again_when_scrolled_to_has_every_hand(aoki, players):
     game = game_with_hands(players, 3)
     html = aoki.get(reverse("game_chart", args=[game.pk])).text
     assert html.lstrip().startswith('<div id="score-chart">')
+    marker = html[html.index('<span id="chart-refresh"') :]
+    assert marker.startswith('<span id="chart-refresh" class="chart-refresh"></span>')
     assert '<title id="scores-chart-title">' in html
     rows = html[html.index("<tbody>") : html.index("</tbody>")]
     assert rows.count("<tr>") == 4  # the start and three hands
