@@ -20,7 +20,7 @@ from typing import Any
 
 from django.utils.translation import get_language
 
-from scoring.engine import Ruleset
+from scoring.engine import Ruleset, enterable_fu
 from scoring.engine.hand_value import LIMIT_BASIC_POINTS, basic_points, ron_value, tsumo_shares
 from scoring.value_pad import value_choices
 
@@ -28,11 +28,15 @@ _COUNTED = re.compile(r"(\d+)(?:-(\d+))?")
 
 
 @functools.lru_cache(maxsize=64)
-def _payments(rs: Ruleset, language: str) -> tuple[tuple[str, str, tuple[int, ...]], ...]:
+def _payments(
+    rs: Ruleset, language: str
+) -> tuple[tuple[str, str, tuple[int, ...], tuple[bool, bool]], ...]:
     """``(value, label, (ron by a non-dealer, ron by the dealer, tsumo: dealer's share,
-    each other's share, dealer's tsumo: each))`` per pad value."""
+    each other's share, dealer's tsumo: each), (possible for a ron, for a tsumo))`` per pad
+    value; the last pair as the online pad offers it (:func:`scoring.engine.enterable_fu`)."""
     rows = []
     for value, label in value_choices(rs, language):
+        possible = (True, True)
         if value in LIMIT_BASIC_POINTS:
             b = LIMIT_BASIC_POINTS[value]
         else:
@@ -42,6 +46,8 @@ def _payments(rs: Ruleset, language: str) -> tuple[tuple[str, str, tuple[int, ..
             han = int(match[1])
             fu = int(match[2]) if match[2] else (rs.fixed_fu or 30)
             b = basic_points(rs, han, fu)
+            if match[2]:
+                possible = (fu in enterable_fu(rs, han, False), fu in enterable_fu(rs, han, True))
         dealer_share, other_share = tsumo_shares(rs, b, False)
         dealer_each, _ = tsumo_shares(rs, b, True)
         rows.append(
@@ -55,6 +61,7 @@ def _payments(rs: Ruleset, language: str) -> tuple[tuple[str, str, tuple[int, ..
                     other_share,
                     dealer_each,
                 ),
+                possible,
             )
         )
     return tuple(rows)
@@ -69,8 +76,8 @@ def offline_values(rs: Ruleset) -> dict[str, Any]:
         "honbaTsumoEach": rs.honba_tsumo_each,
         "notenTotal": rs.noten_total,
         "values": [
-            {"value": value, "label": label, "pay": list(pay)}
-            for value, label, pay in _payments(rs, get_language() or "")
+            {"value": value, "label": label, "pay": list(pay), "ron": ron, "tsumo": tsumo}
+            for value, label, pay, (ron, tsumo) in _payments(rs, get_language() or "")
         ],
     }
 

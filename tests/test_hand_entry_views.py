@@ -240,12 +240,28 @@ def test_it_shows_tsumo_payments_for_the_dealer_and_the_others(aoki, game):
     others = post(aoki, url, {"result": "tsumo", "winner": "1"}, fields, **HTMX).text
     dealer = post(aoki, url, {"result": "tsumo", "winner": "0"}, fields, **HTMX).text
 
-    # A tsumo may have 20 fu (pinfu) from 2 han; 25 fu from 2 han.
+    # A tsumo may have 20 fu (pinfu) from 2 han; 25 fu (chiitoitsu, 2 han, and menzen tsumo)
+    # from 3 han (issue 10 item 3).
     assert grid_fu(others, "value_1", 1)[0] == "30"
-    assert grid_fu(others, "value_1", 2)[:2] == ["20", "25"]
+    assert grid_fu(others, "value_1", 2)[:2] == ["20", "30"]
+    assert grid_fu(others, "value_1", 3)[:2] == ["20", "25"]
     assert tap_text(others, "value_1", "3-30") == "3飜30符 1,000/2,000"
     assert tap_text(others, "value_1", "2-20") == "2飜20符 400/700"
     assert tap_text(dealer, "value_0", "3-30") == "3飜30符 2,000オール"
+
+
+def test_a_2_han_25_fu_tsumo_is_refused_at_the_table(aoki, game):
+    """Issue 10 item 3: no hand is a 2-han 25-fu tsumo (chiitoitsu is 2 han, Makura 1.5
+    §45c, and its tsumo adds menzen tsumo); a form that sends one records nothing."""
+    fields = form_fields(aoki, game)
+    taps = {"result": "tsumo", "winner": "1", "value_1": "2-25"}
+    html = post(aoki, reverse("hand_create", args=[game.pk]), taps, fields).text
+    assert "このルールでは2飜のツモに25符はありません。" in html
+    assert game.hands.count() == 0
+    # As a ron it is a chiitoitsu of 2 han: recorded.
+    taps = {"result": "ron", "loser": "2", "winners": ["1"], "value_1": "2-25"}
+    post(aoki, reverse("hand_create", args=[game.pk]), taps, fields)
+    assert game.hands.get().result["deltas"] == [0, 1600, -1600, 0]
 
 
 def test_it_shows_the_rulesets_own_payments_in_the_grid(client_for, players):

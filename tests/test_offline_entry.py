@@ -42,6 +42,13 @@ def test_the_table_carries_the_engines_payments_for_offline_entry(
     assert values["4-30"] == [8000, 12000, 4000, 2000, 4000]
     assert values["3-30"] == [3900, 5800, 2000, 1000, 2000]
     assert values["yakuman"] == [32000, 48000, 16000, 8000, 16000]
+    # The offline pad offers per outcome what the online pad offers (issue 10 item 3).
+    possible = {v["value"]: (v["ron"], v["tsumo"]) for v in data["values"]}
+    assert possible["2-25"] == (True, False)  # chiitoitsu: a tsumo is 3 han at least
+    assert possible["3-25"] == (True, True)
+    assert possible["2-20"] == (False, True)  # pinfu tsumo
+    assert possible["1-20"] == possible["1-25"] == (False, False)
+    assert possible["1-30"] == possible["mangan"] == possible["6"] == (True, True)
     assert (data["honbaRon"], data["honbaTsumoEach"], data["riichiStick"]) == (300, 100, 1000)
     assert data["labels"]["waiting"]
     assert '<div id="outbox"' in html

@@ -24,6 +24,7 @@ from scoring.engine import (
     Game,
     Ruleset,
     available_rulesets,
+    enterable_fu,
     hand_payment,
     legal_fu,
     load_ruleset,
@@ -338,3 +339,21 @@ def test_it_plays_limits_and_yakuman_multiples_as_scores_calculator(ruleset_id: 
                 deltas = first_hand_deltas(rs, win, dealer=dealer, tsumo=tsumo)
                 expected = expected_deltas(rs, reference, dealer=dealer, tsumo=tsumo)
                 assert deltas == expected, (win, dealer, tsumo)
+
+
+@pytest.mark.parametrize(
+    "ruleset_id", ["makura-1.5", "makura-1.3", "tenhou-4p", "tenhou-3p", "home-nashinashi"]
+)
+def test_the_pad_offers_the_records_fu_but_a_2_han_25_fu_tsumo(ruleset_id):
+    """Issue 10 item 3: the table's pad (``enterable_fu``) leaves out the one value a record
+    may carry but no hand makes: chiitoitsu is 2 han (Makura 1.5 §45c) and its tsumo adds
+    menzen tsumo. Records keep ``legal_fu`` (game-record-format.md, Errors)."""
+    rs = load_ruleset(ruleset_id)
+    for han in range(1, 5):
+        for tsumo in (False, True):
+            expected = [
+                fu for fu in legal_fu(rs, han, tsumo) if not (tsumo and han == 2 and fu == 25)
+            ]
+            assert enterable_fu(rs, han, tsumo) == expected
+    assert 25 in legal_fu(rs, 2, True) and 25 not in enterable_fu(rs, 2, True)
+    assert 25 in enterable_fu(rs, 2, False) and 25 in enterable_fu(rs, 3, True)

@@ -118,6 +118,21 @@ def legal_fu(rs: Ruleset, han: int, tsumo: bool) -> list[int]:
     return [fu for fu in sorted(LEGAL_FU) if not _fu_impossible(rs, han, fu, tsumo)]
 
 
+def enterable_fu(rs: Ruleset, han: int, tsumo: bool) -> list[int]:
+    """The fu the table's value pad offers for a ``han``-han ron or tsumo under ``rs``:
+    :func:`legal_fu` without the one value a record may carry but no hand makes, a 2-han
+    25-fu tsumo (chiitoitsu is 2 han, Makura §45c, seed 002 L112, and a concealed hand's
+    tsumo adds menzen tsumo, 1 han, rules-spec §3 yaku table: so at least 3 han).
+
+    Records, imports and replays keep :func:`legal_fu`, the record contract's "a fu the
+    ruleset does not allow" (game-record-format.md, Errors).
+    """
+    fus = legal_fu(rs, han, tsumo)
+    if tsumo and han < 3:
+        return [fu for fu in fus if fu != 25]
+    return fus
+
+
 def _fu_impossible(rs: Ruleset, han: int, fu: int, tsumo: bool) -> bool:
     if fu == 25:
         return han < 2

@@ -274,7 +274,14 @@
       panel.appendChild(step(labels.winner, seatButtons(data, function (s) { return choice.winner === s; }, function (s) { choice.winner = s; })));
       var select = node("select", { id: "offline-value", name: "offline-value" });
       select.appendChild(node("option", { value: "" }, "\u2014"));
+      var chosen = choice.value ? valueOf(data, choice.value) : null;
+      if (choice.value && !(chosen && chosen[choice.outcome])) {
+        choice.value = null;  // chosen for a tsumo, say, and the outcome is now a ron
+      }
       data.values.forEach(function (value) {
+        if (!value[choice.outcome]) {
+          return;  // a han and fu no hand makes with this outcome (e.g. a 1-han 20-fu ron)
+        }
         var option = node("option", { value: value.value }, value.label);
         if (choice.value === value.value) {
           option.selected = true;
