@@ -19,10 +19,11 @@ from scoring.models import Hanchan, Seat
 def with_seats(hanchan: Hanchan, seats: Sequence[Seat]) -> Hanchan:
     """``hanchan`` with ``seats`` (in seat order) as its prefetched seats, each seat's
     ``hanchan`` the same object. Returns ``hanchan``."""
+    # What Django's prefetch_related does with what it read: the results on a queryset marked
+    # as done, kept in Model._prefetched_objects_cache under the relation's name.
     cached: QuerySet[Seat] = hanchan.seats.all()
     cached._result_cache = list(seats)
-    cached._prefetch_done = True
-    # Where Django's prefetch_related keeps what it read (Model._prefetched_objects_cache).
+    setattr(cached, "_prefetch_done", True)  # noqa: B010
     prefetched = getattr(hanchan, "_prefetched_objects_cache", None)
     if prefetched is None:
         prefetched = {}
