@@ -7,6 +7,7 @@ here; the value pad is :mod:`scoring.value_pad`."""
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Sequence
@@ -276,8 +277,10 @@ class HandForm(forms.Form):
         """``(seat, name)`` of each noten riichi seat, offered as the chombo's offender."""
         return [(seat, self.names[seat]) for seat in self.noten_riichi]
 
+    @functools.cached_property
     def win_pads(self) -> list[WinPad]:
-        """A value pad for each winner tapped so far (:func:`scoring.value_pad.win_pads`)."""
+        """A value pad for each winner tapped so far (:func:`scoring.value_pad.win_pads`);
+        built once per form, as the page shows the pads in two places."""
         return win_pads(self)
 
     def penalty_rows(self) -> list[PenaltyRow]:
