@@ -90,11 +90,14 @@ def offline_data(
     version: int,
     action: str,
     labels: dict[str, str],
+    where: str = "",
 ) -> dict[str, Any]:
     """The table as it stands, for offline entry (see the module docstring): ``table`` is the
     game's stored table (``round``, ``dealer``, ``honba``, ``deposits``, ``scores``);
-    ``labels`` the few words the offline panel shows, in the reader's language. Sent with
-    every update of the table's status; :func:`offline_values` goes with it on the page.
+    ``labels`` the few words the offline panel shows, in the reader's language; ``where``
+    the round, honba and deposits as the page says them (the panel shows them with the
+    scores: a page reloaded offline may be older than the table it enters hands for). Sent
+    with every update of the table's status; :func:`offline_values` goes with it on the page.
     """
     return {
         "action": action,
@@ -105,5 +108,6 @@ def offline_data(
         "honba": table["honba"],
         "deposits": table["deposits"],
         "scores": list(table["scores"]),
+        "where": where,
         "labels": labels,
     }

@@ -2,6 +2,8 @@
 service worker with the network off, a ron is kept in the outbox and shown as waiting to
 send, and is recorded once when the connection returns; a hand kept while another phone
 entered one is shown beside the current table and recorded after it on the player's choice.
+A whole hanchan of 14 hands with hands 5-8 entered offline is stored hand for hand as the
+engine replays it; with a second phone entering a hand meanwhile, nothing is lost.
 Screenshots of each screen."""
 
 from __future__ import annotations
@@ -12,9 +14,11 @@ from typing import Any
 import pytest
 
 from clubsite.models import Member
+from scoring.engine.replay import replay_record
 from scoring.models import Hanchan, HandEntry
 from scoring.services import hand_record
 from tests.browser import screenshot
+from tests.test_browser_hanchan import settle
 
 pytestmark = pytest.mark.browser
 
@@ -101,3 +105,172 @@ def test_a_hand_kept_while_another_phone_entered_one_waits_for_the_players_choic
     entries = list(HandEntry.objects.filter(hanchan=table_game).order_by("sequence"))
     assert [e.data["result"] for e in entries] == ["draw", "ron"]
     assert Hanchan.objects.get(pk=table_game.pk).version == 2
+
+
+# A makura-1.5 hanchan of 14 hands (Aoki, Baba, Chiba, Endo; seats 0-3): it ends after South
+# 4, 3 honba, when the dealer deals in (checked against the engine below).
+HANCHAN: list[dict[str, Any]] = [
+    {"result": "ron", "loser": 2, "wins": [{"winner": 1, "han": 3, "fu": 30}], "riichi": [1]},
+    {"result": "draw", "tenpai": [1]},
+    {"result": "tsumo", "wins": [{"winner": 3, "limit": "mangan"}]},
+    {"result": "draw", "tenpai": []},
+    {"result": "ron", "loser": 3, "wins": [{"winner": 0, "han": 2, "fu": 30}]},
+    {"result": "tsumo", "wins": [{"winner": 2, "han": 3, "fu": 30}]},
+    {"result": "draw", "tenpai": [0, 2], "riichi": [0]},
+    {"result": "ron", "loser": 1, "wins": [{"winner": 2, "han": 2, "fu": 30}]},
+    {"result": "draw", "tenpai": [2]},
+    {"result": "ron", "loser": 0, "wins": [{"winner": 1, "limit": "mangan"}]},
+    {"result": "draw", "tenpai": [3, 0]},
+    {"result": "draw", "tenpai": [3]},
+    {"result": "ron", "loser": 1, "wins": [{"winner": 3, "han": 2, "fu": 30}]},
+    {"result": "ron", "loser": 3, "wins": [{"winner": 0, "han": 3, "fu": 30}]},
+]
+NAMES = ["Aoki", "Baba", "Chiba", "Endo"]
+# What the offline panel's fieldsets are called in Japanese.
+OFFLINE_STEPS = {"loser": "放銃", "winner": "和了", "tenpai": "聴牌", "riichi": "立直"}
+
+
+def pad_value(win: dict[str, Any]) -> str:
+    return win.get("limit") or f"{win['han']}-{win['fu']}"
+
+
+def tap_form(phone: Any, name: str, value: str) -> None:
+    """Tap a button of the hand form and wait for its preview."""
+    control = phone.locator(f"#hand-form input[name={name}][value='{value}']")
+    with phone.expect_response(lambda r: "/preview/" in r.url):
+        control.evaluate("el => (el.closest('label') || el).click()")
+    settle(phone)
+
+
+def enter_online(phone: Any, hand: dict[str, Any]) -> None:
+    """Enter ``hand`` (a record hand) with the hand form, as a player taps it, and confirm."""
+    tap_form(phone, "result", hand["result"])
+    if hand["result"] == "ron":
+        tap_form(phone, "loser", str(hand["loser"]))
+        tap_form(phone, "winners", str(hand["wins"][0]["winner"]))
+    elif hand["result"] == "tsumo":
+        tap_form(phone, "winner", str(hand["wins"][0]["winner"]))
+    for seat in hand.get("tenpai", []):
+        tap_form(phone, "tenpai", str(seat))
+    for seat in hand.get("riichi", []):
+        tap_form(phone, "riichi", str(seat))
+    for win in hand.get("wins", []):
+        tap_form(phone, f"value_{win['winner']}", pad_value(win))
+    with phone.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/hands/")):
+        phone.locator("#hand-form button.confirm").click()
+    settle(phone)
+    phone.locator("#hand-entry .notice.success").wait_for()
+    phone.wait_for_timeout(1000)  # a tap within a second of a recorded hand is ignored
+
+
+def keep_offline(phone: Any, hand: dict[str, Any]) -> None:
+    """Enter ``hand`` in the offline panel and keep it in the outbox."""
+    panel = phone.locator("#offline-panel")
+
+    def seat_button(step: str, seat: int) -> Any:
+        fieldset = panel.locator("fieldset", has_text=OFFLINE_STEPS[step])
+        return fieldset.get_by_role("button", name=NAMES[seat], exact=True)
+
+    panel.locator(f"button[data-outcome={hand['result']}]").click()
+    if hand["result"] == "ron":
+        seat_button("loser", hand["loser"]).click()
+    for win in hand.get("wins", []):
+        seat_button("winner", win["winner"]).click()
+        phone.select_option("#offline-value", pad_value(win))
+    for seat in hand.get("tenpai", []):
+        seat_button("tenpai", seat).click()
+    for seat in hand.get("riichi", []):
+        seat_button("riichi", seat).click()
+    waiting = phone.locator(".queued-hand.waiting").count()
+    phone.locator("#offline-keep").click()
+    phone.locator(".queued-hand.waiting").nth(waiting).wait_for()
+
+
+def stored_hands(game: Hanchan) -> list[HandEntry]:
+    return list(HandEntry.objects.filter(hanchan=game).order_by("sequence"))
+
+
+def assert_stored_as_replayed(game: Hanchan, hands: list[dict[str, Any]]) -> None:
+    """The stored game holds ``hands``, each once and in this order, with the engine's
+    results for them, and stands where the engine's replay of them ends."""
+    entries = stored_hands(game)
+    assert len({entry.request_id for entry in entries}) == len(entries) == len(hands)
+    record = {"format": "club-game/1", "ruleset": "makura-1.5", "players": NAMES}
+    replay = replay_record({**record, "hands": hands})
+    for entry, hand, result in zip(entries, hands, replay.results, strict=True):
+        assert entry.data["result"] == hand["result"]
+        assert entry.data.get("wins", []) == hand.get("wins", [])
+        assert entry.data.get("riichi", []) == hand.get("riichi", [])
+        assert entry.result["deltas"] == list(result.deltas)
+        assert entry.result["scores"] == list(result.scores)
+    game.refresh_from_db()
+    assert game.state["table"]["scores"] == list(replay.state.scores)
+    if replay.settlement is not None:
+        assert game.status == Hanchan.Status.FINISHED
+        seats = sorted(game.seats.all(), key=lambda seat: seat.index)
+        assert [seat.final_score for seat in seats] == list(replay.settlement.scores)
+        assert [seat.points for seat in seats] == list(replay.settlement.points)
+
+
+def test_a_whole_hanchan_with_four_hands_entered_offline_is_stored_as_the_engine_plays_it(
+    phone: Any, table_game: Hanchan, member: Member
+) -> None:
+    log_in(phone, "aoki")
+    open_table_for_offline(phone, table_game)
+    for hand in HANCHAN[:4]:
+        enter_online(phone, hand)
+    # The basement: no signal for hands 5-8.
+    phone.context.set_offline(True)
+    phone.reload()
+    for hand in HANCHAN[4:8]:
+        keep_offline(phone, hand)
+    assert phone.locator(".queued-hand.waiting").count() == 4
+    assert HandEntry.objects.filter(hanchan=table_game).count() == 4
+    # The page kept by the service worker is from before hand 1; the panel says where the
+    # table stands now, as the last update this phone saw left it (East 4, 1 honba).
+    assert phone.inner_text("#offline-table") == (
+        "東4局 1本場 供託 0 · Aoki 21,900 · Baba 27,800 · Chiba 18,000 · Endo 32,300"
+    )
+    screenshot(phone, "offline-four-waiting-ja")
+    # Back upstairs: the four are sent in order, each once.
+    phone.context.set_offline(False)
+    phone.wait_for_selector("#hand-8", timeout=20000)
+    phone.locator(".queued-hand").first.wait_for(state="detached", timeout=15000)
+    for hand in HANCHAN[8:]:
+        enter_online(phone, hand)
+    phone.get_by_text("最終結果").wait_for()
+    assert_stored_as_replayed(table_game, HANCHAN)
+
+
+def test_a_hand_entered_by_a_second_phone_while_the_first_is_offline_loses_nothing(
+    phone: Any, table_game: Hanchan, member: Member, other_member: Member
+) -> None:
+    log_in(phone, "aoki")
+    open_table_for_offline(phone, table_game)
+    for hand in HANCHAN[:4]:
+        enter_online(phone, hand)
+    phone.context.set_offline(True)
+    phone.reload()
+    keep_offline(phone, HANCHAN[4])
+    # Baba's phone, online, enters hand 6 meanwhile (as the fifth hand the server sees).
+    hand_record(
+        hanchan_id=table_game.pk,
+        hand=HANCHAN[5],
+        expected_version=4,
+        request_id=uuid.uuid4(),
+        by=other_member,
+    )
+    keep_offline(phone, HANCHAN[6])
+    keep_offline(phone, HANCHAN[7])
+    phone.context.set_offline(False)
+    conflict = phone.locator(".queued-hand.conflict")
+    conflict.wait_for(timeout=15000)
+    # Both are on the screen: Baba's hand in the list, the three kept here beside it.
+    assert "ツモ Chiba" in phone.inner_text("#hand-5")
+    assert phone.locator(".queued-hand").count() == 3
+    screenshot(phone, "offline-conflict-three-ja")
+    conflict.locator("button[data-action=after]").click()
+    phone.wait_for_selector("#hand-8", timeout=20000)
+    phone.locator(".queued-hand").first.wait_for(state="detached", timeout=15000)
+    order = [*HANCHAN[:4], HANCHAN[5], HANCHAN[4], HANCHAN[6], HANCHAN[7]]
+    assert_stored_as_replayed(table_game, order)

@@ -430,6 +430,14 @@ def table_context(
                 version=hanchan.version,
                 action=reverse("hand_create", args=[hanchan.pk]),
                 labels=offline_labels(),
+                where=" ".join(
+                    [
+                        round_label(hanchan.state["table"]["round"]),
+                        honba_label(hanchan.state["table"]["honba"]),
+                        _("Deposits"),
+                        format_points(hanchan.state["table"]["deposits"]),
+                    ]
+                ),
             )
             if in_play and can_keep and online is None and editing is None
             else None

@@ -33,10 +33,27 @@
       return null;
     }
     try {
-      return Object.assign(JSON.parse(values.textContent), JSON.parse(table.textContent));
+      return Object.assign(JSON.parse(values.textContent), latestTable(JSON.parse(table.textContent)));
     } catch (error) {
       return null;
     }
+  }
+
+  // The service worker keeps the page as it was last loaded, but hands confirmed since then
+  // renewed only the page in the browser. The newest table this phone has seen is kept in
+  // localStorage, so a page reloaded without a connection keeps hands on the right version.
+  function latestTable(table) {
+    var key = "clubsite-table:" + table.action;
+    try {
+      var kept = JSON.parse(window.localStorage.getItem(key) || "null");
+      if (kept && kept.version > table.version) {
+        return kept;
+      }
+      window.localStorage.setItem(key, JSON.stringify(table));
+    } catch (error) {
+      // No storage (a private window): the page's own table it is.
+    }
+    return table;
   }
 
   function openDb() {
@@ -111,6 +128,11 @@
   function points(n) {
     var text = Math.abs(n).toLocaleString("en-US");
     return n > 0 ? "+" + text : n < 0 ? "\u2212" + text : "0";
+  }
+
+  function score(n) {
+    var text = Math.abs(n).toLocaleString("en-US");
+    return n < 0 ? "\u2212" + text : text;
   }
 
   // -- the payments, from the engine's figures on the page -------------------------------------
@@ -257,6 +279,8 @@
     var labels = data.labels;
     panel.textContent = "";
     panel.appendChild(node("p", { class: "notice", role: "status" }, labels.offline));
+    // The table the hands are entered on (the page itself may be an older copy).
+    panel.appendChild(node("p", { class: "offline-table", id: "offline-table" }, [data.where].concat(data.seats.map(function (name, s) { return name + " " + score(data.scores[s]); })).join(" \u00b7 ")));
     var outcomes = node("div", { class: "taps outcomes" });
     ["ron", "tsumo", "draw"].forEach(function (outcome) {
       var button = node("button", { type: "button", class: "tap", "aria-pressed": String(choice.outcome === outcome), "data-outcome": outcome }, labels[outcome]);
