@@ -1,10 +1,12 @@
 """The table screen's pieces shared by the game and hand views: who may keep score, the page
 context, previews through the engine, and full-page or htmx-fragment responses.
 
-The table screen has four regions, each a template partial of ``scoring/game_detail.html``:
+The table screen has five regions, each a template partial of ``scoring/game_detail.html``:
 ``status`` (round, honba, deposits and scores, or the end screen), ``entry`` (the hand form),
-``hands`` (the hand list) and ``actions`` (undo, void, export). An htmx request gets the
-region it asked for; a write also updates the other regions out of band.
+``hands`` (the chart and the hand list), ``actions`` (undo, void, export) and ``history``
+(the game's changes, for its players and stewards). An htmx request gets the region it asked
+for; a write also updates the other regions out of band, except that a new hand adds its row
+and its history line to the page's and marks the chart to be drawn again when seen.
 """
 
 from __future__ import annotations
