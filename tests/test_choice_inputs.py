@@ -7,9 +7,12 @@ from __future__ import annotations
 import datetime
 
 import pytest
+from django.template.loader import render_to_string
+from django.utils import translation
 
 from scoring.services import hanchan_start
 from scoring.templatetags.choice_inputs import input_tag
+from scoring.templatetags.value_grids import GRID_TEMPLATE, value_grid
 from scoring.views.table import new_hand_form
 from tests.conftest import make_member
 
@@ -46,3 +49,30 @@ def test_input_tag_writes_what_the_widget_template_writes(ruleset_id, data, db):
             assert input_tag(choice) == choice.tag(), (field.name, choice.data)
             compared += 1
     assert compared > 20
+
+
+@pytest.mark.parametrize("data", [d for d in FORMS if d.get("result") in ("ron", "tsumo")])
+def test_a_value_grid_from_the_cache_is_the_grid_the_template_renders(data, db):
+    """Issue 10 item 8: a grid is kept by everything it shows; what comes back from the
+    cache is what the template renders, in the active language, with the tapped cell checked."""
+    members = [make_member(f"p{i}", f"P{i}", f"ぴ{i}") for i in range(4)]
+    game = hanchan_start(
+        ruleset_id="makura-1.5", members=members, played_on=datetime.date(2026, 11, 22)
+    )
+    for language in ("ja", "en"):
+        with translation.override(language):
+            form = new_hand_form(game, game.ruleset(), data)
+            form.is_valid()
+            for pad in form.win_pads:
+                for rows in (pad.common_grid, pad.more_grid):
+                    expected = render_to_string(GRID_TEMPLATE, {"pad": pad, "rows": rows})
+                    assert value_grid(pad, rows) == expected
+                    assert value_grid(pad, rows) == expected  # the second from the cache
+                    tapped = data.get(f"value_{pad.seat}", "")
+                    if tapped and any(
+                        cell and cell.widget.data["value"] == tapped
+                        for row in rows
+                        for cell in row.cells
+                    ):
+                        assert f'value="{tapped}" id="' in expected and " checked" in expected
+                    assert ("3飜" in expected) == (language == "ja") or not rows
