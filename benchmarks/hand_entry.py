@@ -247,27 +247,30 @@ def _htmx_phone(members: list[Any]) -> list[str]:
                 figures[number] = seen if best is None or cpu < best[1] else best
     # A ron as the table screen takes it: who dealt in (that is the ron), who won, a riichi,
     # the value, then the confirm; each tap is a preview.
-    # Measured on the game's second hand (the first answers with the whole list).
-    game = hanchan_start(
-        ruleset_id="makura-1.5", members=members, played_on=datetime.date(2026, 11, 22)
-    )
-    hand_record(
-        hanchan_id=game.pk,
-        hand={"result": "draw", "tenpai": [0]},
-        expected_version=0,
-        request_id=uuid.uuid4(),
-    )
+    # Measured on a game's second hand (the first answers with the whole list), best of 5.
     ron_taps = [("loser", "2"), ("winners", "1"), ("riichi", "1"), ("value_1", "3-30")]
-    base = {"request_id": str(uuid.uuid4()), "version": "1"}
-    ron: dict[str, str] = {}
-    started = time.process_time()
-    with CaptureQueriesContext(connection) as ron_queries:
-        for name, value in ron_taps:
-            ron[name] = value
-            client.post(f"/games/{game.pk}/hands/preview/", {**base, **ron})
-        answer = client.post(f"/games/{game.pk}/hands/", {**base, "result": "ron", **ron})
-    ron_cpu = (time.process_time() - started) * 1000
-    assert answer.status_code == 200 and game.hands.count() == 2
+    ron_figures: list[tuple[float, int]] = []
+    for _game in range(5):
+        game = hanchan_start(
+            ruleset_id="makura-1.5", members=members, played_on=datetime.date(2026, 11, 22)
+        )
+        hand_record(
+            hanchan_id=game.pk,
+            hand={"result": "draw", "tenpai": [0]},
+            expected_version=0,
+            request_id=uuid.uuid4(),
+        )
+        base = {"request_id": str(uuid.uuid4()), "version": "1"}
+        ron: dict[str, str] = {}
+        started = time.process_time()
+        with CaptureQueriesContext(connection) as ron_queries:
+            for name, value in ron_taps:
+                ron[name] = value
+                client.post(f"/games/{game.pk}/hands/preview/", {**base, **ron})
+            answer = client.post(f"/games/{game.pk}/hands/", {**base, "result": "ron", **ron})
+        ron_figures.append(((time.process_time() - started) * 1000, len(ron_queries)))
+        assert answer.status_code == 200 and game.hands.count() == 2
+    ron_cpu, ron_statements = min(ron_figures)
     (q2, cpu2, bytes2), (q31, cpu31, bytes31) = figures[1], figures[30]
     ok = max(q2, q31) <= HTMX_QUERY_TARGET and max(cpu2, cpu31) <= HTMX_CPU_TARGET_MS
     same_size = abs(bytes2 - bytes31) <= 100
@@ -278,7 +281,7 @@ def _htmx_phone(members: list[Any]) -> list[str]:
         f" target <= {HTMX_CPU_TARGET_MS} {'ok' if ok else 'ABOVE TARGET'}",
         f"{'htmx phone: confirm answer bytes (2 / 31)':<44} {bytes2:>5} / {bytes31:<5}"
         f" uncompressed, target the same {'ok' if same_size else 'GROWS'}",
-        f"{'htmx phone: a ron with riichi, 4 taps':<44} {len(ron_queries):>5} statements,"
+        f"{'htmx phone: a ron with riichi, 4 taps':<44} {ron_statements:>5} statements,"
         f" {ron_cpu:.1f} ms CPU (3 statements a tap, 10 the confirm)",
     ]
 
