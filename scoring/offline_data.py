@@ -91,12 +91,14 @@ def offline_data(
     action: str,
     labels: dict[str, str],
     where: str = "",
+    user: int | None = None,
 ) -> dict[str, Any]:
     """The table as it stands, for offline entry (see the module docstring): ``table`` is the
     game's stored table (``round``, ``dealer``, ``honba``, ``deposits``, ``scores``);
     ``labels`` the few words the offline panel shows, in the reader's language; ``where``
     the round, honba and deposits as the page says them (the panel shows them with the
-    scores: a page reloaded offline may be older than the table it enters hands for). Sent
+    scores: a page reloaded offline may be older than the table it enters hands for); ``user``
+    the login the page is for (hands kept offline are sent by the login that kept them). Sent
     with every update of the table's status; :func:`offline_values` goes with it on the page.
     """
     return {
@@ -109,5 +111,6 @@ def offline_data(
         "deposits": table["deposits"],
         "scores": list(table["scores"]),
         "where": where,
+        "user": user,
         "labels": labels,
     }

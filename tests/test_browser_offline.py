@@ -274,3 +274,33 @@ def test_a_hand_entered_by_a_second_phone_while_the_first_is_offline_loses_nothi
     phone.locator(".queued-hand").first.wait_for(state="detached", timeout=15000)
     order = [*HANCHAN[:4], HANCHAN[5], HANCHAN[4], HANCHAN[6], HANCHAN[7]]
     assert_stored_as_replayed(table_game, order)
+
+
+def test_a_hand_kept_by_one_login_waits_for_it_on_a_shared_phone(
+    phone: Any, table_game: Hanchan, member: Member, other_member: Member
+) -> None:
+    log_in(phone, "aoki")
+    open_table_for_offline(phone, table_game)
+    phone.context.set_offline(True)
+    phone.reload()
+    keep_ron_offline(phone)
+    # Aoki leaves the table page with the hand kept; later Baba logs in on this phone.
+    phone.goto("about:blank")
+    phone.context.set_offline(False)
+    phone.context.clear_cookies()
+    log_in(phone, "baba")
+    phone.goto(f"{phone.base_url}/games/{table_game.pk}/")
+    kept = phone.locator(".queued-hand.other-login")
+    kept.wait_for()
+    assert "別の人がログインしていた間" in kept.inner_text()
+    phone.wait_for_timeout(1000)  # time enough for a send that must not happen
+    assert HandEntry.objects.filter(hanchan=table_game).count() == 0
+    screenshot(phone, "offline-other-login-ja")
+    # Aoki logs in again: the hand goes out as Aoki's.
+    phone.context.clear_cookies()
+    log_in(phone, "aoki")
+    phone.goto(f"{phone.base_url}/games/{table_game.pk}/")
+    phone.wait_for_selector("#hand-1", timeout=15000)
+    entry = HandEntry.objects.get(hanchan=table_game)
+    assert entry.entered_by == member
+    assert entry.result["deltas"] == [0, 3900, -3900, 0]

@@ -51,6 +51,7 @@ def test_the_table_carries_the_engines_payments_for_offline_entry(
     assert possible["1-30"] == possible["mangan"] == possible["6"] == (True, True)
     assert (data["honbaRon"], data["honbaTsumoEach"], data["riichiStick"]) == (300, 100, 1000)
     assert data["labels"]["waiting"]
+    assert data["user"] == member.user_id  # hands kept offline are sent by this login only
     assert '<div id="outbox"' in html
     assert "js/offline.js" in html and "idb.umd.js" in html
 

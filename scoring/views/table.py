@@ -136,6 +136,10 @@ def offline_labels() -> dict[str, str]:
         "after": _("Record it after them"),
         "discard": _("Discard it"),
         "refused": _("The server refused this hand:"),
+        "otherLogin": _(
+            "Kept on this phone while someone else was logged in: it is sent when they log in "
+            "again here."
+        ),
     }
 
 
@@ -432,6 +436,7 @@ def table_context(
                 version=hanchan.version,
                 action=reverse("hand_create", args=[hanchan.pk]),
                 labels=offline_labels(),
+                user=request.user.pk,
                 where=" ".join(
                     [
                         round_label(hanchan.state["table"]["round"]),

@@ -81,6 +81,14 @@
     });
   }
 
+  // A phone may be shared: the hands a login kept are sent by that login only (as its own
+  // entries); another login sees them waiting, and may discard them.
+  function mine(data, items) {
+    return items.filter(function (item) {
+      return item.user === undefined || item.user === data.user;
+    });
+  }
+
   function put(item) {
     return openDb().then(function (db) {
       return db.put(STORE, item);
@@ -366,11 +374,12 @@
     var hand = choice;
     hand.requestId = newRequestId();
     queued(data.action).then(function (items) {
-      var waiting = items.length;
+      var waiting = mine(data, items).length;
       var item = {
         requestId: hand.requestId,
         action: data.action,
         fields: fieldsOf(data, hand, data.version + waiting),
+        user: data.user,
         summary: summaryOf(data, hand),
         deltas: deltasOf(data, hand),
         names: data.seats,
@@ -397,8 +406,11 @@
     return queued(data.action).then(function (items) {
       box.textContent = "";
       items.forEach(function (item) {
-        var row = node("div", { class: "queued-hand " + item.state, "data-request-id": item.requestId });
-        if (item.state === "conflict") {
+        var other = mine(data, [item]).length === 0;
+        var row = node("div", { class: "queued-hand " + (other ? "other-login" : item.state), "data-request-id": item.requestId });
+        if (other) {
+          row.appendChild(node("p", {}, data.labels.otherLogin));
+        } else if (item.state === "conflict") {
           row.appendChild(node("p", {}, data.labels.conflict));
         } else if (item.state === "refused") {
           row.appendChild(node("p", {}, data.labels.refused + " " + (item.errors || []).join(" ")));
@@ -408,7 +420,7 @@
         line.appendChild(node("span", { class: "queued-summary" }, " " + item.summary));
         row.appendChild(line);
         row.appendChild(node("p", { class: "queued-deltas" }, item.names.map(function (name, s) { return name + " " + points(item.deltas[s]); }).join(" \u00b7 ") + (item.estimated ? " (" + data.labels.estimated + ")" : "")));
-        if (item.state !== "waiting") {
+        if (other || item.state !== "waiting") {
           var after = node("button", { type: "button", class: "primary", "data-action": "after" }, data.labels.after);
           after.addEventListener("click", function () {
             recordAfter(item);
@@ -417,7 +429,7 @@
           discard.addEventListener("click", function () {
             remove(item).then(afterChange);
           });
-          if (item.state === "conflict") {
+          if (item.state === "conflict" && !other) {
             row.appendChild(after);
           }
           row.appendChild(discard);
@@ -445,7 +457,7 @@
     var data = tableData();
     queued(data.action).then(function (items) {
       var base = data.version;
-      var updates = items.map(function (other, index) {
+      var updates = mine(data, items).map(function (other, index) {
         other.state = "waiting";
         other.fields = other.fields.map(function (field) {
           return field[0] === "version" ? ["version", String(base + index)] : field;
@@ -483,7 +495,7 @@
     return queued(data.action)
       .then(function (items) {
         var chain = Promise.resolve(true);
-        items.forEach(function (item) {
+        mine(data, items).forEach(function (item) {
           chain = chain.then(function (goOn) {
             if (!goOn || item.state !== "waiting") {
               return false;
@@ -510,7 +522,8 @@
         flushing = false;
         return queued(data.action);
       })
-      .then(function (left) {
+      .then(function (kept) {
+        var left = mine(data, kept);
         // A hand sent, or one held back by the server: show the table as it now stands
         // (with the held hand beside it, to choose).
         if ((sent && !left.length) || held) {
