@@ -231,6 +231,9 @@ def test_a_whole_hanchan_with_four_hands_entered_offline_is_stored_as_the_engine
     assert phone.inner_text("#offline-table") == (
         "東4局 1本場 供託 0 · Aoki 21,900 · Baba 27,800 · Chiba 18,000 · Endo 32,300"
     )
+    assert "このページは最新の局より前に保存されたもの" in phone.inner_text("#offline-panel")
+    assert not phone.locator("#table-status .score-strip").is_visible()
+    assert not phone.locator("#hand-list").is_visible()
     screenshot(phone, "offline-four-waiting-ja")
     # Back upstairs: the four are sent in order, each once.
     phone.context.set_offline(False)

@@ -136,6 +136,10 @@ def offline_labels() -> dict[str, str]:
         "after": _("Record it after them"),
         "discard": _("Discard it"),
         "refused": _("The server refused this hand:"),
+        "olderCopy": _(
+            "This copy of the page was saved before the latest hands: they are on the server "
+            "and come back with the connection. Enter the next hand here."
+        ),
         "otherLogin": _(
             "Kept on this phone while someone else was logged in: it is sent when they log in "
             "again here."

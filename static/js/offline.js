@@ -47,7 +47,7 @@
     try {
       var kept = JSON.parse(window.localStorage.getItem(key) || "null");
       if (kept && kept.version > table.version) {
-        return kept;
+        return Object.assign({}, kept, { pageVersion: table.version });
       }
       window.localStorage.setItem(key, JSON.stringify(table));
     } catch (error) {
@@ -287,6 +287,11 @@
     var labels = data.labels;
     panel.textContent = "";
     panel.appendChild(node("p", { class: "notice", role: "status" }, labels.offline));
+    if (data.pageVersion !== undefined) {
+      // An older copy of the page: its scores would mislead; its hand list lacks the latest.
+      document.body.classList.add("older-copy");
+      panel.appendChild(node("p", { class: "notice older-copy-notice" }, labels.olderCopy));
+    }
     // The table the hands are entered on (the page itself may be an older copy).
     panel.appendChild(node("p", { class: "offline-table", id: "offline-table" }, [data.where].concat(data.seats.map(function (name, s) { return name + " " + score(data.scores[s]); })).join(" \u00b7 ")));
     var outcomes = node("div", { class: "taps outcomes" });
