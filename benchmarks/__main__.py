@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import time
-from collections.abc import Callable
 
 from mahjong.constants import EAST, SOUTH
 from mahjong.hand_calculating.hand_config import HandConfig, OptionalRules
@@ -29,21 +27,12 @@ from mahjong.hand_calculating.scores import ScoresCalculator
 from benchmarks.hand_tiles import run_hand_tiles_bench
 from benchmarks.seating import run_seating_bench
 from benchmarks.standings import run_standings_bench
+from benchmarks.timing import best_rate
 from scoring.engine import hand_payment, legal_fu, load_ruleset, replay_record
 from scoring.sample_games import sample_records
 
 PAYMENT_TARGET = 200_000
 REPLAY_TARGET = 5_000
-
-
-def best_rate(work: Callable[[], int], rounds: int = 5) -> float:
-    """Items per second of ``work`` (which returns how many items it did), best of ``rounds``."""
-    best = 0.0
-    for _ in range(rounds):
-        start = time.perf_counter()
-        items = work()
-        best = max(best, items / (time.perf_counter() - start))
-    return best
 
 
 def payment_grid() -> list[tuple[int, int, bool, bool]]:

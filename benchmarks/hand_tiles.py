@@ -9,17 +9,15 @@ Our evaluation is the package's call plus the club rules; the figure to watch is
 from __future__ import annotations
 
 import gzip
-import time
-from collections.abc import Callable
 from pathlib import Path
 from xml.etree import ElementTree
 
 from mahjong.hand_calculating.hand import HandCalculator
-from mahjong.hand_calculating.hand_config import HandConfig
 
+from benchmarks.timing import best_rate
 from scoring.engine import load_ruleset
 from scoring.online.mjlog_hands import TenhouWin, winning_hands
-from scoring.tiles.evaluate import evaluate, options_for, package_meld
+from scoring.tiles.evaluate import evaluate, package_config, package_meld
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "online"
 RATIO_TARGET = 0.5
@@ -34,36 +32,13 @@ def real_wins() -> list[TenhouWin]:
     return wins
 
 
-def best_rate(work: Callable[[], int], rounds: int = 3) -> float:
-    best = 0.0
-    for _ in range(rounds):
-        start = time.perf_counter()
-        items = work()
-        best = max(best, items / (time.perf_counter() - start))
-    return best
-
-
 def run_hand_tiles_bench() -> list[str]:
     wins = real_wins()
     rulesets = {3: load_ruleset("tenhou-3p"), 4: load_ruleset("tenhou-4p")}
     calculator = HandCalculator()
     package_inputs = []
     for win in wins:
-        situation = win.situation
-        config = HandConfig(
-            is_tsumo=situation.tsumo,
-            is_riichi=situation.riichi or situation.double_riichi,
-            is_ippatsu=situation.ippatsu,
-            is_rinshan=situation.rinshan,
-            is_chankan=situation.chankan,
-            is_haitei=situation.haitei,
-            is_houtei=situation.houtei,
-            is_daburu_riichi=situation.double_riichi,
-            player_wind=27 + "ESWN".index(situation.seat_wind),
-            round_wind=27 + "ESWN".index(situation.round_wind),
-            options=options_for(rulesets[win.players]),
-            num_nuki_dora=win.tiles.kita,
-        )
+        config = package_config(rulesets[win.players], win.tiles, win.situation)
         tiles = list(win.tiles.concealed) + [t for m in win.tiles.melds for t in m.tiles]
         melds = [package_meld(m) for m in win.tiles.melds]
         package_inputs.append((tiles, win.tiles, melds, config))
@@ -85,7 +60,7 @@ def run_hand_tiles_bench() -> list[str]:
             )
         return len(package_inputs)
 
-    our_rate, their_rate = best_rate(ours), best_rate(package)
+    our_rate, their_rate = best_rate(ours, rounds=3), best_rate(package, rounds=3)
     ratio = our_rate / their_rate
     verdict = "ok" if ratio >= RATIO_TARGET else "BELOW TARGET"
     return [

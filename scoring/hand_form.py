@@ -27,7 +27,7 @@ from scoring.hand_labels import (
     SEAT_WINDS,
     yakuman_label,
 )
-from scoring.tiles.contract import ContractError, read_hand
+from scoring.tiles.contract import FLAGS, TILE_KEYS, ContractError, read_hand
 from scoring.tiles.evaluate import HandRefused, HandValue, evaluate
 from scoring.value_pad import (
     PenaltyRow,
@@ -42,24 +42,7 @@ from scoring.value_pad import (
 
 # What a winner's tiles may say (the hand-value contract's keys but those the form knows:
 # ruleset, tsumo, riichi, winds, honba).
-TILE_SPEC_KEYS = (
-    "hand",
-    "melds",
-    "win_tile",
-    "dora_indicators",
-    "ura_indicators",
-    "kita",
-    "ippatsu",
-    "double_riichi",
-    "open_riichi",
-    "haitei",
-    "houtei",
-    "rinshan",
-    "chankan",
-    "tenhou",
-    "chiihou",
-    "renhou",
-)
+TILE_SPEC_KEYS = TILE_KEYS + tuple(flag for flag in FLAGS if flag not in ("tsumo", "riichi"))
 
 # The built-in rulesets under which a riichi player found noten at an exhaustive draw has
 # committed a chombo (none if someone wins), with the clause (docs/rules-spec.md §1F). The

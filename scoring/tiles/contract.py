@@ -40,21 +40,9 @@ FLAGS = (
     "chiihou",
     "renhou",
 )
-KEYS = frozenset(
-    {
-        "ruleset",
-        "hand",
-        "melds",
-        "win_tile",
-        "seat_wind",
-        "round_wind",
-        "dora_indicators",
-        "ura_indicators",
-        "kita",
-        "honba",
-        *FLAGS,
-    }
-)
+# What the tiles themselves say (the rest is the ruleset, the seat's situation and flags).
+TILE_KEYS = ("hand", "melds", "win_tile", "dora_indicators", "ura_indicators", "kita")
+KEYS = frozenset({"ruleset", "seat_wind", "round_wind", "honba", *TILE_KEYS, *FLAGS})
 MELD_SIZES = {"chi": 3, "pon": 3, "kan": 4, "ankan": 4}
 
 

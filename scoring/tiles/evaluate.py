@@ -186,19 +186,10 @@ def evaluate(
     return value
 
 
-def evaluate_raw(ruleset: Ruleset, tiles: HandTiles, situation: Situation) -> RawValue:
-    """The package's reading of the hand under ``ruleset``'s options, before house rules.
-
-    Raises:
-        HandRefused: as :func:`evaluate`, for what the package itself refuses.
-    """
-    from scoring.tiles import house_rules
-
-    if situation.renhou and ruleset.renhou == "none":
-        raise HandRefused("no_renhou", "the ruleset has no renhou")
-    melds = [package_meld(m) for m in tiles.melds]
-    all_tiles = list(tiles.concealed) + [t for m in tiles.melds for t in m.tiles]
-    config = HandConfig(
+def package_config(ruleset: Ruleset, tiles: HandTiles, situation: Situation) -> HandConfig:
+    """The ``mahjong`` package's ``HandConfig`` for this win: the situation's flags and
+    winds, ``ruleset``'s options (:func:`options_for`) and the kita (nukidora) count."""
+    return HandConfig(
         is_tsumo=situation.tsumo,
         is_riichi=situation.riichi or situation.double_riichi or situation.open_riichi,
         is_ippatsu=situation.ippatsu,
@@ -216,6 +207,21 @@ def evaluate_raw(ruleset: Ruleset, tiles: HandTiles, situation: Situation) -> Ra
         options=options_for(ruleset),
         num_nuki_dora=tiles.kita,
     )
+
+
+def evaluate_raw(ruleset: Ruleset, tiles: HandTiles, situation: Situation) -> RawValue:
+    """The package's reading of the hand under ``ruleset``'s options, before house rules.
+
+    Raises:
+        HandRefused: as :func:`evaluate`, for what the package itself refuses.
+    """
+    from scoring.tiles import house_rules
+
+    if situation.renhou and ruleset.renhou == "none":
+        raise HandRefused("no_renhou", "the ruleset has no renhou")
+    melds = [package_meld(m) for m in tiles.melds]
+    all_tiles = list(tiles.concealed) + [t for m in tiles.melds for t in m.tiles]
+    config = package_config(ruleset, tiles, situation)
     response = HandCalculator().estimate_hand_value(
         all_tiles,
         tiles.win_tile,
