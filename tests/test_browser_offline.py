@@ -18,17 +18,10 @@ from scoring.engine.replay import replay_record
 from scoring.models import Hanchan, HandEntry
 from scoring.services import hand_record
 from tests.browser import screenshot
+from tests.test_browser_confirmation import log_in
 from tests.test_browser_hanchan import settle
 
 pytestmark = pytest.mark.browser
-
-
-def log_in(page: Any, username: str) -> None:
-    page.goto(page.base_url + "/accounts/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", f"{username}-password")
-    page.locator("form[action$='/accounts/login/'] button[type=submit]").click()
-    page.wait_for_load_state()
 
 
 def open_table_for_offline(phone: Any, game: Hanchan) -> None:
@@ -212,16 +205,21 @@ def assert_stored_as_replayed(game: Hanchan, hands: list[dict[str, Any]]) -> Non
         assert [seat.points for seat in seats] == list(replay.settlement.points)
 
 
+def four_hands_then_the_basement(phone: Any, game: Hanchan) -> None:
+    """Aoki enters the first four hands of :data:`HANCHAN` online, then loses the signal and
+    reloads the table (the service worker's copy, from before hand 1)."""
+    log_in(phone, "aoki")
+    open_table_for_offline(phone, game)
+    for hand in HANCHAN[:4]:
+        enter_online(phone, hand)
+    phone.context.set_offline(True)
+    phone.reload()
+
+
 def test_a_whole_hanchan_with_four_hands_entered_offline_is_stored_as_the_engine_plays_it(
     phone: Any, table_game: Hanchan, member: Member
 ) -> None:
-    log_in(phone, "aoki")
-    open_table_for_offline(phone, table_game)
-    for hand in HANCHAN[:4]:
-        enter_online(phone, hand)
-    # The basement: no signal for hands 5-8.
-    phone.context.set_offline(True)
-    phone.reload()
+    four_hands_then_the_basement(phone, table_game)
     for hand in HANCHAN[4:8]:
         keep_offline(phone, hand)
     assert phone.locator(".queued-hand.waiting").count() == 4
@@ -248,12 +246,7 @@ def test_a_whole_hanchan_with_four_hands_entered_offline_is_stored_as_the_engine
 def test_a_hand_entered_by_a_second_phone_while_the_first_is_offline_loses_nothing(
     phone: Any, table_game: Hanchan, member: Member, other_member: Member
 ) -> None:
-    log_in(phone, "aoki")
-    open_table_for_offline(phone, table_game)
-    for hand in HANCHAN[:4]:
-        enter_online(phone, hand)
-    phone.context.set_offline(True)
-    phone.reload()
+    four_hands_then_the_basement(phone, table_game)
     keep_offline(phone, HANCHAN[4])
     # Baba's phone, online, enters hand 6 meanwhile (as the fifth hand the server sees).
     hand_record(

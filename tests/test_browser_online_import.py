@@ -14,6 +14,7 @@ from clubsite.models import Member, OnlineName
 from scoring.models import Hanchan
 from tests.browser import screenshot
 from tests.conftest import make_member
+from tests.test_browser_confirmation import log_in, no_sideways_scroll
 
 pytestmark = pytest.mark.browser
 
@@ -22,18 +23,6 @@ GAMES = [
     DATA / "2024010120gm-00b9-0000-e324b88a.json",
     DATA / "2024010120gm-00b9-0000-ef5da89f.json",
 ]
-
-
-def log_in(page: Any, username: str) -> None:
-    page.goto(page.base_url + "/accounts/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", f"{username}-password")
-    page.locator("form[action$='/accounts/login/'] button[type=submit]").click()
-    page.wait_for_load_state()
-
-
-def no_sideways_scroll(page: Any) -> None:
-    assert page.evaluate("document.documentElement.scrollWidth") <= 390
 
 
 @pytest.fixture
