@@ -180,8 +180,10 @@ def _create_for_outbox(request: HtmxHttpRequest, hanchan: Hanchan) -> JsonRespon
             request_id=data["request_id"] or uuid.uuid4(),
             **actor(request, hanchan),
         )
-    except StaleHanchan:
-        return _json_answer(load_hanchan(hanchan.pk), "stale", 409)
+    except StaleHanchan as stale:
+        # The game as the ledger found it under its lock: its version is the current one.
+        current = stale.hanchan if isinstance(stale.hanchan, Hanchan) else load_hanchan(hanchan.pk)
+        return _json_answer(current, "stale", 409)
     except LedgerError as error:
         if load_hanchan(hanchan.pk).status != Hanchan.Status.IN_PLAY:
             return _json_answer(hanchan, "over", 409)
@@ -190,7 +192,8 @@ def _create_for_outbox(request: HtmxHttpRequest, hanchan: Hanchan) -> JsonRespon
     summary = hand_summary(
         entry.data, entry.result, form.names, fu_scoring=ruleset.fu_scoring, nagashi=ruleset.nagashi
     )
-    return _json_answer(load_hanchan(hanchan.pk), "recorded", 200, hand=summary)
+    # The entry's game is the one the ledger wrote (or, for a resent hand, read afresh).
+    return _json_answer(entry.hanchan, "recorded", 200, hand=summary)
 
 
 def _entries(hanchan: Hanchan, number: int) -> list[HandEntry]:
