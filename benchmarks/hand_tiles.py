@@ -24,6 +24,7 @@ RATIO_TARGET = 0.5
 
 
 def real_wins() -> list[TenhouWin]:
+    """Every winning hand, with its tiles, of the mjlog fixtures in tests/data/online."""
     wins = []
     for path in sorted([*DATA.glob("mjlog/*"), *DATA.glob("mjlog-gz/*")]):
         raw = path.read_bytes()
@@ -33,6 +34,7 @@ def real_wins() -> list[TenhouWin]:
 
 
 def run_hand_tiles_bench() -> list[str]:
+    """Hands per second, ours and the package's, and their ratio, as report lines."""
     wins = real_wins()
     rulesets = {3: load_ruleset("tenhou-3p"), 4: load_ruleset("tenhou-4p")}
     calculator = HandCalculator()

@@ -19,6 +19,9 @@ from clubsite.models import ONLINE_SERVICES, Member, OnlineName
 
 
 class OnlineNameForm(forms.Form):
+    """One online name (service and name, e.g. ``tenhou`` / ``Aoki_K``) for the logged-in
+    member; a name another member holds on that service is refused (issue 12 item 3)."""
+
     service = forms.ChoiceField(label=gettext_lazy("Service"), choices=ONLINE_SERVICES)
     name = forms.CharField(label=gettext_lazy("Online name"), max_length=100, strip=True)
 
@@ -44,6 +47,8 @@ def _me(request: HttpRequest) -> Member:
 
 @require_http_methods(["GET", "POST"])
 def online_names_page(request: HttpRequest) -> HttpResponse:
+    """``/members/online-names/``: the logged-in member's online names, and a form to add
+    one (post/redirect/get). 403 for an account without a member profile."""
     member = _me(request)
     if request.method == "POST":
         form = OnlineNameForm(request.POST)
@@ -70,6 +75,7 @@ def online_names_page(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 def online_name_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    """Remove one of the logged-in member's online names (404 for anyone else's)."""
     member = _me(request)
     get_object_or_404(OnlineName, pk=pk, member=member).delete()
     messages.success(request, _("Online name removed."))

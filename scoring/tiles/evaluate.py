@@ -96,6 +96,9 @@ class Situation:
 
 @dataclass(frozen=True, slots=True)
 class Yaku:
+    """One yaku of a hand: its id (the ``mahjong`` package's English name in lower snake
+    case, e.g. ``riichi``, ``dora``) and its han as counted for this hand."""
+
     name: str
     han: int
 

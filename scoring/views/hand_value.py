@@ -17,6 +17,9 @@ MAX_BODY = 10_000
 
 @require_POST
 def hand_value(request: HttpRequest) -> JsonResponse:
+    """``POST /api/hand-value/``: one hand as JSON in the contract of ``manage.py hand_value``
+    (:mod:`scoring.tiles.contract`, issue 13 item 2) -> its han, fu, yaku, yakuman and limit,
+    or ``{"error": ...}`` with status 400 (not JSON, over 10 KB, or a hand refused)."""
     if len(request.body) > MAX_BODY:
         return JsonResponse({"error": "longer than a hand"}, status=400)
     try:

@@ -38,6 +38,8 @@ MAX_FILES = 20
 
 
 class MultipleFileInput(forms.ClearableFileInput):
+    """A file input that takes several files (``<input type=file multiple>``)."""
+
     allow_multiple_selected = True
 
 
@@ -58,6 +60,9 @@ class MultipleFileField(forms.FileField):
 
 
 class ImportForm(forms.Form):
+    """The upload of online game logs: up to 20 files, with or without new members for
+    unknown names (stewards only) and with or without storing (issue 12 item 4)."""
+
     logs = MultipleFileField(
         label=gettext_lazy("Game logs"),
         help_text=gettext_lazy(
@@ -71,6 +76,7 @@ class ImportForm(forms.Form):
     check_only = forms.BooleanField(label=gettext_lazy("Only check: store nothing"), required=False)
 
     def clean_logs(self) -> list[UploadedFile]:
+        """The uploaded files; more than :data:`MAX_FILES` is refused."""
         files: list[UploadedFile] = self.cleaned_data["logs"]
         if len(files) > MAX_FILES:
             raise forms.ValidationError(_("At most %(n)d files at a time.") % {"n": MAX_FILES})
@@ -90,6 +96,9 @@ class Outcome:
 
 @require_http_methods(["GET", "POST"])
 def game_import(request: HttpRequest) -> HttpResponse:
+    """``/games/import/``: upload online game logs; each is read, re-scored and stored as
+    ``manage.py import_games`` does (:mod:`scoring.online_import`), and the page lists what
+    became of each file. Members may import games they played in, stewards any game."""
     steward = is_steward(request.user)
     member = Member.for_user(request.user)
     outcomes: list[Outcome] = []

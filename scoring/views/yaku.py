@@ -46,6 +46,9 @@ def tile_chips(text: str) -> list[TileChip]:
 
 @dataclass(frozen=True)
 class YakumanLine:
+    """A yakuman hall-of-fame row: the record, the winner's name(s), and the tiles drawn
+    (concealed hand, each call, the winning tile) as tile chips."""
+
     record: YakumanRecord
     names: str
     hand: list[TileChip]
