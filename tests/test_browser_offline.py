@@ -277,26 +277,29 @@ def test_a_hand_kept_by_one_login_waits_for_it_on_a_shared_phone(
 ) -> None:
     log_in(phone, "aoki")
     open_table_for_offline(phone, table_game)
-    phone.context.set_offline(True)
+    context = phone.context
+    context.set_offline(True)
     phone.reload()
     keep_ron_offline(phone)
-    # Aoki leaves the table page with the hand kept; later Baba logs in on this phone.
-    phone.goto("about:blank")
-    phone.context.set_offline(False)
-    phone.context.clear_cookies()
-    log_in(phone, "baba")
-    phone.goto(f"{phone.base_url}/games/{table_game.pk}/")
-    kept = phone.locator(".queued-hand.other-login")
+    # Aoki closes the app with the hand kept; later, with a signal, Baba logs in on this phone.
+    shared = context.new_page()
+    shared.base_url = phone.base_url
+    phone.close()
+    context.set_offline(False)
+    context.clear_cookies()
+    log_in(shared, "baba")
+    shared.goto(f"{shared.base_url}/games/{table_game.pk}/")
+    kept = shared.locator(".queued-hand.other-login")
     kept.wait_for()
     assert "別の人がログインしていた間" in kept.inner_text()
-    phone.wait_for_timeout(1000)  # time enough for a send that must not happen
+    shared.wait_for_timeout(1000)  # time enough for a send that must not happen
     assert HandEntry.objects.filter(hanchan=table_game).count() == 0
-    screenshot(phone, "offline-other-login-ja")
+    screenshot(shared, "offline-other-login-ja")
     # Aoki logs in again: the hand goes out as Aoki's.
-    phone.context.clear_cookies()
-    log_in(phone, "aoki")
-    phone.goto(f"{phone.base_url}/games/{table_game.pk}/")
-    phone.wait_for_selector("#hand-1", timeout=15000)
+    context.clear_cookies()
+    log_in(shared, "aoki")
+    shared.goto(f"{shared.base_url}/games/{table_game.pk}/")
+    shared.wait_for_selector("#hand-1", timeout=15000)
     entry = HandEntry.objects.get(hanchan=table_game)
     assert entry.entered_by == member
     assert entry.result["deltas"] == [0, 3900, -3900, 0]

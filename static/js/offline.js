@@ -47,7 +47,18 @@
     try {
       var kept = JSON.parse(window.localStorage.getItem(key) || "null");
       if (kept && kept.version > table.version) {
-        return Object.assign({}, kept, { pageVersion: table.version });
+        // The game as it stands from the kept copy; who is logged in, and the words, from
+        // this page.
+        return Object.assign({}, table, {
+          version: kept.version,
+          dealer: kept.dealer,
+          round: kept.round,
+          honba: kept.honba,
+          deposits: kept.deposits,
+          scores: kept.scores,
+          where: kept.where,
+          pageVersion: table.version,
+        });
       }
       window.localStorage.setItem(key, JSON.stringify(table));
     } catch (error) {
