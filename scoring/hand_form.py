@@ -17,7 +17,7 @@ from django import forms
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from scoring.engine import Ruleset, enterable_fu
+from scoring.engine import Ruleset, legal_fu
 from scoring.hand_labels import (
     ABORT_LABELS,
     GRID_HAN,
@@ -429,7 +429,7 @@ class HandForm(forms.Form):
                 fu is not None
                 and self.ruleset.fu_scoring
                 and han <= GRID_HAN
-                and fu not in enterable_fu(self.ruleset, han, tsumo)
+                and fu not in legal_fu(self.ruleset, han, tsumo)
             ):
                 # E.g. a tsumo's 20 fu, and the outcome was then changed to ron.
                 message = (

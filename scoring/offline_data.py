@@ -20,7 +20,7 @@ from typing import Any
 
 from django.utils.translation import get_language
 
-from scoring.engine import Ruleset, enterable_fu
+from scoring.engine import Ruleset, legal_fu
 from scoring.engine.hand_value import LIMIT_BASIC_POINTS, basic_points, ron_value, tsumo_shares
 from scoring.value_pad import value_choices
 
@@ -33,7 +33,7 @@ def _payments(
 ) -> tuple[tuple[str, str, tuple[int, ...], tuple[bool, bool]], ...]:
     """``(value, label, (ron by a non-dealer, ron by the dealer, tsumo: dealer's share,
     each other's share, dealer's tsumo: each), (possible for a ron, for a tsumo))`` per pad
-    value; the last pair as the online pad offers it (:func:`scoring.engine.enterable_fu`)."""
+    value; the last pair as the engine allows it (:func:`scoring.engine.legal_fu`)."""
     rows = []
     for value, label in value_choices(rs, language):
         possible = (True, True)
@@ -47,7 +47,7 @@ def _payments(
             fu = int(match[2]) if match[2] else (rs.fixed_fu or 30)
             b = basic_points(rs, han, fu)
             if match[2]:
-                possible = (fu in enterable_fu(rs, han, False), fu in enterable_fu(rs, han, True))
+                possible = (fu in legal_fu(rs, han, False), fu in legal_fu(rs, han, True))
         dealer_share, other_share = tsumo_shares(rs, b, False)
         dealer_each, _ = tsumo_shares(rs, b, True)
         rows.append(

@@ -12,7 +12,7 @@ from django.forms.boundfield import BoundField, BoundWidget
 from django.utils.functional import Promise
 from django.utils.translation import get_language
 
-from scoring.engine import Ruleset, basic_points, enterable_fu
+from scoring.engine import Ruleset, basic_points, legal_fu
 from scoring.engine.hand_value import LIMIT_BASIC_POINTS
 from scoring.hand_labels import (
     FU_VALUES,
@@ -232,7 +232,7 @@ def _value_grid(
     """The han x fu grid (rows: fu; columns: 1-4 han) of the combinations the ruleset
     allows for this ron or tsumo; empty where hands carry no fu."""
     rs = form.ruleset
-    allowed = {han: set(enterable_fu(rs, han, tsumo)) for han in range(1, GRID_HAN + 1)}
+    allowed = {han: set(legal_fu(rs, han, tsumo)) for han in range(1, GRID_HAN + 1)}
     rows = []
     for fu in sorted(set().union(*allowed.values())):
         cells: list[ValueTap | None] = [

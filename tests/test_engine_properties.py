@@ -504,6 +504,7 @@ def invalid_hands(game: Game) -> list[tuple[str, str, dict]]:
         out.append(("wins[0].fu", "35 fu", ron({"han": 2, "fu": 35})))
         out.append(("wins[0].fu", "120 fu", ron({"han": 2, "fu": 120})))
         out.append(("wins[0].fu", "no fu below 5 han", ron({"han": 4})))
+        out.append(("wins[0].fu", "25 fu, 2-han tsumo (§45c)", tsumo(winner, {"han": 2, "fu": 25})))
         if one_han_allowed:
             out.append(("wins[0].fu", "25 fu with 1 han", ron({"han": 1, "fu": 25})))
             out.append(("wins[0].fu", "20 fu, 1-han tsumo", tsumo(winner, {"han": 1, "fu": 20})))

@@ -279,6 +279,16 @@ def test_it_imports_a_record_all_or_nothing(players):
             members_by_name=members,
             played_on=DAY,
         )
+    # Issue 10 item 3: a 2-han 25-fu tsumo (chiitoitsu 2 han + menzen tsumo, Makura 1.5 §45c)
+    # is refused on import as by the pad; nothing of the record is stored.
+    chiitoitsu_tsumo = {"result": "tsumo", "wins": [{"winner": 2, "han": 2, "fu": 25}]}
+    with pytest.raises(LedgerError, match="hand 1: wins\\[0\\].fu"):
+        hanchan_import(
+            record={**good, "hands": [RON, chiitoitsu_tsumo]},
+            members_by_name=members,
+            played_on=DAY,
+        )
+    assert Hanchan.objects.count() == 1
 
 
 def test_it_uses_a_constant_number_of_queries_per_hand_entry(game):

@@ -22,9 +22,9 @@ from mahjong.hand_calculating.scores import ScoresCalculator
 
 from scoring.engine import (
     Game,
+    RecordError,
     Ruleset,
     available_rulesets,
-    enterable_fu,
     hand_payment,
     legal_fu,
     load_ruleset,
@@ -341,19 +341,46 @@ def test_it_plays_limits_and_yakuman_multiples_as_scores_calculator(ruleset_id: 
                 assert deltas == expected, (win, dealer, tsumo)
 
 
+ALL_FU = [30, 40, 50, 60, 70, 80, 90, 100, 110]
+
+
 @pytest.mark.parametrize(
-    "ruleset_id", ["makura-1.5", "makura-1.3", "tenhou-4p", "tenhou-3p", "home-nashinashi"]
+    ("ruleset_id", "tsumo_20"),
+    [
+        ("makura-1.5", True),
+        ("makura-1.3", True),
+        ("tenhou-4p", True),
+        ("tenhou-3p", True),
+        ("home-nashinashi", False),
+    ],
 )
-def test_the_pad_offers_the_records_fu_but_a_2_han_25_fu_tsumo(ruleset_id):
-    """Issue 10 item 3: the table's pad (``enterable_fu``) leaves out the one value a record
-    may carry but no hand makes: chiitoitsu is 2 han (Makura 1.5 §45c) and its tsumo adds
-    menzen tsumo. Records keep ``legal_fu`` (game-record-format.md, Errors)."""
+def test_the_fu_a_ruleset_allows_per_han_and_outcome(ruleset_id, tsumo_20):
+    """Issue 10 item 3, one rule for pad and records: 25 fu is chiitoitsu, always 2 han
+    (Makura 1.5 §45c, seed 002 L112), so a ron needs 2 han and a tsumo, which adds menzen
+    tsumo, 3; 20 fu is a pinfu tsumo of 2+ han (Makura 1.5 §45a), not in seed 003 (H-10)."""
     rs = load_ruleset(ruleset_id)
-    for han in range(1, 5):
-        for tsumo in (False, True):
-            expected = [
-                fu for fu in legal_fu(rs, han, tsumo) if not (tsumo and han == 2 and fu == 25)
-            ]
-            assert enterable_fu(rs, han, tsumo) == expected
-    assert 25 in legal_fu(rs, 2, True) and 25 not in enterable_fu(rs, 2, True)
-    assert 25 in enterable_fu(rs, 2, False) and 25 in enterable_fu(rs, 3, True)
+    pinfu_tsumo = [20] if tsumo_20 else []
+    assert legal_fu(rs, 1, False) == ALL_FU
+    assert legal_fu(rs, 1, True) == ALL_FU
+    assert legal_fu(rs, 2, False) == [25, *ALL_FU]
+    assert legal_fu(rs, 2, True) == [*pinfu_tsumo, *ALL_FU]
+    assert legal_fu(rs, 3, False) == [25, *ALL_FU]
+    assert legal_fu(rs, 3, True) == [*pinfu_tsumo, 25, *ALL_FU]
+    assert legal_fu(rs, 4, True) == [*pinfu_tsumo, 25, *ALL_FU]
+
+
+def test_a_2_han_25_fu_tsumo_is_refused_by_the_engine():
+    """Issue 10 item 3: the engine refuses what the pad does not offer (game-record-format.md,
+    Errors: "a fu the ruleset does not allow"); 3 han 25 fu is the smallest chiitoitsu tsumo
+    (Makura 1.5 §45c: 25 fu x 2^5 = 800, so 800/1,600)."""
+    rs = load_ruleset("makura-1.5")
+    game = Game(rs)
+    two_han = {"result": "tsumo", "wins": [{"winner": 1, "han": 2, "fu": 25}]}
+    with pytest.raises(RecordError) as refused:
+        game.play(parse_hand(two_han, rs.players, 0))
+    assert (refused.value.hand_index, refused.value.key) == (0, "wins[0].fu")
+    assert refused.value.code == "fu_not_allowed"
+    assert dict(refused.value.params) == {"han": 2, "fu": 25, "win": "tsumo"}
+    assert game.state().scores == (25000, 25000, 25000, 25000)
+    three_han = {"result": "tsumo", "wins": [{"winner": 1, "han": 3, "fu": 25}]}
+    assert game.play(parse_hand(three_han, rs.players, 0)).deltas == (-1600, 3200, -800, -800)

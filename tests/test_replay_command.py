@@ -108,6 +108,10 @@ def test_it_replays_the_format_documents_example(tmp_path: Path):
             ],
             "hand 1: wins[0].fu: 25 fu is impossible for a 1-han ron here",
         ),
+        (
+            [{"result": "tsumo", "wins": [{"winner": 1, "han": 2, "fu": 25}]}],
+            "hand 0: wins[0].fu: 25 fu is impossible for a 2-han tsumo here",
+        ),
     ],
 )
 def test_it_exits_2_with_one_line_naming_the_hand_and_key(tmp_path: Path, hands, line):

@@ -8,7 +8,7 @@ Public API:
 - :class:`Game` — one hanchan fed hand by hand; :class:`HandResult`, :class:`TableState`.
 - :func:`final_settlement`, :class:`Settlement`, :class:`Payment` — the end of a game.
 - :func:`replay_record`, :class:`Replay` — a whole game record.
-- :func:`hand_payment`, :func:`basic_points`, :func:`legal_fu`, :func:`enterable_fu` — the
+- :func:`hand_payment`, :func:`basic_points`, :func:`legal_fu` — the
   payment grid.
 - :class:`RecordError` — the only exception raised for bad input; its ``code`` is one of
   :data:`ERROR_CODES`.
@@ -17,7 +17,7 @@ Public API:
 from .error_codes import ERROR_CODES
 from .errors import RecordError
 from .game import Game, HandResult, TableState
-from .hand_value import basic_points, enterable_fu, hand_payment, legal_fu
+from .hand_value import basic_points, hand_payment, legal_fu
 from .hands import Hand, Penalty, Win, parse_hand, parse_hands
 from .replay import Replay, record_players, replay_record, ruleset_of_record
 from .ruleset import Ruleset
@@ -48,7 +48,6 @@ __all__ = [
     "final_settlement",
     "hand_payment",
     "legal_fu",
-    "enterable_fu",
     "load_ruleset",
     "parse_hand",
     "parse_hands",

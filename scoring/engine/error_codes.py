@@ -40,7 +40,7 @@ ERROR_CODES: Mapping[str, str] = MappingProxyType(
         "fu_needed": "a win below 5 han without its fu; params: han",
         "fu_out_of_range": "a fu that no hand has (not 25 nor 20-110 in steps of 10); params: fu",
         "fu_not_allowed": "a fu impossible for this han and kind of win under the ruleset "
-        "(20 fu ron, 25 fu 1 han, ...); params: han, fu, win (ron or tsumo)",
+        "(20 fu ron, 25 fu 1 han, 25 fu 2-han tsumo, ...); params: han, fu, win (ron or tsumo)",
         # parse_hand: the hand's JSON shape.
         "hand_not_an_object": "a hand that is not a JSON object",
         "unknown_result": "a result other than ron, tsumo, draw, abort, chombo",

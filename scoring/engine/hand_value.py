@@ -110,32 +110,23 @@ def hand_payment(rs: Ruleset, *, han: int, fu: int, dealer: bool, tsumo: bool) -
 def legal_fu(rs: Ruleset, han: int, tsumo: bool) -> list[int]:
     """The fu values a ``han``-han ron or tsumo may carry under ``rs`` (empty: no fu entry).
 
-    25 fu (chiitoitsu) needs 2 han; 20 fu only on a tsumo of 2+ han (pinfu tsumo, Makura
-    §45a) and only where ``pinfu_tsumo_20fu`` (not in seed 003, H-10).
+    One rule for records, imports, replays and the table's value pad (issue 10 item 3), so
+    the pad never offers what the engine refuses:
+
+    - 25 fu is chiitoitsu, always 2 han (Makura 1.5 §45c, seed 002 L112; rules-spec §1
+      "Chiitoitsu"): at least 2 han on a ron, and at least 3 on a tsumo, which adds menzen
+      tsumo (1 han, rules-spec §2 yaku tables) to the concealed hand.
+    - 20 fu only on a tsumo of 2+ han (pinfu tsumo, Makura §45a) and only where
+      ``pinfu_tsumo_20fu`` (not in seed 003, H-10).
     """
     if not rs.fu_scoring:
         return []
     return [fu for fu in sorted(LEGAL_FU) if not _fu_impossible(rs, han, fu, tsumo)]
 
 
-def enterable_fu(rs: Ruleset, han: int, tsumo: bool) -> list[int]:
-    """The fu the table's value pad offers for a ``han``-han ron or tsumo under ``rs``:
-    :func:`legal_fu` without the one value a record may carry but no hand makes, a 2-han
-    25-fu tsumo (chiitoitsu is 2 han, Makura §45c, seed 002 L112, and a concealed hand's
-    tsumo adds menzen tsumo, 1 han, rules-spec §3 yaku table: so at least 3 han).
-
-    Records, imports and replays keep :func:`legal_fu`, the record contract's "a fu the
-    ruleset does not allow" (game-record-format.md, Errors).
-    """
-    fus = legal_fu(rs, han, tsumo)
-    if tsumo and han < 3:
-        return [fu for fu in fus if fu != 25]
-    return fus
-
-
 def _fu_impossible(rs: Ruleset, han: int, fu: int, tsumo: bool) -> bool:
     if fu == 25:
-        return han < 2
+        return han < (3 if tsumo else 2)
     if fu == 20:
         return not tsumo or han < 2 or not rs.pinfu_tsumo_20fu
     return False
