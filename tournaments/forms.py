@@ -8,6 +8,7 @@ from typing import Any
 from django import forms
 from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from clubsite.models import Member
 from tournaments import formats
@@ -109,7 +110,7 @@ class ParticipantsForm(forms.Form):
     """The players of a tournament that has not been drawn: ticked from the member list."""
 
     members = forms.ModelMultipleChoiceField(
-        label=_("Players"),
+        label=pgettext_lazy("tournament", "Players"),
         queryset=Member.objects.none(),
         widget=forms.CheckboxSelectMultiple,
     )
@@ -123,7 +124,9 @@ class WithdrawForm(forms.Form):
     """Players who leave a running tournament."""
 
     numbers = forms.TypedMultipleChoiceField(
-        label=_("Withdraw"), coerce=int, widget=forms.CheckboxSelectMultiple
+        label=pgettext_lazy("tournament", "Withdraw"),
+        coerce=int,
+        widget=forms.CheckboxSelectMultiple,
     )
 
     def __init__(self, *args: Any, participants: Sequence[Participant], **kwargs: Any) -> None:
