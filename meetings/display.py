@@ -14,6 +14,7 @@ from django.utils.translation import pgettext
 from clubsite.formatting import settlement_points
 from clubsite.models import Member
 from scoring.models import Hanchan
+from scoring.views.display import ruleset_title
 
 if TYPE_CHECKING:
     from meetings.models import Application
@@ -42,7 +43,8 @@ class PlayerResult:
 
 @dataclass(frozen=True)
 class GameResult:
-    """A game played at a meetup, its ruleset's name and its players' results."""
+    """A game played at a meetup, its ruleset's name (in the reader's language) and its
+    players' results."""
 
     hanchan: Hanchan
     ruleset: str
@@ -53,7 +55,7 @@ class GameResult:
         seats = sorted(hanchan.seats.all(), key=lambda s: (s.rank or 9, s.index))
         return cls(
             hanchan=hanchan,
-            ruleset=hanchan.ruleset_version.name,
+            ruleset=ruleset_title(hanchan.ruleset_version.name),
             players=[
                 PlayerResult(
                     name=s.member.display_name,

@@ -372,6 +372,9 @@ def test_it_walks_a_meetup_through_its_pages_from_call_to_report(
     page = client_for(players[0]).get(url("detail", meetup))
     assertContains(page, f'id="result-{game.pk}"')
     assertContains(page, "41,000")
+    # The game's ruleset by its Japanese name (issue 10 item 9), not the English one.
+    assertContains(page, "<strong>A · 枕倶楽部 標準ルール v1.5</strong>", html=False)
+    assertNotContains(page, "Makura Club standard rules")
 
 
 def test_it_re_renders_an_invalid_call_with_its_errors(
