@@ -14,7 +14,7 @@ from typing import Any, ClassVar, Protocol, Self
 from django.contrib.auth.decorators import login_not_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 from django.views import i18n
 from django.views.decorators.http import require_safe
 
@@ -22,6 +22,17 @@ from clubsite.formatting import format_points, format_uma
 from clubsite.ruleset_sheet import rules_sheet
 from scoring.engine import available_rulesets, load_ruleset
 from scoring.views.display import ruleset_title
+
+# The built-in rulesets' source citations that carry English words (scoring/rulesets/*.toml),
+# here for makemessages: the rules sheet cites them in the reader's language. The files keep
+# the English, which stays part of each stored ruleset version.
+RULESET_SOURCES = (
+    gettext_noop("seed 003: わが家のルール (as of January 2015)"),
+    gettext_noop("seed 002: 3-player club rules (excerpt)"),
+    gettext_noop(
+        "tenhou-rules.md (D1 riichi.wiki Tenhou.net rules; D4 arcturus.su; published game logs)"
+    ),
+)
 
 
 class RulesetFields(Protocol):
@@ -83,7 +94,7 @@ def ruleset_detail(request: HttpRequest, ruleset_id: str) -> HttpResponse:
     context = {
         "ruleset": RulesetHeader.of(ruleset),
         "sheet": rules_sheet(ruleset),
-        "sources": ruleset.sources,
+        "sources": [gettext(source) for source in ruleset.sources],
     }
     return render(request, "rulesets/detail.html", context)
 
