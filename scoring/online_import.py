@@ -120,11 +120,14 @@ def import_verified(
     *,
     played_on: datetime.date,
     by: Member | None = None,
+    steward: bool = False,
 ) -> Hanchan:
     """Store a re-scored online game in one transaction: new members and online names, the
     hanchan (through the ledger), and its :class:`OnlineGame`.
 
-    ``played_on`` is used when the log carries no date.
+    ``played_on`` is used when the log carries no date. An upload by a member (``by``, not
+    a ``steward``) counts once the other seated members confirm it, as a table game does
+    (issue 19 item 3); a steward's upload or a command's import (``by`` None) counts at once.
 
     Raises:
         AlreadyImported: the log was imported before (also when another import of it
@@ -162,6 +165,7 @@ def import_verified(
                 played_on=log.played_on or played_on,
                 by=by,
                 service=log.service,
+                steward=steward,
             )
             OnlineGame.objects.create(
                 hanchan=hanchan,

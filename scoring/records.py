@@ -4,6 +4,7 @@ record for import (the engine plays it once), storing it, and writing a game as 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from datetime import date
 from typing import Any
 
@@ -103,14 +104,18 @@ def hanchan_import(
     played_on: date,
     by: Member | None = None,
     service: str = "",
+    steward: bool = False,
 ) -> Hanchan:
     """Store a whole game record (docs/game-record-format.md) as a hanchan.
 
     ``members_by_name`` maps each of the record's player names to a member. The record is
     played through the engine once (:func:`prepare_import`), then the hanchan, its hands,
-    their facts and the settlement are written. An import is made by a steward running a
-    command, so a finished game counts in standings at once (confirmed as a steward). Must
-    run inside the caller's transaction when several records go together.
+    their facts and the settlement are written. Who counts it is the one confirmation of
+    every path (issue 19 item 3, :func:`scoring.ledger.write.create_games`): an import by a
+    command (``by`` None) or by a ``steward`` counts at once; an import by a member (an
+    upload) is vouched for by that member's own seat and waits for the other seated
+    players or a steward. Must run inside the caller's transaction when several records go
+    together.
 
     Raises:
         LedgerError: as :func:`prepare_import`.
@@ -123,7 +128,7 @@ def hanchan_import(
         service=service,
     )
     with transaction.atomic():
-        return create_games([game], confirmed=True)[0]
+        return create_games([replace(game, steward=steward)])[0]
 
 
 def hanchan_record(hanchan: Hanchan) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from django.utils.translation import override
 
 from clubsite.models import Member, OnlineName
 from scoring.models import Hanchan, OnlineGame
+from scoring.services import hanchan_confirm
 from tests.conftest import make_member
 
 DATA = Path(__file__).parent / "data" / "online"
@@ -169,7 +170,13 @@ def test_online_games_count_in_their_own_standings_unless_the_club_says_so(sanma
     from scoring.views.standings_filters import ruleset_label
 
     logged_in(sanma_members[0]).post(reverse("game_import"), {"logs": [upload(SANMA)]})
-    version = Hanchan.objects.get().ruleset_version
+    game = Hanchan.objects.get()
+    for other in sanma_members[1:]:  # an upload counts once the others confirm (issue 19)
+        hanchan_confirm(
+            hanchan_id=game.pk, expected_version=game.version, user_id=other.user_id, by=other,
+            steward=False,
+        )  # fmt: skip
+    version = game.ruleset_version
     assert (version.ruleset_id, version.service, version.standings_key) == (
         "tenhou-3p",
         "tenhou",

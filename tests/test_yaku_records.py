@@ -17,7 +17,7 @@ from django.utils.translation import override
 from clubsite.models import Member
 from scoring.engine import RecordError, parse_hand, replay_record
 from scoring.models import Hanchan, WinYaku
-from scoring.services import hanchan_void, hand_correct, hand_record
+from scoring.services import hanchan_confirm, hanchan_void, hand_correct, hand_record
 
 DATA = Path(__file__).parent / "data" / "online"
 TILED_WIN = {
@@ -92,7 +92,8 @@ def test_yakuman_entered_without_tiles_counts_and_follows_corrections_and_voids(
     assert (fact.name, fact.han, fact.yakuman, fact.seat) == ("yakuman", 13, True, 1)
     client.force_login(member.user)
     html = client.get(reverse("yaku_records"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    assert "<b>Yakuman</b>" in html
+    # A game in play counts nowhere yet (issue 19 item 2), its yakuman neither.
+    assert "<b>Yakuman</b>" not in html and "No yakuman yet." in html
     # Corrected to a mangan: the yakuman is gone from the records.
     hand_correct(
         hanchan_id=table_game.pk,
@@ -113,6 +114,36 @@ def test_yakuman_entered_without_tiles_counts_and_follows_corrections_and_voids(
     hanchan_void(hanchan_id=table_game.pk, expected_version=3, steward=True)
     html = client.get(reverse("yaku_records"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "No yakuman yet." in html
+
+
+def test_the_hall_of_fame_lists_a_yakuman_only_once_its_game_counts(
+    table_game: Hanchan, member: Member, staff_member: Member, client: Client
+):
+    """Issue 19 item 2: the yaku records read the ledger's one read of what counts; a game
+    entered by one player waits for the table's confirmation (issue 9), and so does its
+    yakuman."""
+    hand_record(
+        hanchan_id=table_game.pk,
+        # The dealer deals a yakuman into seat 1: 32,000 busts them, the game ends by tobi.
+        hand={"result": "ron", "loser": 0, "wins": [{"winner": 1, "limit": "yakuman"}]},
+        expected_version=0,
+        request_id=uuid.uuid4(),
+        by=member,
+    )
+    table_game.refresh_from_db()
+    assert table_game.status == Hanchan.Status.FINISHED and table_game.counted_version is None
+    client.force_login(member.user)
+    html = client.get(reverse("yaku_records"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "No yakuman yet." in html
+    hanchan_confirm(
+        hanchan_id=table_game.pk,
+        expected_version=1,
+        user_id=staff_member.user_id,
+        by=staff_member,
+        steward=True,
+    )
+    html = client.get(reverse("yaku_records"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "<b>Yakuman</b>" in html and "No yakuman yet." not in html
 
 
 def test_a_member_page_lists_their_yaku_without_a_query_more(db, client: Client):

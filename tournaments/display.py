@@ -15,7 +15,10 @@ from django.utils.functional import Promise
 from django.utils.translation import pgettext_lazy
 
 from clubsite.models import Member
+from scoring.ledger.confirmation import ConfirmationState
+from scoring.ledger.counts import counted_results, waiting_states
 from scoring.models import Hanchan
+from scoring.standings.periods import club_today
 from tournaments import seating
 from tournaments.models import Event, Participant, Phase, Round, Table
 from tournaments.ranking import RankRow
@@ -46,16 +49,32 @@ class SeatView:
 @dataclass(frozen=True, slots=True)
 class TableView:
     """A table of a round: its ``number`` (from 1), ``seats`` in order East, South, West,
-    North, and once the round started its ``hanchan`` (``None`` before)."""
+    North, and once the round started its ``hanchan`` (``None`` before). ``confirmation``:
+    where the game's result stands with confirmation while it waits (issue 19 item 2)."""
 
     number: int
     seats: tuple[SeatView, ...]
     hanchan: Hanchan | None
+    confirmation: ConfirmationState | None = None
 
     @property
     def state(self) -> str:
-        """``"drawn"``, ``"in_play"``, ``"finished"`` or ``"voided"``."""
-        return self.hanchan.status if self.hanchan is not None else "drawn"
+        """``"drawn"``, ``"in_play"``, ``"waiting"`` (a result waiting for confirmation),
+        ``"finished"`` (counted) or ``"voided"``."""
+        if self.hanchan is None:
+            return "drawn"
+        if self.confirmation is not None:
+            return "waiting"
+        return self.hanchan.status
+
+    @property
+    def waiting_for(self) -> list[str]:
+        """The names of the players whose confirmation is still wanted (empty where one
+        more or a steward's will do)."""
+        if self.confirmation is None:
+            return []
+        names = {seat.member_id: seat.name for seat in self.seats}
+        return [names[m] for m in self.confirmation.waiting_for if m in names]
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,8 +96,22 @@ class RoundView:
 
     @property
     def finished(self) -> bool:
+        """Every table's result is final: counted, or voided (a table waiting for
+        confirmation keeps the round open)."""
         return self.started and all(
             t.state in (Hanchan.Status.FINISHED, Hanchan.Status.VOIDED) for t in self.tables
+        )
+
+    @property
+    def waiting(self) -> bool:
+        """Started, every game over, a result still waiting for confirmation."""
+        return (
+            self.started
+            and not self.finished
+            and all(
+                t.state in ("waiting", Hanchan.Status.FINISHED, Hanchan.Status.VOIDED)
+                for t in self.tables
+            )
         )
 
     @property
@@ -208,12 +241,16 @@ def event_view(event: Event) -> EventView:
     by_number = {p.number: p for p in participants}
     size = table_size(event)
     rounds = list(Round.objects.filter(event=event).order_by("number"))
-    tables = (
-        Table.objects.filter(round__event=event)
-        .select_related("hanchan")
-        .prefetch_related("hanchan__seats")
-    )
+    tables = Table.objects.filter(round__event=event).select_related("hanchan__ruleset_version")
     game_of: dict[tuple[int, int], Hanchan] = {(t.round_id, t.number): t.hanchan for t in tables}
+    waiting = waiting_states(game_of.values(), club_today())
+    scored_of: dict[int, dict[int, tuple[int | None, int | None]]] = {}
+    for hanchan_id, member_id, points, rank in (
+        counted_results()
+        .filter(hanchan__event_table__round__event=event)
+        .values_list("hanchan_id", "member_id", "points", "rank")
+    ):
+        scored_of.setdefault(hanchan_id, {})[member_id] = (points, rank)
     results: dict[int, dict[int, int]] = {}
     round_views: dict[int, list[RoundView]] = {}
     phases = list(event.phases.order_by("number"))
@@ -222,7 +259,7 @@ def event_view(event: Event) -> EventView:
         table_views = []
         for index, numbers in enumerate(rnd.seating, start=1):
             hanchan = game_of.get((rnd.pk, index))
-            scored = _seat_results(hanchan)
+            scored = {} if hanchan is None else scored_of.get(hanchan.pk, {})
             seats = []
             for wind, number in enumerate(numbers):
                 participant = by_number[number]
@@ -240,7 +277,14 @@ def event_view(event: Event) -> EventView:
                         rank,
                     )
                 )
-            table_views.append(TableView(index, tuple(seats), hanchan))
+            table_views.append(
+                TableView(
+                    index,
+                    tuple(seats),
+                    hanchan,
+                    None if hanchan is None else waiting.get(hanchan.pk),
+                )
+            )
         round_views.setdefault(rnd.phase_id, []).append(
             RoundView(rnd, phase_of[rnd.phase_id], tuple(table_views))
         )
@@ -259,13 +303,6 @@ def event_view(event: Event) -> EventView:
         table_size=size,
         results_by_number=results,
     )
-
-
-def _seat_results(hanchan: Hanchan | None) -> dict[int, tuple[int | None, int | None]]:
-    """Per member of a finished game, its settlement points and rank."""
-    if hanchan is None or hanchan.status != Hanchan.Status.FINISHED:
-        return {}
-    return {seat.member_id: (seat.points, seat.rank) for seat in hanchan.seats.all()}
 
 
 def phase_label(phase: Phase, phases: Sequence[Phase]) -> str:

@@ -47,7 +47,7 @@ from django.conf import settings
 from django.db.models import Sum
 
 from clubsite.models import Member
-from scoring.models import Hanchan, Seat
+from scoring.ledger.counts import counted_results
 from scoring.standings import (
     Title,
     champions_history,
@@ -238,11 +238,12 @@ def grand_champion_race(year: int, *, today: datetime.date | None = None) -> Rac
 
 
 def _tournament_points(year: int) -> dict[int, int]:
-    """Per member, the settlement points (ledger points) of their finished games in the
-    club's events of the counted formats that ended in ``year``."""
+    """Per member, the settlement points (ledger points) of their counted games (the ledger's
+    one read; a table waiting for confirmation is left out) in the club's events of the
+    counted formats that ended in ``year``."""
     rows = (
-        Seat.objects.filter(
-            hanchan__status=Hanchan.Status.FINISHED,
+        counted_results()
+        .filter(
             hanchan__event_table__round__event__format__in=list(setting("tournament_formats")),
             hanchan__event_table__round__event__ends_on__year=year,
         )

@@ -21,7 +21,8 @@ from django.utils.translation import gettext as _
 
 from clubsite.models import Member
 from scoring.engine import load_ruleset
-from scoring.models import Hanchan, Seat
+from scoring.ledger.counts import counted_results, settled
+from scoring.models import Hanchan
 from scoring.services import LedgerError, hanchan_call_time, hanchan_start
 from scoring.standings.periods import club_today
 from tournaments import emails, formats, seating
@@ -240,10 +241,12 @@ def round_start(*, round_id: int) -> Round:
         if rnd.started_at is not None:
             raise EventError(_("This round has started already."))
         unfinished = Table.objects.filter(round__event=event, round__number__lt=rnd.number).exclude(
-            hanchan__status__in=[Hanchan.Status.FINISHED, Hanchan.Status.VOIDED]
+            settled("hanchan__")
         )
         if unfinished.exists():
-            raise EventError(_("Every game of the earlier rounds must be finished first."))
+            raise EventError(
+                _("Every game of the earlier rounds must be finished and confirmed first.")
+            )
         earlier = Round.objects.filter(event=event, number__lt=rnd.number, started_at=None)
         if earlier.exists():
             raise EventError(_("Start the earlier rounds first."))
@@ -305,12 +308,8 @@ def event_advance(*, event_id: int) -> Event:
             raise EventError(_("The tournament is not running."))
         if Round.objects.filter(event=event, started_at=None).exists():
             raise EventError(_("A drawn round has not been played yet."))
-        if (
-            Table.objects.filter(round__event=event)
-            .exclude(hanchan__status__in=[Hanchan.Status.FINISHED, Hanchan.Status.VOIDED])
-            .exists()
-        ):
-            raise EventError(_("Every game must be finished first."))
+        if Table.objects.filter(round__event=event).exclude(settled("hanchan__")).exists():
+            raise EventError(_("Every game must be finished and confirmed first."))
         played = Round.objects.filter(event=event).count()
         phases = list(event.phases.order_by("number"))
         current = _phase_of_round(phases, played)
@@ -423,7 +422,9 @@ def _rows(event: Event) -> list[RankRow]:
 
 
 def event_ranking(event: Event) -> EventRanking:
-    """The live ranking of ``event`` from its finished games (three queries)."""
+    """The live ranking of ``event`` from its tables' counted results (the ledger's one read,
+    :func:`scoring.ledger.counts.counted_results`): a table waiting for confirmation is left
+    out until it is confirmed (issue 19 item 2). Three queries."""
     participants = list(event.participants.select_related("member").order_by("number"))
     number_of = {p.member_id: p.number for p in participants}
     phases = {p.pk: p for p in event.phases.all()}
@@ -432,10 +433,11 @@ def event_ranking(event: Event) -> EventRanking:
     final_phase = max(
         (p for p in phases.values() if p.qualifiers), key=lambda p: p.number, default=None
     )
-    seats = Seat.objects.filter(
-        hanchan__event_table__round__event=event,
-        hanchan__status=Hanchan.Status.FINISHED,
-    ).values_list("member_id", "points", "rank", "hanchan__event_table__round__phase_id")
+    seats = (
+        counted_results()
+        .filter(hanchan__event_table__round__event=event)
+        .values_list("member_id", "points", "rank", "hanchan__event_table__round__phase_id")
+    )
     for member_id, points, rank, phase_id in seats:
         phase = phases[phase_id]
         number = number_of[member_id]

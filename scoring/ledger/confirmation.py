@@ -7,7 +7,10 @@ player (the club's default), by one other seated player, or by a steward, as
 who does not play need a steward whatever the setting. The player who makes a change
 vouches for it (an implicit confirmation); a steward's change, a steward's tap, an import
 by command and any change made by no member at all (a command or script run on the server)
-confirm with a steward's authority.
+confirm with a steward's authority. Every path into the ledger goes through this one rule
+(issue 19 item 3): table games, final-score sheets, tournament tables and online uploads
+(the uploader vouches for their own seat; an online game is dated by its log, so the date
+rule leaves it to its players).
 
 A change to a counted game (a correction, an undo, a void) is pending until confirmed
 again: the counted result (``CountedSeat``) stays in force meanwhile, and the history keeps
@@ -114,11 +117,19 @@ def state_of(
 def _steward_only(hanchan: Hanchan, seated: Sequence[int], today: datetime.date) -> str:
     if policy() == "steward":
         return "policy"
-    if hanchan.played_on < today - datetime.timedelta(days=1):
+    # A table game dated before yesterday is a backdated entry; an online game carries the
+    # date its log gives, re-scored hand by hand, so its players confirm it as any table.
+    if hanchan.played_on < today - datetime.timedelta(days=1) and not _online(hanchan):
         return "old_date"
     if hanchan.created_by_id is not None and hanchan.created_by_id not in seated:
         return "not_a_player"
     return ""
+
+
+def _online(hanchan: Hanchan) -> bool:
+    """An imported online game (its ruleset version is an online service's). Every caller
+    loads the version with the game."""
+    return bool(hanchan.ruleset_version.service)
 
 
 def is_confirmed(

@@ -1,5 +1,7 @@
 """Members' totals per month (``MemberMonth``) and per year (``MemberYear``), kept up to date
 in the transaction that counts a game (scoring.ledger.confirmation, scoring.ledger.write).
+They are counted data, as ``CountedSeat`` is, so the ledger keeps them and the standings read
+them (issue 19 item 1: the ledger imports nothing of the standings).
 
 A row is recomputed rather than added to, since the best game is a maximum: :func:`refresh`
 recomputes the month rows of the games' members, months and ruleset versions from the
@@ -9,16 +11,50 @@ and replaces them.
 
 from __future__ import annotations
 
+import calendar
 import datetime
 from collections.abc import Iterable
 from typing import Any
 
-from django.db.models import Sum
+from django.db.models import BigIntegerField, Count, ExpressionWrapper, F, Max, Q, Sum, Value
 from django.db.models.functions import TruncMonth, TruncYear
 
 from scoring.models import CountedSeat, MemberMonth, MemberYear
-from scoring.standings.counted import ADDED, AGGREGATES, MONTH_SUMS
-from scoring.standings.periods import month_period
+
+# Best game in the same aggregate as the rest: Max(points * 2**32 + (2**32 - 1 - hanchan_id))
+# is the highest points, and among equal points the lowest (earliest entered) game id; both
+# are decoded exactly. Points fit in 32 bits (an IntegerField), ids are below 2**32.
+BEST_SHIFT = 32
+BEST_MASK = (1 << BEST_SHIFT) - 1
+
+AGGREGATES: dict[str, Any] = {
+    "games": Count("pk"),
+    "total_points": Sum("points"),
+    "rank_sum": Sum("rank"),
+    "first": Count("pk", filter=Q(rank=1)),
+    "second": Count("pk", filter=Q(rank=2)),
+    "third": Count("pk", filter=Q(rank=3)),
+    "fourth": Count("pk", filter=Q(rank=4)),
+    "lasts": Count("pk", filter=Q(last_place=True)),
+    "tobis": Count("pk", filter=Q(busted=True)),
+    "best": Max(
+        ExpressionWrapper(
+            F("points") * Value(1 << BEST_SHIFT) + (Value(BEST_MASK) - F("hanchan_id")),
+            output_field=BigIntegerField(),
+        )
+    ),
+}
+"""A standings row's figures in one pass over the counted results (see ``StandingsRow``)."""
+
+ADDED = ("games", "total_points", "rank_sum", "first", "second", "third", "fourth", "lasts",
+         "tobis")  # fmt: skip
+
+
+# The figures of a standings row as sums of the members' months (MemberMonth columns).
+MONTH_SUMS: dict[str, Any] = {
+    **{name: Sum(name) for name in ADDED},
+    "best": Max("best"),
+}
 
 # The per-hand sums a month adds up, besides the standings row's figures.
 HAND_SUMS = ("hands", "wins", "tsumo_wins", "deal_ins", "riichi", "chombo", "win_points")
@@ -36,7 +72,7 @@ def refresh(
     counted = CountedSeat.objects.filter(
         member_id__in=members,
         ruleset_version_id__in=versions,
-        played_on__range=(months[0], month_period(months[-1].year, months[-1].month).end),
+        played_on__range=(months[0], _month_end(months[-1])),
     )
     grouped = (
         counted.values("member_id", "ruleset_version_id", month=TruncMonth("played_on"))
@@ -100,3 +136,7 @@ def _as_date(value: datetime.date | datetime.datetime) -> datetime.date:
 
 
 __all__ = ["HAND_SUMS", "refresh"]
+
+
+def _month_end(month: datetime.date) -> datetime.date:
+    return month.replace(day=calendar.monthrange(month.year, month.month)[1])

@@ -18,6 +18,7 @@ from typing import Any
 
 from django.utils import timezone
 
+from clubsite.dates import club_today
 from clubsite.models import Member
 from scoring.ledger import confirmation, totals
 from scoring.ledger.confirmation import counted_seats
@@ -42,7 +43,6 @@ from scoring.models import (
     Seat,
     WinYaku,
 )
-from scoring.standings.periods import club_today
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,17 +59,27 @@ class NewGame:
     venue: str = ""
     table_name: str = ""
     by: Member | None = None
+    steward: bool = False
+
+    def authority(self, confirmed: bool) -> bool:
+        """Whether the game comes with a steward's authority: ``confirmed`` for the whole
+        batch, a steward's act (``steward``), or no member at all (a command or the system,
+        as :func:`_vouch` reads a change made by no one)."""
+        return confirmed or self.steward or self.by is None
 
 
 def create_games(games: Sequence[NewGame], *, confirmed: bool = False) -> list[Hanchan]:
     """Create the games with their seats, hands, facts, settlements and "started" history.
 
-    ``confirmed``: the games come confirmed with a steward's authority (an import by
-    command, the history seeding): finished ones count in standings at once. Otherwise a
-    finished game waits for its table's confirmation (:mod:`scoring.ledger.confirmation`).
+    Every new game goes through the one confirmation (:mod:`scoring.ledger.confirmation`,
+    issue 19 item 3): one with a steward's authority (``confirmed`` for the whole batch, as
+    the history seeding; ``NewGame.steward``, as an import by a steward; ``by`` None, as a
+    command) counts at once when finished; otherwise its ``by`` vouches for their own seat
+    (when seated) and the game waits for the others' confirmations like a table game.
 
     A fixed number of bulk inserts whatever the number of games (the history seeding stores
-    a whole club night at once). Returns the hanchans in the order of ``games``.
+    a whole club night at once), plus a few queries per finished game that waits. Returns
+    the hanchans in the order of ``games``.
     """
     now = timezone.now()
     hanchans = Hanchan.objects.bulk_create(
@@ -87,7 +97,7 @@ def create_games(games: Sequence[NewGame], *, confirmed: bool = False) -> list[H
             finished_at=None if game.plan.settlement is None else now,
             counted_version=(
                 (1 if game.plan.hands else 0)
-                if confirmed and game.plan.settlement is not None
+                if game.authority(confirmed) and game.plan.settlement is not None
                 else None
             ),
             final_scores_only="final_scores" in game.plan.state,
@@ -134,6 +144,9 @@ def create_games(games: Sequence[NewGame], *, confirmed: bool = False) -> list[H
             {h.played_on.replace(day=1) for h in counted},
             {h.ruleset_version_id for h in counted},
         )
+    for hanchan, game in zip(hanchans, games, strict=True):
+        if hanchan.status == Hanchan.Status.FINISHED and hanchan.counted_version is None:
+            _vouch(hanchan, game.by, steward=False, user_id=game.by.user_id if game.by else None)
     return hanchans
 
 

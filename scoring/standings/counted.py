@@ -11,25 +11,20 @@ from typing import Any
 
 from django.conf import settings
 from django.db.models import (
-    BigIntegerField,
-    Count,
-    ExpressionWrapper,
-    F,
-    Max,
     Q,
     QuerySet,
-    Sum,
-    Value,
 )
 
 from clubsite.models import Member
+from scoring.ledger.counts import counted_results
+from scoring.ledger.totals import (  # the roll-ups' figures, shared with the standings
+    ADDED,
+    AGGREGATES,
+    BEST_MASK,
+    BEST_SHIFT,
+    MONTH_SUMS,
+)
 from scoring.models import CountedSeat, MemberMonth, MemberYear, RulesetVersion
-
-# Best game in the same aggregate as the rest: Max(points * 2**32 + (2**32 - 1 - hanchan_id))
-# is the highest points, and among equal points the lowest (earliest entered) game id; both
-# are decoded exactly. Points fit in 32 bits (an IntegerField), ids are below 2**32.
-BEST_SHIFT = 32
-BEST_MASK = (1 << BEST_SHIFT) - 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,40 +63,11 @@ def counted_versions(ruleset_ids: Sequence[str] | None) -> Versions:
 
 
 def counted_seats(counted: Versions, start: date, end: date) -> QuerySet[CountedSeat]:
-    """Counted results of games played from ``start`` to ``end`` under ``counted``."""
-    return CountedSeat.objects.filter(
+    """Counted results (the ledger's one read, :func:`scoring.ledger.counts.counted_results`)
+    of games played from ``start`` to ``end`` under ``counted``."""
+    return counted_results().filter(
         played_on__range=(start, end), ruleset_version_id__in=list(counted.ids)
     )
-
-
-AGGREGATES: dict[str, Any] = {
-    "games": Count("pk"),
-    "total_points": Sum("points"),
-    "rank_sum": Sum("rank"),
-    "first": Count("pk", filter=Q(rank=1)),
-    "second": Count("pk", filter=Q(rank=2)),
-    "third": Count("pk", filter=Q(rank=3)),
-    "fourth": Count("pk", filter=Q(rank=4)),
-    "lasts": Count("pk", filter=Q(last_place=True)),
-    "tobis": Count("pk", filter=Q(busted=True)),
-    "best": Max(
-        ExpressionWrapper(
-            F("points") * Value(1 << BEST_SHIFT) + (Value(BEST_MASK) - F("hanchan_id")),
-            output_field=BigIntegerField(),
-        )
-    ),
-}
-"""A standings row's figures in one pass over the counted results (see ``StandingsRow``)."""
-
-ADDED = ("games", "total_points", "rank_sum", "first", "second", "third", "fourth", "lasts",
-         "tobis")  # fmt: skip
-
-
-# The figures of a standings row as sums of the members' months (MemberMonth columns).
-MONTH_SUMS: dict[str, Any] = {
-    **{name: Sum(name) for name in ADDED},
-    "best": Max("best"),
-}
 
 
 def month_aligned(start: date, end: date) -> bool:

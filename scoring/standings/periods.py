@@ -8,10 +8,10 @@ import calendar
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Literal
-from zoneinfo import ZoneInfo
 
-from django.conf import settings
-from django.utils import timezone
+from clubsite.dates import club_today
+
+__all__ = ["club_today"]  # kept here too: the standings' callers read "today" from periods
 
 PeriodKind = Literal["month", "half_year", "year", "range", "all_time"]
 
@@ -61,13 +61,6 @@ class Period:
         if self.kind == "month":
             return month_period(year, number + 1)
         return half_year_period(year, number + 1)
-
-
-def club_today(now: datetime | None = None) -> date:
-    """Today's date where the club is (``settings.CLUB_TIME_ZONE``), whatever time zone is
-    active for the request; ``now`` (an aware datetime) defaults to the current time."""
-    moment = now if now is not None else timezone.now()
-    return moment.astimezone(ZoneInfo(settings.CLUB_TIME_ZONE)).date()
 
 
 def month_period(year: int, month: int) -> Period:

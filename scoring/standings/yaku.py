@@ -1,5 +1,6 @@
 """Yaku records (issue 13, item 4): the yakuman hall of fame and how often each yaku is won,
-for the club and for a member, from the ledger's ``WinYaku`` facts (games not voided). Hands
+for the club and for a member, from the ledger's ``WinYaku`` facts of games that count (the
+ledger's one read, :func:`scoring.ledger.counts.counted_yaku`; issue 19 item 2). Hands
 are counted when their win carries its yaku (imported online games, hands entered by their
 tiles); a yakuman entered as a limit counts as "yakuman"."""
 
@@ -11,7 +12,8 @@ from typing import Any
 
 from django.db.models import Count, QuerySet
 
-from scoring.models import Hanchan, WinYaku
+from scoring.ledger.counts import counted_yaku
+from scoring.models import WinYaku
 
 NOT_YAKU = ("dora", "aka_dora", "ura_dora")
 
@@ -30,7 +32,7 @@ class YakumanRecord:
 
 
 def _counted() -> QuerySet[WinYaku]:
-    return WinYaku.objects.exclude(hanchan__status=Hanchan.Status.VOIDED)
+    return counted_yaku()
 
 
 def yakuman_records(limit: int = 100, *, member_id: int | None = None) -> list[YakumanRecord]:

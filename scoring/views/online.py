@@ -174,7 +174,9 @@ def _import(
                     "member imports their own games; a steward imports anyone's."
                 ),
             )
-        hanchan = import_verified(verified, players, played_on=timezone.localdate(), by=member)
+        hanchan = import_verified(
+            verified, players, played_on=timezone.localdate(), by=member, steward=steward
+        )
     except AlreadyImported as done:
         return Outcome(name, "already", _("Already imported: nothing stored."), done.hanchan)
     except NotAGameLog:

@@ -113,6 +113,7 @@ class Command(BaseCommand):
                     members_by_name={m.display_name: m for m in players},
                     played_on=today - datetime.timedelta(days=days_ago),
                     by=players[0],
+                    steward=True,
                 )
             self._held_meetup(members, today)
             self._provisional_meetup(members, today)
