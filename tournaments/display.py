@@ -245,12 +245,12 @@ def event_view(event: Event) -> EventView:
     game_of: dict[tuple[int, int], Hanchan] = {(t.round_id, t.number): t.hanchan for t in tables}
     waiting = waiting_states(game_of.values(), club_today())
     scored_of: dict[int, dict[int, tuple[int | None, int | None]]] = {}
-    for hanchan_id, member_id, points, rank in (
+    for hanchan_id, member_id, counted_points, counted_rank in (
         counted_results()
         .filter(hanchan__event_table__round__event=event)
         .values_list("hanchan_id", "member_id", "points", "rank")
     ):
-        scored_of.setdefault(hanchan_id, {})[member_id] = (points, rank)
+        scored_of.setdefault(hanchan_id, {})[member_id] = (counted_points, counted_rank)
     results: dict[int, dict[int, int]] = {}
     round_views: dict[int, list[RoundView]] = {}
     phases = list(event.phases.order_by("number"))
