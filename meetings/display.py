@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from django.utils import formats
 from django.utils.translation import pgettext
@@ -16,18 +16,13 @@ from clubsite.models import Member
 from scoring.models import Hanchan
 from scoring.views.display import ruleset_title
 
-if TYPE_CHECKING:
-    from meetings.models import Application
 
+class Applicant(Protocol):
+    """What these helpers read of an application (``meetings.models.Application``): the
+    models import this module, so it names what it needs instead of importing them."""
 
-@dataclass(frozen=True)
-class RosterRow:
-    """One applicant as a page shows them: their place in arrival order, and their phone
-    number if the viewer may see it (else "")."""
-
-    application: Application
-    position: int
-    phone: str
+    @property
+    def member(self) -> Member: ...
 
 
 @dataclass(frozen=True)
@@ -95,11 +90,11 @@ def join_list(items: Iterable[str]) -> str:
     return pgettext("list separator", ", ").join(items)
 
 
-def lineup_names(applications: Sequence[Application]) -> list[str]:
+def lineup_names(applications: Sequence[Applicant]) -> list[str]:
     """The display names of ``applications``, in their order."""
     return [a.member.display_name for a in applications]
 
 
-def members_of(applications: Iterable[Application]) -> list[Member]:
+def members_of(applications: Iterable[Applicant]) -> list[Member]:
     """The members of ``applications``, in their order."""
     return [a.member for a in applications]

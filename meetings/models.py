@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime
 import secrets
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -23,7 +24,6 @@ from clubsite.models import Member
 from clubsite.permissions import is_steward
 from meetings.display import (
     GameResult,
-    RosterRow,
     format_day,
     format_iso_day,
     join_list,
@@ -31,8 +31,8 @@ from meetings.display import (
     lineup_names,
     members_of,
 )
-from meetings.notices import notice_text
-from meetings.permissions import phone_visible_to, refusal
+from meetings.notices import NoticeKind, notice_text
+from meetings.permissions import refusal
 from meetings.states import ARRANGING, ON_THE_CALENDAR, Action, Refusal, State
 from scoring.models import Hanchan
 
@@ -94,6 +94,16 @@ class Venue(models.Model):
     def default(cls) -> Venue | None:
         """The venue a new call proposes: the main venue ("X日１９時ビック")."""
         return cls.objects.filter(role=cls.Role.MAIN).first() or cls.objects.first()
+
+
+@dataclass(frozen=True)
+class RosterRow:
+    """One applicant as a page shows them: their place in arrival order, and their phone
+    number if the viewer may see it (else "")."""
+
+    application: Application
+    position: int
+    phone: str
 
 
 # States and actions (meetings/states.py), here for the models and their importers.
@@ -346,6 +356,26 @@ class Meetup(models.Model):
         return gettext("Mahjong meetup at %(venue)s") % {"venue": self.venue.name}
 
 
+def phone_visible_to(member: Member, viewer: Viewer) -> bool:
+    """Whether ``viewer`` may see ``member``'s phone number: stewards, and the coordinator of
+    a meetup the member has applied to while it is being arranged (recruiting, provisional
+    or confirmed), who must be able to phone them in an emergency (seed 001 L446-447).
+    Nobody else, not even other members of the same meetup."""
+    if not viewer.is_authenticated:
+        return False
+    if is_steward(viewer):
+        return True
+    return (
+        Meetup.objects.being_arranged()
+        .filter(
+            coordinator__user_id=viewer.pk,
+            applications__member=member,
+            applications__withdrawn_at__isnull=True,
+        )
+        .exists()
+    )
+
+
 class CandidateDate(models.Model):
     """One of the days a call proposes ("X日、Y日面子募集")."""
 
@@ -433,20 +463,7 @@ class Notice(models.Model):
     everyone reads it in their own language: :meth:`text` renders it in the active one.
     """
 
-    class Kind(models.TextChoices):
-        POSTED = "posted", _("players wanted")
-        APPLIED = "applied", _("application")
-        WITHDREW = "withdrew", _("withdrawal")
-        DECLARED = "declared", _("provisional line-up")
-        CONFIRMED = "confirmed", _("confirmation")
-        FINALIZED = "finalized", _("final notice")
-        CALLED_OFF = "called_off", _("not established")
-        CHANGE_REQUESTED = "change_requested", _("change request")
-        RERECRUITED = "rerecruited", _("re-recruitment")
-        MOVED = "moved", _("date changed")
-        CANCELLED = "cancelled", _("cancelled")
-        HELD = "held", _("held")
-        REPORTED = "reported", _("results")
+    Kind = NoticeKind
 
     meetup = models.ForeignKey(Meetup, on_delete=models.CASCADE, related_name="notices")
     kind = models.CharField(max_length=20, choices=Kind.choices)
@@ -468,7 +485,7 @@ class Notice(models.Model):
     def text(self) -> str:
         """The notice in the active language, short as a mailing-list subject
         (:func:`meetings.notices.notice_text`)."""
-        return notice_text(self)
+        return notice_text(self.kind, self.params)
 
 
 class MeetupProfile(models.Model):

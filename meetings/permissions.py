@@ -4,9 +4,9 @@ The pages offer exactly the buttons the services accept, since both ask :func:`r
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.utils import timezone
@@ -14,23 +14,51 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from clubsite.models import Member
-from clubsite.permissions import is_steward
 from meetings.states import ARRANGING, Action, Refusal, State
 
-if TYPE_CHECKING:
-    from meetings.models import Application, Meetup
-
 Viewer = AbstractBaseUser | AnonymousUser
+
+
+# What the rules read of a meetup and its applications and change requests
+# (meetings.models): the models ask this module, so it names what it needs instead of
+# importing them.
+
+
+class Asker(Protocol):
+    """A member's application to the meetup (``meetings.models.Application``)."""
+
+    @property
+    def member_id(self) -> int: ...
+    @property
+    def seated(self) -> bool: ...
+
+
+class Request(Protocol):
+    """An open change request (``meetings.models.ChangeRequest``)."""
+
+    @property
+    def member_id(self) -> int: ...
+
+
+class Asked(Protocol):
+    """The meetup (``meetings.models.Meetup``)."""
+
+    @property
+    def state(self) -> str: ...
+    def can_manage(self, viewer: Viewer) -> bool: ...
+    def application_of(self, member: Member | None) -> Asker | None: ...
+    def everyone_confirmed(self) -> bool: ...
+    def open_change_requests(self) -> Sequence[Request]: ...
 
 
 @dataclass(frozen=True)
 class Ask:
     """Who asks to take an action on which meetup, looked up once for all the checks."""
 
-    meetup: Meetup
+    meetup: Asked
     viewer: Viewer
     member: Member | None
-    application: Application | None
+    application: Asker | None
 
     @property
     def manages(self) -> bool:
@@ -157,7 +185,7 @@ RULES: dict[Action, tuple[Rule, ...]] = {
 }  # fmt: skip
 
 
-def refusal(meetup: Meetup, action: Action, viewer: Viewer) -> Refusal | None:
+def refusal(meetup: Asked, action: Action, viewer: Viewer) -> Refusal | None:
     """Why ``viewer`` may not take ``action`` on ``meetup`` now, or None if they may: the
     first rule of :data:`RULES` that applies."""
     member = Member.for_user(viewer)
@@ -166,25 +194,3 @@ def refusal(meetup: Meetup, action: Action, viewer: Viewer) -> Refusal | None:
         if rule.applies(ask):
             return Refusal(str(rule.message), forbidden=rule.forbidden)
     return None
-
-
-def phone_visible_to(member: Member, viewer: Viewer) -> bool:
-    """Whether ``viewer`` may see ``member``'s phone number: stewards, and the coordinator of
-    a meetup the member has applied to while it is being arranged (recruiting, provisional
-    or confirmed), who must be able to phone them in an emergency (seed 001 L446-447).
-    Nobody else, not even other members of the same meetup."""
-    from meetings.models import Meetup
-
-    if not viewer.is_authenticated:
-        return False
-    if is_steward(viewer):
-        return True
-    return (
-        Meetup.objects.being_arranged()
-        .filter(
-            coordinator__user_id=viewer.pk,
-            applications__member=member,
-            applications__withdrawn_at__isnull=True,
-        )
-        .exists()
-    )
