@@ -5,8 +5,9 @@ counted han; the template renders these plain objects (no HTML here)."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from django.forms.boundfield import BoundField, BoundWidget
 from django.utils.functional import Promise
@@ -29,8 +30,31 @@ from scoring.hand_labels import (
 )
 
 if TYPE_CHECKING:
-    from scoring.hand_form import HandForm
     from scoring.tiles.evaluate import HandValue
+
+
+class PadForm(Protocol):
+    """What the pads read of the hand form (``scoring.hand_form.HandForm``): the form builds
+    its pads from this module, so the pads name what they need instead of importing it."""
+
+    @property
+    def ruleset(self) -> Ruleset: ...
+    @property
+    def names(self) -> list[str]: ...
+    @property
+    def dealer(self) -> int: ...
+    @property
+    def fields(self) -> Mapping[str, object]: ...
+    @property
+    def outcome(self) -> str: ...
+    @property
+    def tile_results(self) -> Mapping[int, HandValue]: ...
+    @property
+    def tile_warnings(self) -> Mapping[int, str]: ...
+    def __getitem__(self, name: str) -> BoundField: ...
+    def _raw(self, name: str) -> str: ...
+    def _raw_seat(self, name: str) -> int | None: ...
+    def _raw_seats(self, name: str) -> list[int]: ...
 
 
 @dataclass(frozen=True)
@@ -140,7 +164,7 @@ def value_choices(rs: Ruleset, language: str) -> list[tuple[str, str | Promise]]
     return values
 
 
-def win_pads(form: HandForm) -> list[WinPad]:
+def win_pads(form: PadForm) -> list[WinPad]:
     """A value pad for each winner tapped so far (ron: each winner; tsumo: the winner)."""
     if form.outcome == "ron":
         seats = sorted(set(form._raw_seats("winners")) - {form._raw_seat("loser")})
@@ -189,7 +213,7 @@ def win_pads(form: HandForm) -> list[WinPad]:
     return pads
 
 
-def _tile_parts(form: HandForm, seat: int) -> dict[str, Any]:
+def _tile_parts(form: PadForm, seat: int) -> dict[str, Any]:
     from scoring.yaku_labels import fu_label_of, yaku_label
 
     value = form.tile_results.get(seat)
@@ -204,14 +228,14 @@ def _tile_parts(form: HandForm, seat: int) -> dict[str, Any]:
     }
 
 
-def choices_for(form: HandForm) -> list[tuple[str, str | Promise]]:
+def choices_for(form: PadForm) -> list[tuple[str, str | Promise]]:
     """Every value a pad button may send. The grid's are every han and fu: which of them
     this ron or tsumo may have is checked in ``clean``, with a message saying why."""
     return value_choices(form.ruleset, get_language())
 
 
 def stored_value(
-    form: HandForm, name: str, values: list[tuple[str, str | Promise]]
+    form: PadForm, name: str, values: list[tuple[str, str | Promise]]
 ) -> list[tuple[str, str | Promise]]:
     """The value of a stored hand that no button offers, as one more choice (a hand of 15
     counted han, or 6 han with the fu an imported record gave): a correction keeps it.
@@ -227,7 +251,7 @@ def stored_value(
 
 
 def _value_grid(
-    form: HandForm, taps: dict[str, BoundWidget], *, dealer: bool, tsumo: bool
+    form: PadForm, taps: dict[str, BoundWidget], *, dealer: bool, tsumo: bool
 ) -> list[GridRow]:
     """The han x fu grid (rows: fu; columns: 1-4 han) of the combinations the ruleset
     allows for this ron or tsumo; empty where hands carry no fu."""
@@ -251,7 +275,7 @@ def _value_grid(
 
 
 def _han_taps(
-    form: HandForm, taps: dict[str, BoundWidget], *, dealer: bool, tsumo: bool
+    form: PadForm, taps: dict[str, BoundWidget], *, dealer: bool, tsumo: bool
 ) -> list[ValueTap]:
     """One button per han that is entered without fu: counted hands of 5 han and more
     (with the limit they reach under these rules, e.g. 13 han: sanbaiman in seed 004),
@@ -270,7 +294,7 @@ def _han_taps(
     return buttons
 
 
-def penalty_rows(form: HandForm) -> list[PenaltyRow]:
+def penalty_rows(form: PadForm) -> list[PenaltyRow]:
     """The ruleset's penalty toggles for the hand ``form``."""
     return [
         PenaltyRow(kind, str(PENALTY_LABELS.get(kind, kind)), form[f"penalty_{kind}"])
