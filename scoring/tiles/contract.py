@@ -23,7 +23,8 @@ from typing import Any
 
 from scoring.engine import load_ruleset
 
-from .evaluate import MELD_KINDS, WINDS, HandRefused, HandTiles, Meld, Situation, evaluate
+from .evaluate import evaluate
+from .hand import MELD_KINDS, WINDS, HandRefused, HandTiles, Meld, Situation
 from .notation import TileError, TileSet, tile_types
 
 FLAGS = (

@@ -29,7 +29,8 @@ from collections import Counter
 
 from scoring.engine import Ruleset
 
-from .evaluate import HandRefused, HandTiles, HandValue, RawValue, Situation, Yaku, evaluate_raw
+from .hand import HandRefused, HandTiles, HandValue, RawValue, Situation, Yaku
+from .package_reading import package_reading
 
 NORTH = 30
 WIND_TYPES = (27, 28, 29, 30)
@@ -48,6 +49,24 @@ YAKUHAI = {
     "north_yakuhai": (30,),
 }
 DORA = frozenset({"dora", "aka_dora", "ura_dora"})
+
+
+def read(ruleset: Ruleset, tiles: HandTiles, situation: Situation) -> RawValue:
+    """The package's reading of the hand (:func:`package_reading`), or, where the ruleset
+    allows four of a tile in a chiitoitsu and the package finds no winning hand, that
+    chiitoitsu (:func:`chiitoitsu_with_four`).
+
+    Raises:
+        HandRefused: as :func:`package_reading`.
+    """
+    try:
+        return package_reading(ruleset, tiles, situation)
+    except HandRefused as refused:
+        if refused.reason == "hand_not_winning" and ruleset.chiitoitsu_four_of_a_kind:
+            quad = chiitoitsu_with_four(ruleset, tiles, situation)
+            if quad is not None:
+                return quad
+        raise
 
 
 def adjust(ruleset: Ruleset, tiles: HandTiles, situation: Situation, raw: RawValue) -> RawValue:
@@ -123,7 +142,7 @@ def _check_atozuke(
             continue
         trial = dataclasses.replace(tiles, concealed=(*waiting, other), win_tile=other)
         try:
-            evaluate_raw(ruleset, trial, situation)
+            read(ruleset, trial, situation)
         except HandRefused as refused:
             if refused.reason == "no_yaku":
                 raise HandRefused(
