@@ -7,7 +7,8 @@ Public API:
 - :func:`parse_hand`, :class:`Hand`, :class:`Win`, :class:`Penalty` — hand outcomes.
 - :class:`Game` — one hanchan fed hand by hand; :class:`HandResult`, :class:`TableState`.
 - :func:`final_settlement`, :class:`Settlement`, :class:`Payment` — the end of a game.
-- :func:`replay_record`, :class:`Replay` — a whole game record.
+- :func:`replay_record`, :class:`Replay` — a whole game record;
+  :func:`check_record_values` — the text and numbers no record has.
 - :func:`hand_payment`, :func:`basic_points`, :func:`legal_fu` — the
   payment grid.
 - :class:`RecordError` — the only exception raised for bad input; its ``code`` is one of
@@ -19,6 +20,7 @@ from .errors import RecordError
 from .game import Game, HandResult, TableState
 from .hand_value import basic_points, hand_payment, legal_fu
 from .hands import Hand, Penalty, Win, parse_hand, parse_hands
+from .record_values import check_record_values
 from .replay import Replay, record_players, replay_record, ruleset_of_record
 from .ruleset import Ruleset
 from .ruleset_files import (
@@ -45,6 +47,7 @@ __all__ = [
     "apply_overrides",
     "available_rulesets",
     "basic_points",
+    "check_record_values",
     "final_settlement",
     "hand_payment",
     "legal_fu",

@@ -22,6 +22,8 @@ ERROR_CODES: Mapping[str, str] = MappingProxyType(
         "no_such_penalty": "the ruleset has no penalty of this kind; params: kind",
         "no_pao": "the ruleset has no pao (liability for a yakuman)",
         "no_chips": "chips where the ruleset has none",
+        "chips_out_of_range": "more chips from one payer than a ruleset with chips allows "
+        "(MAX_CHIPS_PER_PAYER); params: chips, max",
         "sancha_ron_is_abort": "three ron winners, which the ruleset makes the abortive draw "
         "sancha_ron; params: max (ron winners allowed)",
         "too_many_ron_winners": "more ron winners than the ruleset allows; params: max, winners",
@@ -78,6 +80,11 @@ ERROR_CODES: Mapping[str, str] = MappingProxyType(
         "chombo_needs_offender": "a chombo without the offender's seat",
         "penalties_not_a_list": "penalties that are not a list",
         "penalty_not_an_object": "a penalty that is not an object of exactly seat and kind",
+        # check_record_values: text and numbers no record has, anywhere in it.
+        "text_not_storable": "a text or key with a NUL character or a lone surrogate, which "
+        "no database stores",
+        "number_out_of_range": "an integer beyond ten million either way (the bound of every "
+        "ruleset number); params: limit",
         # replay_record: the record around the hands.
         "record_not_an_object": "a game record that is not a JSON object",
         "unknown_format": "a record format other than the one supported; params: format",

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from .errors import RecordError
 from .hand_value import check_win, ron_value, round_up, tsumo_shares, win_basic_points
 from .hands import Hand
-from .ruleset import Ruleset
+from .ruleset import MAX_CHIPS_PER_PAYER, Ruleset
 from .settlement import Payment, rank_order
 
 NAGASHI_BASIC_POINTS = {"mangan": 2000, "baiman": 4000, "yakuman": 8000}
@@ -121,6 +121,14 @@ class HandOutcomes:
             if win.chips and not rs.chips:
                 raise RecordError(
                     None, f"wins[{i}].chips", "this ruleset has no chips", code="no_chips"
+                )
+            if win.chips > MAX_CHIPS_PER_PAYER:
+                raise RecordError(
+                    None,
+                    f"wins[{i}].chips",
+                    f"more than {MAX_CHIPS_PER_PAYER} chips from one payer",
+                    code="chips_out_of_range",
+                    params={"chips": win.chips, "max": MAX_CHIPS_PER_PAYER},
                 )
 
     def _ron(self, hand: Hand, dealer: int, honba: int, ledger: HandLedger) -> tuple[bool, int]:

@@ -11,6 +11,7 @@ from .final_scores import KEY as FINAL_SCORES
 from .final_scores import parse_final_scores, settle_final_scores
 from .game import Game, HandResult, TableState
 from .hands import Hand, parse_hand
+from .record_values import check_record_values
 from .ruleset import Ruleset
 from .ruleset_files import load_ruleset
 from .settlement import Settlement
@@ -51,9 +52,13 @@ class Replay:
 def ruleset_of_record(record: Any) -> Ruleset:
     """The ruleset a record names, with its ``overrides`` applied.
 
+    Every reading of a record starts here, so the rest of the record's text and numbers are
+    checked here too (:func:`~scoring.engine.record_values.check_record_values`), once its
+    ruleset and overrides have been read by their own, more specific rules.
+
     Raises:
         RecordError: the record is not an object, has the wrong ``format``, names no or an
-            unknown ruleset, or has bad overrides.
+            unknown ruleset, has bad overrides, or holds a text or a number no game has.
     """
     if not isinstance(record, Mapping):
         raise RecordError(
@@ -74,7 +79,7 @@ def ruleset_of_record(record: Any) -> Ruleset:
     if not isinstance(ruleset_id, str):
         raise RecordError(None, "ruleset", "must name a ruleset", code="ruleset_missing")
     try:
-        return load_ruleset(ruleset_id, record.get("overrides") or None)
+        ruleset = load_ruleset(ruleset_id, record.get("overrides") or None)
     except KeyError:
         raise RecordError(
             None,
@@ -83,6 +88,8 @@ def ruleset_of_record(record: Any) -> Ruleset:
             code="unknown_ruleset",
             params={"ruleset": ruleset_id},
         ) from None
+    check_record_values(record)
+    return ruleset
 
 
 def replay_record(record: Any) -> Replay:

@@ -19,6 +19,12 @@ ABORTIVE_KINDS = ("kyuushu_kyuuhai", "suufon_renda", "suucha_riichi", "suukaikan
 LIMITS = ("mangan", "haneman", "baiman", "sanbaiman", "yakuman")
 # Local yaku a hand's tiles can show (issue 13; 004 L56–L60, L26): rules-spec F-15.
 LOCAL_YAKU = ("daisharin", "shousharin", "sanpuu", "north_yakuhai")
+# The most chips one win takes from one payer under a ruleset with chips (a ruleset without
+# them takes none). Seed 003's table pays at most 7 (a yakuman's 5 with ippatsu and ura, rules-
+# spec §1H, H-16); two digits leave room for any club's table, and keep a game's chip balance
+# far inside the ledger's integer columns however long it runs (issue 19: chips of 10**12
+# were accepted, and the game's settlement could never be stored).
+MAX_CHIPS_PER_PAYER = 99
 
 
 def _choice(*choices: str, doc: str) -> Any:

@@ -22,6 +22,7 @@ from django.utils import timezone
 
 from clubsite.models import Member
 from clubsite.names import clean_display_name
+from scoring.engine import RecordError, ruleset_of_record
 from scoring.online.reading import MAX_LOG_BYTES, read_game_file
 from scoring.online.verify import verify
 from scoring.online_import import AlreadyImported, import_verified, match_players
@@ -126,12 +127,15 @@ class Command(BaseCommand):
             for number, record in enumerate(records, start=1):
                 where = f"record {number}: " if len(records) > 1 else ""
                 try:
+                    # The record's own checks first (its text and numbers among them), before
+                    # a player's name is looked up or a member created.
+                    ruleset_of_record(record)
                     members = self._members(record, create_members)
                     played_on = _record_date(record, default_date)
                     hanchan = hanchan_import(
                         record=record, members_by_name=members, played_on=played_on
                     )
-                except LedgerError as error:
+                except (LedgerError, RecordError) as error:
                     raise LedgerError(f"{where}{error}") from None
                 ids.append(hanchan.pk)
         return ids
