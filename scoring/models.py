@@ -145,6 +145,9 @@ class Hanchan(models.Model):
     # Time was called in a time-limited game (rules-spec T-07): the next hand entered is the
     # last one (it is recorded with ``time_up``), then the game settles as usual.
     time_called = models.BooleanField(_("time called"), default=False)
+    # What the finished game is, whatever file it came in (scoring.ledger.fingerprint): an
+    # import of a game already here is refused (issue 19 item 4). Empty while in play.
+    fingerprint = models.CharField(_("fingerprint"), max_length=64, blank=True, db_index=True)
 
     objects = HanchanQuerySet.as_manager()
 

@@ -121,6 +121,7 @@ def import_verified(
     played_on: datetime.date,
     by: Member | None = None,
     steward: bool = False,
+    allow_duplicate: bool = False,
 ) -> Hanchan:
     """Store a re-scored online game in one transaction: new members and online names, the
     hanchan (through the ledger), and its :class:`OnlineGame`.
@@ -166,6 +167,7 @@ def import_verified(
                 by=by,
                 service=log.service,
                 steward=steward,
+                allow_duplicate=allow_duplicate,
             )
             OnlineGame.objects.create(
                 hanchan=hanchan,

@@ -105,6 +105,7 @@ def hanchan_import(
     by: Member | None = None,
     service: str = "",
     steward: bool = False,
+    allow_duplicate: bool = False,
 ) -> Hanchan:
     """Store a whole game record (docs/game-record-format.md) as a hanchan.
 
@@ -117,8 +118,12 @@ def hanchan_import(
     players or a steward. Must run inside the caller's transaction when several records go
     together.
 
+    A finished game that is in the ledger already (:mod:`scoring.ledger.fingerprint`) is
+    refused unless ``allow_duplicate`` (a true twin, ``import_games --allow-duplicate``).
+
     Raises:
         LedgerError: as :func:`prepare_import`.
+        DuplicateGame: the game is stored already (a :class:`LedgerError` naming it).
     """
     game = prepare_import(
         record=record,
@@ -128,7 +133,7 @@ def hanchan_import(
         service=service,
     )
     with transaction.atomic():
-        return create_games([replace(game, steward=steward)])[0]
+        return create_games([replace(game, steward=steward, allow_duplicate=allow_duplicate)])[0]
 
 
 def hanchan_record(hanchan: Hanchan) -> dict[str, Any]:

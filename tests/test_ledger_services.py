@@ -314,6 +314,7 @@ def test_it_round_trips_games_through_export_and_import_commands(game, tmp_path)
     import json
 
     from django.core.management import call_command
+    from django.core.management.base import CommandError
 
     yakuman = {"result": "tsumo", "wins": [{"winner": 0, "limit": "yakuman"}]}
     for hand in (RON, yakuman, yakuman):
@@ -324,7 +325,12 @@ def test_it_round_trips_games_through_export_and_import_commands(game, tmp_path)
     assert [r["players"] for r in records] == [["Aoki", "Baba", "Chiba", "Doi"]]
     path = tmp_path / "games.json"
     path.write_text(out.getvalue(), encoding="utf-8")
-    call_command("import_games", str(path), stdout=io.StringIO())
+    # The same ledger holds the game already (issue 19 item 4): refused, then taken as a twin.
+    err = io.StringIO()
+    with pytest.raises(CommandError):
+        call_command("import_games", str(path), stdout=io.StringIO(), stderr=err)
+    assert f"as game {game.pk}: nothing stored" in err.getvalue()
+    call_command("import_games", str(path), "--allow-duplicate", stdout=io.StringIO())
     copy = Hanchan.objects.exclude(pk=game.pk).get()
     assert copy.status == Hanchan.Status.FINISHED
     assert copy.played_on == DAY

@@ -17,12 +17,15 @@ from datetime import date
 from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from clubsite.dates import club_today
 from clubsite.models import Member
 from scoring.ledger import confirmation, totals
 from scoring.ledger.confirmation import counted_seats
+from scoring.ledger.errors import LedgerError
 from scoring.ledger.facts import hand_facts, settlement_facts, yaku_facts
+from scoring.ledger.fingerprint import DuplicateGame, game_fingerprint
 from scoring.ledger.plan import (
     Correction,
     FinalScoresEntry,
@@ -60,6 +63,8 @@ class NewGame:
     table_name: str = ""
     by: Member | None = None
     steward: bool = False
+    # A true twin of a game already stored (``import_games --allow-duplicate``).
+    allow_duplicate: bool = False
 
     def authority(self, confirmed: bool) -> bool:
         """Whether the game comes with a steward's authority: ``confirmed`` for the whole
@@ -77,10 +82,18 @@ def create_games(games: Sequence[NewGame], *, confirmed: bool = False) -> list[H
     command) counts at once when finished; otherwise its ``by`` vouches for their own seat
     (when seated) and the game waits for the others' confirmations like a table game.
 
+    A finished game already in the ledger (its fingerprint, :mod:`scoring.ledger.fingerprint`,
+    on a game not voided, or twice in ``games``) is refused unless ``allow_duplicate``.
+
     A fixed number of bulk inserts whatever the number of games (the history seeding stores
     a whole club night at once), plus a few queries per finished game that waits. Returns
     the hanchans in the order of ``games``.
+
+    Raises:
+        DuplicateGame: a finished game that is stored already; nothing is written.
     """
+    fingerprints = [_new_fingerprint(game) for game in games]
+    _refuse_duplicates(games, fingerprints)
     now = timezone.now()
     hanchans = Hanchan.objects.bulk_create(
         Hanchan(
@@ -101,8 +114,9 @@ def create_games(games: Sequence[NewGame], *, confirmed: bool = False) -> list[H
                 else None
             ),
             final_scores_only="final_scores" in game.plan.state,
+            fingerprint=fingerprint,
         )
-        for game in games
+        for game, fingerprint in zip(games, fingerprints, strict=True)
     )
     seats: list[Seat] = []
     entries: list[HandEntry] = []
@@ -148,6 +162,40 @@ def create_games(games: Sequence[NewGame], *, confirmed: bool = False) -> list[H
         if hanchan.status == Hanchan.Status.FINISHED and hanchan.counted_version is None:
             _vouch(hanchan, game.by, steward=False, user_id=game.by.user_id if game.by else None)
     return hanchans
+
+
+def _new_fingerprint(game: NewGame) -> str:
+    if game.plan.settlement is None:
+        return ""
+    return game_fingerprint(
+        played_on=game.played_on,
+        members=None if game.version.service else [m.pk for m in game.members],
+        hand_results=[hand.result for hand in game.plan.hands],
+        final_scores=game.plan.state.get("final_scores"),
+    )
+
+
+def _refuse_duplicates(games: Sequence[NewGame], fingerprints: Sequence[str]) -> None:
+    checked = {
+        fp for game, fp in zip(games, fingerprints, strict=True) if fp and not game.allow_duplicate
+    }
+    if not checked:
+        return
+    stored = (
+        Hanchan.objects.filter(fingerprint__in=checked)
+        .exclude(status=Hanchan.Status.VOIDED)
+        .order_by("pk")
+        .first()
+    )
+    if stored is not None:
+        raise DuplicateGame(stored)
+    seen: set[str] = set()
+    for game, fingerprint in zip(games, fingerprints, strict=True):
+        if not fingerprint:
+            continue
+        if fingerprint in seen and not game.allow_duplicate:
+            raise LedgerError(_("the same game twice in one import: nothing stored"), "fingerprint")
+        seen.add(fingerprint)
 
 
 def write_plan(
@@ -382,6 +430,7 @@ def _save_game(hanchan: Hanchan, plan: Plan) -> None:
             hanchan.finished_at = timezone.now()
         hanchan.status = Hanchan.Status.FINISHED
         hanchan.ended_by = plan.settlement.ended_by
+    hanchan.fingerprint = _stored_fingerprint(hanchan, plan)
     hanchan.save(
         update_fields=[
             "state",
@@ -390,12 +439,31 @@ def _save_game(hanchan: Hanchan, plan: Plan) -> None:
             "ended_by",
             "finished_at",
             "final_scores_only",
+            "fingerprint",
         ]
     )
     if plan.settlement is not None or was_finished:
         seats = list(hanchan.seats.all())
         _settle(seats, plan)
         Seat.objects.bulk_update(seats, _SETTLEMENT_FIELDS)
+
+
+def _stored_fingerprint(hanchan: Hanchan, plan: Plan) -> str:
+    """The fingerprint of the game as written so far (its hands are stored before the game
+    is saved): one query, only when the game is over."""
+    if plan.settlement is None:
+        return ""
+    results = HandEntry.objects.filter(hanchan=hanchan).order_by("sequence")
+    return game_fingerprint(
+        played_on=hanchan.played_on,
+        members=(
+            None
+            if hanchan.ruleset_version.service
+            else [seat.member_id for seat in sorted(hanchan.seats.all(), key=lambda s: s.index)]
+        ),
+        hand_results=results.values_list("result", flat=True),
+        final_scores=plan.state.get("final_scores"),
+    )
 
 
 _SETTLEMENT_FIELDS = ["final_score", "rank", "points", "chips", "uma_ep", "busted", "last_place"]

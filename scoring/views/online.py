@@ -27,6 +27,7 @@ from clubsite.models import ONLINE_SERVICES, Member
 from clubsite.permissions import is_steward
 from scoring.engine import load_ruleset
 from scoring.ledger import LedgerError
+from scoring.ledger.fingerprint import DuplicateGame
 from scoring.models import Hanchan
 from scoring.online.log import LogError, LogMismatch, NotAGameLog
 from scoring.online.reading import MAX_LOG_BYTES, read_game_file
@@ -178,6 +179,9 @@ def _import(
             verified, players, played_on=timezone.localdate(), by=member, steward=steward
         )
     except AlreadyImported as done:
+        return Outcome(name, "already", _("Already imported: nothing stored."), done.hanchan)
+    except DuplicateGame as done:
+        # The same game from another file (its mjlog and its JSON, a changed log id).
         return Outcome(name, "already", _("Already imported: nothing stored."), done.hanchan)
     except NotAGameLog:
         return Outcome(

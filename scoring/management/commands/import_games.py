@@ -58,6 +58,12 @@ class Command(BaseCommand):
             help="online logs: only re-score and report, store nothing",
         )
         parser.add_argument(
+            "--allow-duplicate",
+            action="store_true",
+            help="store a game even if the same game (date, players, every hand's changes) is "
+            "in the ledger already: only for a true twin",
+        )
+        parser.add_argument(
             "--date",
             type=datetime.date.fromisoformat,
             help="date for records without a 'date' (default: today)",
@@ -74,7 +80,10 @@ class Command(BaseCommand):
                 game_file = read_game_file(raw, path.name)
                 if game_file.log is None:
                     ids = self._import_records(
-                        game_file.records, default_date, options["create_members"]
+                        game_file.records,
+                        default_date,
+                        options["create_members"],
+                        allow_duplicate=options["allow_duplicate"],
                     )
                     line = f"imported {len(ids)} game(s): {', '.join(map(str, ids))}"
                 else:
@@ -115,11 +124,21 @@ class Command(BaseCommand):
         if options["check"]:
             return f"agrees hand by hand: {what}; --check: nothing stored"
         players = match_players(log, mapping=mapping, create_members=options["create_members"])
-        hanchan = import_verified(verified, players, played_on=default_date)
+        hanchan = import_verified(
+            verified,
+            players,
+            played_on=default_date,
+            allow_duplicate=options["allow_duplicate"],
+        )
         return f"imported {what} as game {hanchan.pk}"
 
     def _import_records(
-        self, data: Any, default_date: datetime.date, create_members: bool
+        self,
+        data: Any,
+        default_date: datetime.date,
+        create_members: bool,
+        *,
+        allow_duplicate: bool = False,
     ) -> list[int]:
         records = data if isinstance(data, list) else [data]
         ids = []
@@ -133,7 +152,10 @@ class Command(BaseCommand):
                     members = self._members(record, create_members)
                     played_on = _record_date(record, default_date)
                     hanchan = hanchan_import(
-                        record=record, members_by_name=members, played_on=played_on
+                        record=record,
+                        members_by_name=members,
+                        played_on=played_on,
+                        allow_duplicate=allow_duplicate,
                     )
                 except (LedgerError, RecordError) as error:
                     raise LedgerError(f"{where}{error}") from None
