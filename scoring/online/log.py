@@ -3,7 +3,9 @@
 A reader (:mod:`.tenhou_json`, :mod:`.mjlog`, :mod:`.mjai`) turns a log into an
 :class:`OnlineLog`: the players, the rulesets it may have been played under, and for every
 hand the table before it (round, honba, deposits, scores), the score changes the log shows,
-and the club-record hands (docs/game-record-format.md) that may describe it. Most hands have
+the figures the log states for the hand itself (:class:`StatedEnd`: each win's or draw's
+changes, and the scores around it where the format writes them), and the club-record hands
+(docs/game-record-format.md) that may describe it. Most hands have
 exactly one such candidate; where a format leaves a fact out (mjai gives no han or fu; a
 Tenhou JSON nagashi does not say whether the dealer was tenpai) the reader lists every
 reading and :mod:`.verify` keeps the one the engine reproduces. All points are integers in
@@ -33,15 +35,21 @@ class NotAGameLog(LogError):
 
 
 class LogMismatch(LogError):
-    """The engine's score changes differ from the log's at ``hand`` (its round and honba).
+    """The engine's figures differ from the log's at ``hand`` (its round and honba).
+
+    ``str(error)`` is one line: ``"E3 0 honba: the engine gives [-7700, 0, 0, 7700], the log
+    [-8700, 0, 0, 8700] (under tenhou-4p-east)"``.
 
     Attributes:
         hand: e.g. ``"S2 1 honba"``.
         round, honba: the hand's round code (``"S2"``) and honba, for pages that name the
             hand in the reader's language.
-        ours: the engine's changes, per seat, in points.
+        ours: the engine's figure, per seat, in points.
         theirs: the log's, per seat, in points.
         why: what else differs (English, for the command), or ``""``.
+        figure: what ``ours`` and ``theirs`` are: ``"changes"`` (each seat's change over
+            the hand), ``"final scores"`` (the scores at the end of the game) or ``"win
+            value"`` (what the hand pays each winner, honba and deposits left out).
     """
 
     def __init__(
@@ -53,6 +61,7 @@ class LogMismatch(LogError):
         *,
         round: str = "",
         honba: int = 0,
+        figure: str = "changes",
     ) -> None:
         self.hand = hand
         self.ours = ours
@@ -60,15 +69,53 @@ class LogMismatch(LogError):
         self.why = why
         self.round = round
         self.honba = honba
+        self.figure = figure
         detail = f" ({why})" if why else ""
         super().__init__(f"{hand}: the engine gives {list(ours)}, the log {list(theirs)}{detail}")
 
     @classmethod
     def at(
-        cls, hand: LogHand, ours: tuple[int, ...], theirs: tuple[int, ...], why: str = ""
+        cls,
+        hand: LogHand,
+        ours: tuple[int, ...],
+        theirs: tuple[int, ...],
+        why: str = "",
+        *,
+        figure: str = "changes",
     ) -> LogMismatch:
         """The mismatch at ``hand``."""
-        return cls(hand.label, ours, theirs, why, round=hand.round, honba=hand.honba)
+        return cls(hand.label, ours, theirs, why, round=hand.round, honba=hand.honba, figure=figure)
+
+
+class LogAltered(LogMismatch):
+    """A figure the log states for a hand (:class:`StatedEnd`) is not the engine's, where the
+    engine reproduces the hand from the scores before and after it: the log disagrees with
+    itself, so no ruleset can reproduce it (it has been edited). ``theirs`` is the hand's
+    changes as that figure states them."""
+
+
+@dataclass(frozen=True, slots=True)
+class StatedEnd:
+    """How a hand ended as the log states it: one win (each winner of a multiple ron has
+    one), or the draw.
+
+    ``what`` names it for a refusal (``"AGARI of seat 2"``, ``"流局"``,
+    ``"hora at line 40"``); ``changes`` each seat's change as the log writes it, in points
+    (the riichi sticks put out in the hand left out, as every format writes them; deposits
+    taken included); ``before`` and ``after`` each seat's score just before and after it
+    where the log writes them (mjlog ``sc`` gives ``before``, after the riichi sticks; an
+    mjai event's ``scores`` gives ``after``), else ``None``; for a win, ``winner`` (the
+    seat) and ``value``: what the hand itself pays the winner as the log writes it (ron,
+    tsumo and pao payments; honba and deposits left out: mjlog ``ten``, the Tenhou JSON's
+    ``30符4飜7700点``), else ``None``.
+    """
+
+    what: str
+    changes: tuple[int, ...]
+    before: tuple[int, ...] | None = None
+    after: tuple[int, ...] | None = None
+    winner: int | None = None
+    value: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,8 +125,11 @@ class LogHand:
     ``round`` e.g. "E1" (3-player: E1–E3, S1–S3), ``honba`` and ``deposits`` (points on the
     table) at its start, ``start_scores`` per seat; ``deltas`` the change of each seat over the
     hand in the replay's sense (riichi sticks put out included, leftover deposits at the end
-    of the game excluded); ``candidates`` the club-record hands that may describe it, the
-    likeliest first.
+    of the game excluded; from the next hand's start scores, for the last hand from the
+    log's own changes); ``candidates`` the club-record hands that may describe it, the
+    likeliest first; ``stated`` the ends of the hand as the log states them (none where it
+    writes no figure, as a Tenhou JSON abortive draw), which :mod:`.verify` compares with
+    the engine's too.
     """
 
     round: str
@@ -88,6 +138,7 @@ class LogHand:
     start_scores: tuple[int, ...]
     deltas: tuple[int, ...]
     candidates: tuple[dict[str, Any], ...]
+    stated: tuple[StatedEnd, ...] = ()
 
     @property
     def label(self) -> str:

@@ -21,7 +21,15 @@ import itertools
 import json
 from typing import Any
 
-from .log import LogError, LogHand, OnlineLog, deltas_between, points_of, round_label
+from .log import (
+    LogError,
+    LogHand,
+    OnlineLog,
+    StatedEnd,
+    deltas_between,
+    points_of,
+    round_label,
+)
 from .tenhou_rules import ruleset_ids
 
 WINDS = {"E": 0, "S": 1, "W": 2, "N": 3}
@@ -158,10 +166,8 @@ def _hand(
         raise LogError(f"{where}: the log stops in the middle of the hand (no hora nor ryukyoku)")
     if horas and draws:
         raise LogError(f"{where}: a hand ends with hora or ryukyoku, not both")
-    log_deltas = [0] * players
-    for n, event in horas or draws:
-        for seat, delta in enumerate(_scores(event.get("deltas"), players, f"line {n}: deltas")):
-            log_deltas[seat] += delta
+    stated = tuple(_stated(n, event, players) for n, event in horas or draws)
+    log_deltas = [sum(end.changes[seat] for end in stated) for seat in range(players)]
     if i + 1 < len(kyokus):
         n_next, nxt, _ = kyokus[i + 1]
         deltas = deltas_between(scores, _scores(nxt.get("scores"), players, f"line {n_next}"))
@@ -181,6 +187,17 @@ def _hand(
         start_scores=scores,
         deltas=deltas,
         candidates=candidates,
+        stated=stated,
+    )
+
+
+def _stated(n: int, event: dict[str, Any], players: int) -> StatedEnd:
+    """A ``hora``'s or ``ryukyoku``'s ``deltas``, and its ``scores`` (after it) where given."""
+    after = event.get("scores")
+    return StatedEnd(
+        f"{event['type']} at line {n}",
+        changes=_scores(event.get("deltas"), players, f"line {n}: deltas"),
+        after=None if after is None else _scores(after, players, f"line {n}: scores"),
     )
 
 

@@ -25,6 +25,7 @@ from .log import (
     LogError,
     LogHand,
     OnlineLog,
+    StatedEnd,
     date_of_log_id,
     deltas_between,
     round_label,
@@ -155,13 +156,8 @@ def _hand(
     if agari and draws:
         raise LogError(f"{where}: a hand ends with AGARI or RYUUKYOKU, not both")
     ends = agari or draws
-    log_deltas = [0] * players
-    for end in ends:
-        sc = _ints(end.get("sc"), f"{where}: sc")
-        if len(sc) < 2 * players:
-            raise LogError(f"{where}: sc must give each seat's score and change")
-        for seat in range(players):
-            log_deltas[seat] += sc[2 * seat + 1] * 100
+    stated = tuple(_stated(end, players, where) for end in ends)
+    log_deltas = [sum(end.changes[seat] for end in stated) for seat in range(players)]
     if nxt is not None:
         deltas = deltas_between(start, _scores(nxt.get("ten"), players, f"hand {i + 2}: ten"))
     else:
@@ -189,8 +185,26 @@ def _hand(
         start_scores=start,
         deltas=deltas,
         candidates=candidates,
+        stated=stated,
     )
     return hand, owari
+
+
+def _stated(end: ElementTree.Element, players: int, where: str) -> StatedEnd:
+    """An ``AGARI``'s or ``RYUUKYOKU``'s ``sc`` (each seat's score before it and change, in
+    hundreds) and an ``AGARI``'s value (``ten``: fu, points, limit)."""
+    sc = _ints(end.get("sc"), f"{where}: sc")
+    if len(sc) < 2 * players:
+        raise LogError(f"{where}: sc must give each seat's score and change")
+    changes = tuple(sc[2 * seat + 1] * 100 for seat in range(players))
+    before = tuple(sc[2 * seat] * 100 for seat in range(players))
+    if end.tag != "AGARI":
+        return StatedEnd(end.tag, changes, before)
+    who = _seat(end, "who", players, where)
+    ten = _ints(end.get("ten"), f"{where}: ten")
+    if len(ten) < 2:
+        raise LogError(f"{where}: ten must give fu, points and limit")
+    return StatedEnd(f"AGARI of seat {who}", changes, before, winner=who, value=ten[1])
 
 
 def _scores(value: str | None, players: int, where: str) -> tuple[int, ...]:

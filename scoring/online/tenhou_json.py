@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from typing import Any
 
 from .log import (
@@ -25,6 +26,7 @@ from .log import (
     LogError,
     LogHand,
     OnlineLog,
+    StatedEnd,
     date_of_log_id,
     deltas_between,
     points_of,
@@ -42,6 +44,8 @@ ABORTS = {
 DRAWS = ("流局", "全員聴牌", "全員不聴", "流し満貫")
 WIN = "和了"
 RESULT_INDEX = 16
+# The points at the end of a win's result string: ``7700点``, ``400-700点``, ``500点∀``.
+_POINTS = re.compile(r"(\d+)(?:-(\d+))?点(∀)?$")
 
 
 def looks_like(data: Any) -> bool:
@@ -106,7 +110,8 @@ def _hand(rounds: list[Any], i: int, players: int) -> LogHand:
     if not isinstance(result, list) or not result or not isinstance(result[0], str):
         raise LogError(f"{where}: the round has no result")
     riichi = _riichi_seats(rnd, players, result)
-    log_deltas = _result_deltas(result, players, where)
+    stated = _stated(result, players, where)
+    log_deltas = tuple(sum(end.changes[seat] for end in stated) for seat in range(players))
     if i + 1 < len(rounds):
         nxt = rounds[i + 1]
         if not isinstance(nxt, list) or len(nxt) < 2:
@@ -121,6 +126,7 @@ def _hand(rounds: list[Any], i: int, players: int) -> LogHand:
         start_scores=start,
         deltas=deltas,
         candidates=_candidates(result, players, kyoku % 4, riichi, log_deltas, where),
+        stated=stated,
     )
 
 
@@ -130,14 +136,39 @@ def _scores(value: Any, players: int, where: str) -> tuple[int, ...]:
     return tuple(points_of(v, where) for v in value[:players])
 
 
-def _result_deltas(result: list[Any], players: int, where: str) -> tuple[int, ...]:
-    """The log's deltas of the hand: the sum over the winners' arrays, zeros if none."""
-    total = [0] * players
-    arrays = result[1::2] if result[0] == WIN else result[1:2]
-    for array in arrays:
-        for seat, delta in enumerate(_scores(array, players, f"{where}: result deltas")):
-            total[seat] += delta
-    return tuple(total)
+def _stated(result: list[Any], players: int, where: str) -> tuple[StatedEnd, ...]:
+    """The log's deltas of the hand: one array per winner (``[deltas, win]`` pairs), or the
+    draw's; none if it writes none (an abortive draw, ``全員聴牌``)."""
+    if result[0] != WIN:
+        return tuple(
+            StatedEnd(result[0], _scores(array, players, f"{where}: result deltas"))
+            for array in result[1:2]
+        )
+    ends = []
+    for i in range(1, len(result), 2):
+        deltas = _scores(result[i], players, f"{where}: result deltas")
+        win = result[i + 1] if i + 1 < len(result) else None
+        if not (isinstance(win, list) and len(win) >= 4 and isinstance(win[0], int)):
+            ends.append(StatedEnd("和了", deltas))
+            continue
+        who, value = win[0], _value(win, players)
+        ends.append(StatedEnd(f"和了 of seat {who}", deltas, winner=who, value=value))
+    return tuple(ends)
+
+
+def _value(win: list[Any], players: int) -> int | None:
+    """What the win's result string says the hand pays the winner (``30符4飜7700点`` a ron
+    or ``2000-4000点`` a non-dealer's tsumo, ``4000点∀`` each of the others), or ``None``
+    for a string in no such form."""
+    match = _POINTS.search(win[3]) if isinstance(win[3], str) else None
+    if match is None:
+        return None
+    first, dealer, each = int(match[1]), match[2], match[3]
+    if win[0] != win[1]:
+        return first if dealer is None and not each else None
+    if each:
+        return first * (players - 1)
+    return None if dealer is None else first * (players - 2) + int(dealer)
 
 
 def _riichi_seats(rnd: list[Any], players: int, result: list[Any]) -> tuple[int, ...]:

@@ -1,19 +1,27 @@
-"""Re-scoring an online log with the engine, hand by hand (issue 12, item 2).
+"""Re-scoring an online log with the engine, hand by hand (issue 12 item 2, issue 19 items 5-6).
 
 :func:`verify` plays the log's hands through :class:`scoring.engine.Game` under each ruleset
 the log may have been played under, and keeps the first under which every hand agrees:
 
 - before each hand, the engine's round, honba, deposits and scores equal the log's;
 - of the hand's candidate club-record hands (:class:`.log.LogHand`), the first the engine
-  accepts whose score changes equal the log's and after which the engine's next round,
-  honba and deposits are the log's next hand's (or, after the last hand, the game is over);
-- the final scores equal the log's (a settlement that differs from the log's is reported in
+  accepts whose score changes equal the log's (from the next hand's start scores) and after
+  which the engine's next round, honba and deposits are the log's next hand's (or, after the
+  last hand, the game is over with the log's final scores);
+- every figure the log states for the hand itself (:class:`.log.StatedEnd`: each win's or
+  draw's changes, and the scores before or after it where the format writes them) is the
+  engine's too: one that is not means the log was edited (:class:`.log.LogAltered`), and no
+  other ruleset is tried;
+- a settlement that differs from the log's is reported in
   :attr:`VerifiedGame.settlement_note`, not refused: it is the ruleset's, and the services
-  changed theirs over the years).
+  changed theirs over the years (what is stored is the engine's).
 
 Nothing is guessed past that: a log that agrees under no ruleset is refused with
 :class:`.log.LogMismatch` naming the first hand (round and honba) that differs under the
-likeliest ruleset and both sets of changes. Pure Python: no Django import.
+likeliest ruleset and both figures. Each hand is played once per candidate tried, and an
+attempt stops at its first hand that differs; the plays of the attempt that agrees are kept
+(:attr:`VerifiedGame.played`), so the ledger writes them without playing again
+(:func:`scoring.online_import.verified_plan`). Pure Python: no Django import.
 """
 
 from __future__ import annotations
@@ -21,26 +29,47 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from scoring.engine import Game, HandResult, RecordError, load_ruleset, parse_hand
+from scoring.engine import Game, Hand, HandResult, RecordError, load_ruleset, parse_hand
 from scoring.engine.replay import RECORD_FORMAT
 
-from .log import LogError, LogHand, LogMismatch, OnlineLog
+from .log import LogAltered, LogError, LogHand, LogMismatch, OnlineLog
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedHand:
+    """One hand as the engine played it: ``before`` the engine's snapshot before it
+    (:meth:`Game.snapshot`), ``hand`` the candidate as parsed, ``result`` what it did."""
+
+    before: dict[str, Any]
+    hand: Hand
+    result: HandResult
 
 
 @dataclass(frozen=True, slots=True)
 class VerifiedGame:
-    """A log the engine reproduces: ``record`` is its club game record (format club-game/1,
-    with ``date`` where the log gives one and ``source`` naming service and log id);
-    ``results`` the engine's per-hand results; ``final`` its settlement as ``replay`` prints
-    it."""
+    """A log the engine reproduces.
+
+    ``record`` is its club game record (format club-game/1, with ``date`` where the log gives
+    one and ``source`` naming service and log id); ``played`` every hand as the engine played
+    it, in order; ``game`` the engine's game after the last hand (over: nothing more is
+    played on it); ``final`` its settlement as ``replay`` prints it; ``engine_plays`` how
+    many hands verification played in all (every candidate of every ruleset tried).
+    """
 
     log: OnlineLog
     ruleset: str
     record: dict[str, Any]
-    results: tuple[HandResult, ...]
+    played: tuple[PlayedHand, ...]
+    game: Game
     final: dict[str, Any]
+    engine_plays: int
     settlement_note: str = ""
     overrides: dict[str, Any] | None = None
+
+    @property
+    def results(self) -> tuple[HandResult, ...]:
+        """The engine's result of every hand, in order."""
+        return tuple(p.result for p in self.played)
 
 
 # Tenhou's own ends of a game as its older logs show them, where they differ from
@@ -53,29 +82,52 @@ TENHOU_VARIANTS: tuple[dict[str, Any], ...] = (
 )
 
 
+# The engine's payments (scoring.engine.Payment reasons) that make up a win's value.
+WIN_PAYMENTS = ("ron", "tsumo", "pao")
+
+
+class _Plays:
+    """How many hands the engine played, over every attempt."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+
 def verify(log: OnlineLog, rulesets: tuple[str, ...] | None = None) -> VerifiedGame:
     """Re-score ``log`` under ``rulesets`` (default: the log's own candidates), in order; for
     a Tenhou preset that does not reproduce it, also under :data:`TENHOU_VARIANTS`.
 
+    Returns:
+        The :class:`VerifiedGame` of the first ruleset (and variant) under which every hand,
+        every figure the log states and the final scores agree.
+
     Raises:
+        LogAltered: a figure the log states for a hand is not the engine's (the log contradicts
+            itself: no other ruleset is tried).
         LogMismatch: no ruleset reproduces the log; the error of the first ruleset tried.
         LogError: a ruleset id that does not exist.
     """
     first: LogError | None = None
+    plays = _Plays()
     for ruleset_id in rulesets or log.rulesets:
         variants: tuple[dict[str, Any], ...] = ({},)
         if ruleset_id.startswith("tenhou-"):
             variants += TENHOU_VARIANTS
         for overrides in variants:
             try:
-                return _verify_under(log, ruleset_id, overrides)
+                return _verify_under(log, ruleset_id, overrides, plays)
+            except LogAltered:
+                raise
             except LogError as error:
                 first = first or error
     assert first is not None
     raise first
 
 
-def _verify_under(log: OnlineLog, ruleset_id: str, overrides: dict[str, Any]) -> VerifiedGame:
+def _verify_under(
+    log: OnlineLog, ruleset_id: str, overrides: dict[str, Any], plays: _Plays | None = None
+) -> VerifiedGame:
+    plays = plays or _Plays()
     try:
         ruleset = load_ruleset(ruleset_id, overrides or None)
     except KeyError:
@@ -87,7 +139,7 @@ def _verify_under(log: OnlineLog, ruleset_id: str, overrides: dict[str, Any]) ->
         )
     game = Game(ruleset)
     chosen: list[dict[str, Any]] = []
-    results: list[HandResult] = []
+    played: list[PlayedHand] = []
     for index, hand in enumerate(log.hands):
         state = game.state()
         if state.ended_by is not None:
@@ -110,15 +162,16 @@ def _verify_under(log: OnlineLog, ruleset_id: str, overrides: dict[str, Any]) ->
                 hand, state.scores, hand.start_scores, "scores at the start of the hand"
             )
         nxt = log.hands[index + 1] if index + 1 < len(log.hands) else None
-        game, candidate = _play(game, ruleset_id, index, hand, nxt, log)
+        game, candidate, done = _play(game, ruleset_id, index, hand, nxt, log, plays)
         chosen.append(candidate)
-        results.append(game.results[-1])
+        played.append(done)
     settlement = game.settlement
     assert settlement is not None  # _play refuses a last hand that does not end the game
     note = ""
     if log.final_points is not None and settlement.points != log.final_points:
         # Not a refusal: the scores agree, and the settlement is the ruleset's own (Tenhou
-        # rounded 3-player results to 1,000 in 2018 and no longer does, docs/tenhou-rules.md).
+        # rounded 3-player results to 1,000 in 2018 and no longer does, docs/tenhou-rules.md;
+        # its East-only uma of 2009 differs from today's). The engine's is what is stored.
         note = (
             f"the settlement under {ruleset_id} is {list(settlement.points)}, the log's "
             f"{list(log.final_points)}"
@@ -137,8 +190,10 @@ def _verify_under(log: OnlineLog, ruleset_id: str, overrides: dict[str, Any]) ->
         log=log,
         ruleset=ruleset_id,
         record=record,
-        results=tuple(results),
+        played=tuple(played),
+        game=game,
         final=settlement.to_json(),
+        engine_plays=plays.count,
         settlement_note=note,
         overrides=dict(overrides) if overrides else None,
     )
@@ -151,49 +206,138 @@ def _play(
     hand: LogHand,
     nxt: LogHand | None,
     log: OnlineLog,
-) -> tuple[Game, dict[str, Any]]:
-    """The game after ``hand`` and the candidate that reproduces it."""
+    plays: _Plays,
+) -> tuple[Game, dict[str, Any], PlayedHand]:
+    """The game after ``hand``, the candidate that reproduces it and how it was played."""
     snapshot = game.snapshot()
     ruleset = game.ruleset
-    closest: tuple[tuple[int, ...], str] | None = None
+    zeros = (0,) * ruleset.players
+    closest: LogMismatch | None = None
     for candidate in hand.candidates:
         trial = Game.restore(ruleset, snapshot)
         try:
-            result = trial.play(parse_hand(candidate, ruleset.players, index))
+            parsed = parse_hand(candidate, ruleset.players, index)
+            plays.count += 1
+            result = trial.play(parsed)
         except RecordError as error:
-            closest = closest or ((0,) * ruleset.players, f"the engine refuses it: {error.message}")
+            why = f"the engine refuses it: {error.message}"
+            closest = closest or LogMismatch.at(hand, zeros, hand.deltas, why)
             continue
         if result.deltas != hand.deltas:
-            if closest is None or closest[0] == (0,) * ruleset.players:
-                closest = (result.deltas, f"under {ruleset_id}")
+            # Changes that differ say more than the engine's refusal of another reading.
+            if closest is None or closest.ours == zeros:
+                closest = LogMismatch.at(hand, result.deltas, hand.deltas, f"under {ruleset_id}")
             continue
-        why = _next_differs(trial, nxt, log)
-        if why:
-            closest = (result.deltas, f"under {ruleset_id} {why}")
+        differs = _next_differs(trial, nxt, log, hand, result, ruleset_id)
+        if differs is not None:
+            closest = differs
             continue
-        return trial, candidate
-    ours, why = closest or ((0,) * ruleset.players, "no reading of the hand")
-    raise LogMismatch.at(hand, ours, hand.deltas, why)
+        altered = _stated_differs(hand, result)
+        if altered is not None:
+            raise altered
+        return trial, candidate, PlayedHand(snapshot, parsed, result)
+    raise closest or LogMismatch.at(hand, zeros, hand.deltas, "no reading of the hand")
 
 
-def _next_differs(game: Game, nxt: LogHand | None, log: OnlineLog) -> str:
-    """Why the engine's state after a hand is not the log's next hand, or ``""``."""
+def _next_differs(
+    game: Game,
+    nxt: LogHand | None,
+    log: OnlineLog,
+    hand: LogHand,
+    result: HandResult,
+    ruleset_id: str,
+) -> LogMismatch | None:
+    """Where the engine's state after ``hand`` is not the log's next hand (or, after the
+    last hand, the end of the game with the log's final scores), else ``None``."""
     state = game.state()
+    why = ""
     if nxt is None:
         if state.ended_by is None:
-            return f"the game goes on to {state.round} {state.honba} honba"
-        assert game.settlement is not None
-        if log.final_scores is not None and game.settlement.scores != log.final_scores:
-            return (
-                f"the final scores are {list(game.settlement.scores)}, the log's "
-                f"{list(log.final_scores)}"
-            )
-        return ""
-    if state.ended_by is not None:
-        return f"the game ends here ({state.ended_by})"
-    if (state.round, state.honba, state.deposits) != (nxt.round, nxt.honba, nxt.deposits):
-        return (
+            why = f"the game goes on to {state.round} {state.honba} honba"
+        else:
+            assert game.settlement is not None
+            final = game.settlement.scores
+            if log.final_scores is not None and final != log.final_scores:
+                return LogMismatch.at(
+                    hand,
+                    final,
+                    log.final_scores,
+                    f"the final scores under {ruleset_id}",
+                    figure="final scores",
+                )
+    elif state.ended_by is not None:
+        why = f"the game ends here ({state.ended_by})"
+    elif (state.round, state.honba, state.deposits) != (nxt.round, nxt.honba, nxt.deposits):
+        why = (
             f"the next hand is {state.round} {state.honba} honba with {state.deposits} "
             f"on the table, the log's {nxt.round} {nxt.honba} honba with {nxt.deposits}"
         )
-    return ""
+    return (
+        LogMismatch.at(hand, result.deltas, hand.deltas, f"under {ruleset_id} {why}")
+        if why
+        else None
+    )
+
+
+def _stated_differs(hand: LogHand, result: HandResult) -> LogAltered | None:
+    """The first figure the log states for ``hand`` (:attr:`LogHand.stated`) that is not the
+    engine's ``result``, as the hand's changes that figure gives, else ``None``.
+
+    The ends' changes, summed, less the riichi sticks put out in the hand, are the hand's
+    changes; an end's scores before it (or after it), plus the changes of the ends from it
+    (after it) on, less the start scores, are too.
+    """
+    if not hand.stated:
+        return None
+    seats = range(len(result.deltas))
+    start = tuple(s - d for s, d in zip(result.scores, result.deltas, strict=True))
+    sticks = [0] * len(start)
+    for payment in result.payments:
+        if payment.reason == "riichi" and payment.payer is not None:
+            sticks[payment.payer] += payment.amount
+    whats = "; ".join(end.what for end in hand.stated)
+    stated = tuple(sum(end.changes[s] for end in hand.stated) - sticks[s] for s in seats)
+    if stated != result.deltas:
+        return _altered(hand, result, stated, f"the changes the log states, {whats}")
+    later = [0] * len(start)  # the changes of the ends after the one looked at
+    for end in reversed(hand.stated):
+        if end.after is not None:
+            stated = tuple(end.after[s] + later[s] - start[s] for s in seats)
+            if stated != result.deltas:
+                return _altered(
+                    hand,
+                    result,
+                    stated,
+                    f"the scores after the payments the log states, {end.what}",
+                )
+        later = [later[s] + end.changes[s] for s in seats]
+        if end.before is not None:
+            stated = tuple(end.before[s] + later[s] - start[s] for s in seats)
+            if stated != result.deltas:
+                return _altered(
+                    hand,
+                    result,
+                    stated,
+                    f"the scores before the payments the log states, {end.what}",
+                )
+    for end in hand.stated:
+        if end.winner is None or end.value is None:
+            continue
+        paid = sum(
+            p.amount for p in result.payments if p.payee == end.winner and p.reason in WIN_PAYMENTS
+        )
+        if paid != end.value:
+            return LogAltered(
+                hand.label,
+                tuple(paid if s == end.winner else 0 for s in seats),
+                tuple(end.value if s == end.winner else 0 for s in seats),
+                f"the win's value the log states, {end.what}",
+                round=hand.round,
+                honba=hand.honba,
+                figure="win value",
+            )
+    return None
+
+
+def _altered(hand: LogHand, result: HandResult, stated: tuple[int, ...], why: str) -> LogAltered:
+    return LogAltered(hand.label, result.deltas, stated, why, round=hand.round, honba=hand.honba)
