@@ -77,8 +77,6 @@ urlpatterns = [
         online_names.online_name_delete,
         name="online_name_delete",
     ),
-    path("rulesets/", views.ruleset_list, name="ruleset_list"),
-    path("rulesets/<str:ruleset_id>/", views.ruleset_detail, name="ruleset_detail"),
     path("meetups/", include("meetings.urls")),
     path("tournaments/", include("tournaments.urls")),
     *account_patterns,

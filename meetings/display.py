@@ -14,7 +14,7 @@ from django.utils.translation import pgettext
 from clubsite.formatting import settlement_points
 from clubsite.models import Member
 from scoring.models import Hanchan
-from scoring.views.display import ruleset_title
+from scoring.ruleset_names import ruleset_title
 
 
 class Applicant(Protocol):

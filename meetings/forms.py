@@ -15,7 +15,7 @@ from meetings.models import CandidateDate, ChangeRequest, Meetup, Venue, format_
 from scoring.engine import available_rulesets
 from scoring.models import Hanchan
 from scoring.ruleset_choices import ruleset_choices
-from scoring.views.display import ruleset_title
+from scoring.ruleset_names import ruleset_title
 
 CANDIDATE_DATE_FIELDS = 3
 DEFAULT_RULESET = "makura-1.5"

@@ -44,7 +44,7 @@ from meetings.models import (
     format_day,
 )
 from meetings.services import MeetupError
-from scoring.views.standings_filters import ruleset_label
+from scoring.ruleset_names import ruleset_label
 
 type View[**P] = Callable[Concatenate[HttpRequest, P], HttpResponse]
 

@@ -6,6 +6,7 @@ from django.conf import settings
 from django.utils.translation import gettext
 
 from scoring.engine import available_rulesets, load_ruleset
+from scoring.ruleset_names import ruleset_title
 
 
 def ruleset_choices() -> list[tuple[str, str]]:
@@ -18,8 +19,7 @@ def ruleset_choices() -> list[tuple[str, str]]:
     for ruleset_id in ids:
         ruleset = load_ruleset(ruleset_id)
         label = gettext("%(name)s (%(players)d players)") % {
-            # The names are in the translation catalogue (scoring.views.display.RULESET_NAMES).
-            "name": gettext(ruleset.name) if ruleset.name else ruleset.name,
+            "name": ruleset_title(ruleset.name),
             "players": ruleset.players,
         }
         choices.append((ruleset_id, label))

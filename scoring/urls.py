@@ -31,4 +31,6 @@ urlpatterns += [
     path("standings/yaku/", views.yaku_page, name="yaku_records"),
     path("members/<int:member_id>/", views.member_page, name="member_detail"),
     path("members/<int:member_id>/games.csv", views.member_games_export, name="member_games_csv"),
+    path("rulesets/", views.ruleset_list, name="ruleset_list"),
+    path("rulesets/<str:ruleset_id>/", views.ruleset_detail, name="ruleset_detail"),
 ]

@@ -244,7 +244,7 @@ def test_it_sends_anonymous_visitors_to_log_in(history: History, name: str) -> N
 def test_csv_exports_neutralise_formulas_as_a_spreadsheet_reads_them(client_for, db):
     """Issue 9, item 4: a display name that starts a formula is text in every CSV; numbers,
     signs included, stay numbers. Read back with the csv module, as a spreadsheet would."""
-    from scoring.views.standings_csv import safe_cell
+    from clubsite.spreadsheet import safe_cell
     from tests.conftest import make_member
 
     assert safe_cell('=HYPERLINK("http://x")') == '\'=HYPERLINK("http://x")'

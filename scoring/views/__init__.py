@@ -15,6 +15,7 @@ from scoring.views.hand_value import hand_value
 from scoring.views.hands import hand_create, hand_edit, hand_edit_preview, hand_preview
 from scoring.views.online import game_import
 from scoring.views.player import member_page
+from scoring.views.rulesets import ruleset_detail, ruleset_list
 from scoring.views.standings import champions_page, standings_page
 from scoring.views.standings_csv import member_games_export, standings_export
 from scoring.views.yaku import yaku_page
@@ -41,4 +42,6 @@ __all__ = [
     "hand_edit_preview",
     "hand_preview",
     "hand_undo",
+    "ruleset_detail",
+    "ruleset_list",
 ]

@@ -13,7 +13,7 @@ from typing import Any
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, gettext_noop, pgettext, pgettext_lazy
+from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
 from clubsite.formatting import MINUS, format_points, signed_points
 from scoring.hand_labels import (
@@ -26,6 +26,9 @@ from scoring.hand_labels import (
     han_label,
     yakuman_label,
 )
+
+# The ledger's pages take it from here with the rest of what they show.
+from scoring.ruleset_names import ruleset_title as ruleset_title
 
 ROUND_WINDS: dict[str, Promise] = {
     "E": pgettext_lazy("round wind", "East"),
@@ -59,26 +62,8 @@ RANK_LABELS: dict[int, Promise] = {
     3: gettext_lazy("3rd"),
     4: gettext_lazy("4th"),
 }
-# The built-in rulesets' names (scoring/rulesets/*.toml), here for makemessages: a game shows
-# its pinned ruleset's name in the reader's language when the name is one of these.
-RULESET_NAMES = (
-    gettext_noop("Makura Club standard rules v1.5"),
-    gettext_noop("Makura Club standard rules v1.3"),
-    gettext_noop("Shinbashi FUJI Club 3-player rules"),
-    gettext_noop("Home game house rules (nashi-nashi, chips)"),
-    gettext_noop("3-player club rules (floating uma)"),
-    gettext_noop("Tenhou 4-player East-South (般南喰赤)"),
-    gettext_noop("Tenhou 3-player East-South (三般南喰赤)"),
-    gettext_noop("Tenhou 4-player East-only (般東喰赤)"),
-    gettext_noop("Tenhou 3-player East-only (三般東喰赤)"),
-)
 # Values of a win that go to the winner as the hand's price (honba and deposits aside).
 _VALUE_REASONS = frozenset({"ron", "tsumo", "pao", "rinshan"})
-
-
-def ruleset_title(name: str) -> str:
-    """A ruleset's name as the reader says it (a name not in RULESET_NAMES stays as it is)."""
-    return _(name) if name else name
 
 
 def round_label(code: str) -> str:

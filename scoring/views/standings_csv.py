@@ -4,7 +4,6 @@ no cell a spreadsheet would run as a formula (issue 9, item 4)."""
 from __future__ import annotations
 
 import csv
-import re
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import Any
@@ -15,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from clubsite.models import Member
+from clubsite.spreadsheet import safe_cell
 from scoring import standings as st
 from scoring.views.player import default_player_period, seat_label
 from scoring.views.standings_filters import (
@@ -39,22 +39,6 @@ def csv_response(
     writer.writerow([safe_cell(cell) for cell in header])
     writer.writerows([safe_cell(cell) for cell in row] for row in rows)
     return response
-
-
-# What a spreadsheet program reads as the start of a formula (OWASP "CSV injection").
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-_NUMBER = re.compile(r"[+-]?\d+(?:\.\d+)?")
-
-
-def safe_cell(value: Any) -> Any:
-    """``value`` as a spreadsheet should show it: text that would start a formula (a member
-    named ``=HYPERLINK(...)`` or ``+cmd|...``) gets a leading apostrophe, which spreadsheets
-    treat as "this is text"; numbers, ours with their sign included, stay numbers."""
-    if not isinstance(value, str) or not value.startswith(_FORMULA_START):
-        return value
-    if _NUMBER.fullmatch(value):
-        return value
-    return "'" + value
 
 
 def _rate_csv(rate: Fraction) -> str:

@@ -14,11 +14,10 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from clubsite.formatting import MINUS
-from clubsite.models import ONLINE_SERVICES
 from scoring import standings as st
-from scoring.engine import load_ruleset
+from scoring.ruleset_names import ruleset_label
 from scoring.standings_forms import StandingsFilterForm
-from scoring.views.display import Cell, ruleset_title, sign_class
+from scoring.views.display import Cell, sign_class
 
 
 def thousands_one_decimal(points: int | Fraction) -> str:
@@ -52,22 +51,6 @@ def percent(rate: Fraction | None) -> str:
 def csv_thousands(points: int) -> str:
     """Points for a spreadsheet: thousands, one decimal, ASCII minus, no plus sign."""
     return thousands_one_decimal(points).replace(MINUS, "-").lstrip("+")
-
-
-def ruleset_label(ruleset_id: str) -> str:
-    """A ruleset id's name in the reader's language (the id when it is not a built-in); a
-    standings key of online games (``"tenhou-4p@tenhou"``) adds the service."""
-    ruleset_id, _at, service = ruleset_id.partition("@")
-    try:
-        label = ruleset_title(load_ruleset(ruleset_id).name)
-    except KeyError:
-        label = ruleset_id
-    if service:
-        return _("%(ruleset)s, online (%(service)s)") % {
-            "ruleset": label,
-            "service": dict(ONLINE_SERVICES).get(service, service),
-        }
-    return label
 
 
 # -- periods and filters -------------------------------------------------------------------
