@@ -28,6 +28,7 @@ from typing import Any
 from django.conf import settings
 from django.db.models import Count, Q, Sum
 
+from clubsite.dates import club_today
 from clubsite.models import Member
 from scoring.ledger import totals
 from scoring.models import Confirmation, CountedSeat, Hanchan, HandSeat, LedgerChange, Seat
@@ -222,6 +223,36 @@ def count(hanchan: Hanchan, seats: Sequence[Seat], *, by: Member | None) -> None
         {hanchan.played_on.replace(day=1)},
         {hanchan.ruleset_version_id},
     )
+
+
+def vouch(hanchan: Hanchan, by: Member | None, steward: bool, user_id: int | None) -> None:
+    """The one who made a change (``by``, or ``user_id`` for a login without a member) vouches
+    for its result: their implicit confirmation of a finished game's new version, for their
+    own seat; a ``steward``'s, or a change made by no one (a command), counts it at once. A
+    hand of a game in play has nothing to confirm. Inside the caller's transaction."""
+    counted = hanchan.counted_version is not None
+    if hanchan.status != Hanchan.Status.FINISHED and not (
+        hanchan.status == Hanchan.Status.VOIDED and counted
+    ):
+        return
+    today = club_today()
+    seats = list(hanchan.seats.all())
+    seated = [seat.member_id for seat in seats]
+    # A change made by no member comes from a command or the system (an import, the
+    # history seeding, a script run by a steward): it carries a steward's authority.
+    authority = steward or (by is None and user_id is None)
+    if authority or (by is not None and by.pk in seated):
+        confirm(
+            hanchan,
+            member=by,
+            user_id=user_id if user_id is not None else (by.user_id if by else None),
+            as_steward=authority,
+            implicit=True,
+            today=today,
+            seats=seats,
+        )
+    else:
+        settle(hanchan, today=today, by=by, seats=seats)
 
 
 def counted_seats(hanchans: Sequence[Hanchan], seats: dict[int, list[Seat]]) -> list[CountedSeat]:
