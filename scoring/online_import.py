@@ -2,6 +2,9 @@
 re-scored (:mod:`scoring.online.verify`), then stored through the ledger's one path
 (:func:`scoring.records.hanchan_import`) with where it came from (:class:`OnlineGame`).
 
+The engine plays each hand once: the hands verification played are the ledger's plan
+(:func:`verified_plan`), which is written as it is (issue 19 item 6).
+
 Every refusal is a :class:`LedgerError` with one line for the user, raised before anything
 is written; a log already imported stores nothing (:class:`AlreadyImported`).
 """
@@ -20,7 +23,14 @@ from django.utils.translation import gettext as _
 
 from clubsite.models import Member, OnlineName
 from clubsite.names import clean_display_name
-from scoring.ledger import LedgerError
+from scoring.ledger import (
+    LedgerError,
+    Plan,
+    PlannedHand,
+    Record,
+    game_state_json,
+    hand_result_json,
+)
 from scoring.models import Hanchan, OnlineGame
 from scoring.online.log import OnlineLog
 from scoring.online.verify import VerifiedGame
@@ -168,6 +178,7 @@ def import_verified(
                 service=log.service,
                 steward=steward,
                 allow_duplicate=allow_duplicate,
+                planned=verified_plan(verified),
             )
             OnlineGame.objects.create(
                 hanchan=hanchan,
@@ -185,6 +196,34 @@ def import_verified(
         if existing is None:
             raise
         raise AlreadyImported(existing) from None
+
+
+def verified_plan(verified: VerifiedGame) -> Plan:
+    """The ledger's plan of ``verified.record``, from the hands verification played.
+
+    It is the :class:`~scoring.ledger.Plan` that :func:`scoring.ledger.plan` gives for
+    ``Record(verified.record["hands"])`` on a new game under the verified ruleset (its
+    overrides applied): every hand's ``data`` (the hand as parsed), ``result`` and ``before``
+    (the engine's snapshot before it), the state after the last hand and the settlement, in
+    points; ``engine_plays`` is what verification played. No hand is played here (a test
+    compares it with the plan played again). The handoff lives here, not in
+    :mod:`scoring.online.verify`, which imports nothing of Django, as the ledger does.
+    """
+    game = verified.game
+    hands = tuple(
+        PlannedHand(index, played.hand.to_json(), hand_result_json(played.result), played.before)
+        for index, played in enumerate(verified.played)
+    )
+    return Plan(
+        Record(verified.record["hands"]),
+        game.ruleset,
+        0,
+        hands,
+        game.hands_played,
+        game_state_json(game),
+        game.settlement,
+        engine_plays=verified.engine_plays,
+    )
 
 
 def seat_names(members: Sequence[Member]) -> str:

@@ -16,6 +16,7 @@ from clubsite.models import Member
 from clubsite.names import clean_display_name
 from scoring.engine import (
     RecordError,
+    Ruleset,
     load_ruleset,
     record_players,
     ruleset_of_record,
@@ -24,6 +25,7 @@ from scoring.engine.final_scores import KEY as FINAL_SCORES_KEY
 from scoring.ledger import (
     FinalScoresEntry,
     LedgerError,
+    Plan,
     Record,
     StoredGame,
     plan,
@@ -41,16 +43,21 @@ def prepare_import(
     by: Member | None = None,
     versions: dict[str, RulesetVersion] | None = None,
     service: str = "",
+    planned: Plan | None = None,
 ) -> NewGame:
     """Check a game record (docs/game-record-format.md) and plan it, without writing.
 
-    The record's hands are played through the engine once, here. ``versions`` caches
-    :meth:`RulesetVersion.current` per ruleset id (a caller importing many games);
-    ``service`` names the online service of an imported online game (issue 12).
+    The record's hands are played through the engine once, here, unless ``planned`` is
+    their plan already: the :class:`Record` plan of this record's hands on a new game under
+    its ruleset, made where they were played first (an online log's verification,
+    :func:`scoring.online_import.verified_plan`, issue 19 item 6); then nothing is played.
+    ``versions`` caches :meth:`RulesetVersion.current` per ruleset id (a caller importing
+    many games); ``service`` names the online service of an imported online game (issue 12).
 
     Raises:
         LedgerError: an invalid record (the message as ``replay`` prints it), a player name
             with no member, or a member at two seats.
+        ValueError: ``planned`` is not the plan of this record's hands under its ruleset.
     """
     try:
         ruleset = ruleset_of_record(record)
@@ -72,7 +79,9 @@ def prepare_import(
         raise LedgerError(_("No member is called %(name)s.") % {"name": missing.args[0]}) from None
     seated = seated_members(ruleset, members)
     check_date(played_on)
-    if FINAL_SCORES_KEY in record:
+    if planned is not None:
+        _check_plan_of(planned, ruleset, raw_hands)
+    elif FINAL_SCORES_KEY in record:
         if raw_hands:
             raise LedgerError(
                 "final_scores: a record has hands or final scores, not both", FINAL_SCORES_KEY
@@ -97,6 +106,20 @@ def prepare_import(
     )
 
 
+def _check_plan_of(planned: Plan, ruleset: Ruleset, raw_hands: list[Any]) -> None:
+    """``planned`` is the plan of ``raw_hands`` from East 1 under ``ruleset``, or ValueError
+    (a caller's mistake, not the record's)."""
+    change = planned.change
+    if not (
+        isinstance(change, Record)
+        and planned.first == 0
+        and planned.ruleset == ruleset
+        and list(change.hands) == raw_hands
+        and len(planned.hands) == len(raw_hands)
+    ):
+        raise ValueError("the plan given is not the plan of this record's hands")
+
+
 def hanchan_import(
     *,
     record: Mapping[str, Any],
@@ -106,6 +129,7 @@ def hanchan_import(
     service: str = "",
     steward: bool = False,
     allow_duplicate: bool = False,
+    planned: Plan | None = None,
 ) -> Hanchan:
     """Store a whole game record (docs/game-record-format.md) as a hanchan.
 
@@ -120,6 +144,8 @@ def hanchan_import(
 
     A finished game that is in the ledger already (:mod:`scoring.ledger.fingerprint`) is
     refused unless ``allow_duplicate`` (a true twin, ``import_games --allow-duplicate``).
+    ``planned``: the record's plan made already (:func:`prepare_import`), so the engine does
+    not play it again.
 
     Raises:
         LedgerError: as :func:`prepare_import`.
@@ -131,6 +157,7 @@ def hanchan_import(
         played_on=played_on,
         by=by,
         service=service,
+        planned=planned,
     )
     with transaction.atomic():
         return create_games([replace(game, steward=steward, allow_duplicate=allow_duplicate)])[0]

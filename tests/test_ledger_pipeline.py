@@ -7,13 +7,16 @@ Engine plays are counted by wrapping ``Game.play``: the one place the engine app
 from __future__ import annotations
 
 import datetime
+import io
 import random
 import re
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
+from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
@@ -22,6 +25,9 @@ from scoring.engine import Game, load_ruleset, replay_record
 from scoring.history_seeding import GameToImport, hanchans_import_bulk
 from scoring.ledger import Correction, LedgerError, NewHand, Record, StoredGame, Undo, plan
 from scoring.models import Hanchan, HandEntry, HandSeat, Seat
+from scoring.online.reading import read_game_file
+from scoring.online.verify import verify
+from scoring.online_import import verified_plan
 from scoring.sample_games import sample_hands
 from scoring.services import (
     hanchan_import,
@@ -34,6 +40,10 @@ from scoring.services import (
 )
 
 DAY = datetime.date(2026, 11, 20)
+ONLINE = Path(__file__).parent / "data" / "online"
+ONLINE_FILES = sorted(
+    p for p in ONLINE.glob("*/*") if p.suffix in (".json", ".mjlog", ".xml", ".jsonl")
+)
 
 # Six hands of makura-1.5 (Makura 1.5 §19 riichi, §24 ron, §27 draws): E1 ron, E2 tsumo,
 # E3 draw (two tenpai), E3-1 ron by the dealer, E3-2 ron, E4 tsumo.
@@ -179,6 +189,68 @@ def test_the_history_seeding_plays_each_hand_once(plays, players):
         [GameToImport(record, {m.display_name: m for m in players}, DAY) for record in records]
     )
     assert plays.plays == sum(len(r["hands"]) for r in records)
+
+
+# -- online imports (issue 19, item 6) ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "attempts"),
+    [
+        # Agrees under its preset at once: verification plays each hand once.
+        ("tenhou-json/2022081017gm-00e1-0000-2df24853.json", ()),
+        # Tenhou went on after the all-last dealer's win at South 4 (2010): the preset and the
+        # first variant end the game there, so each plays up to that hand, the 11th of 12; the
+        # second variant (dealer_top_ends "after_win") agrees and plays all 12.
+        ("variants/2010060106gm-00a9-0000-30d6de3b_tw=0.mjlog", ("S4 0 honba", "S4 0 honba")),
+    ],
+)
+def test_an_online_import_plays_each_hand_once_and_a_retry_up_to_where_it_differs(
+    db, plays, name, attempts
+):
+    path = ONLINE / name
+    log = read_game_file(path.read_bytes(), path.name).log
+    assert log is not None and all(len(h.candidates) == 1 for h in log.hands)
+    labels = [h.label for h in log.hands]
+    call_command(
+        "import_games", str(path), "--create-members", stdout=io.StringIO(), stderr=io.StringIO()
+    )
+    game = Hanchan.objects.get()
+    assert game.hands.count() == len(log.hands)
+    # Nothing is played again once verification agrees: the ledger writes its plays.
+    assert plays.plays == sum(labels.index(a) + 1 for a in attempts) + len(log.hands)
+
+
+@pytest.mark.parametrize("path", ONLINE_FILES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_the_plan_an_online_log_is_stored_by_is_the_ledgers_own(path):
+    """What verification played, handed to the ledger, is the plan the ledger makes of the
+    verified record (every hand's data, result and snapshot, the state, the settlement)."""
+    log = read_game_file(path.read_bytes(), path.name).log
+    assert log is not None
+    verified = verify(log)
+    ruleset = load_ruleset(verified.ruleset, verified.overrides)
+    replayed = plan(StoredGame.new(ruleset), Record(verified.record["hands"]))
+    handed = verified_plan(verified)
+    assert handed == replayed
+    assert handed.engine_plays == verified.engine_plays >= len(log.hands)
+
+
+def test_a_plan_that_is_not_the_records_is_refused(players):
+    record = {
+        "format": "club-game/1",
+        "ruleset": "makura-1.5",
+        "players": [m.display_name for m in players],
+        "hands": SIX_HANDS,
+    }
+    other = plan(StoredGame.new(load_ruleset("makura-1.5")), Record(SIX_HANDS[:5]))
+    with pytest.raises(ValueError, match="not the plan of this record's hands"):
+        hanchan_import(
+            record=record,
+            members_by_name={m.display_name: m for m in players},
+            played_on=DAY,
+            planned=other,
+        )
+    assert Hanchan.objects.count() == 0
 
 
 # -- through the table screen ------------------------------------------------------------------
