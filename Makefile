@@ -19,7 +19,7 @@ help:
 	@echo "make serve  the production setup: checks, migrate, collectstatic, gunicorn (README: Deploying)"
 	@echo "make test   run the test suite (extra pytest arguments: ARGS=)"
 	@echo "make bench  run the benchmarks (python -m benchmarks; ARGS=)"
-	@echo "make lint   ruff, missing migrations, mypy"
+	@echo "make lint   ruff, lint-imports (the layers' contracts), missing migrations, mypy"
 	@echo "make clean  remove .venv, caches and collected static files (keeps db.sqlite3)"
 	@echo "make lock   pin the dependencies of pyproject.toml again in $(LOCK)"
 	@echo "Python for .venv: PYTHON=/path/to/python3.13 (default: scripts/find-python)"
@@ -72,6 +72,7 @@ bench: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 	$(BIN)/python manage.py makemigrations --check --dry-run
 	$(BIN)/mypy clubsite scoring meetings tournaments benchmarks
 
@@ -82,5 +83,5 @@ lock: $(STAMP)
 
 clean:
 	rm -rf $(VENV) staticfiles tests/screenshots build *.egg-info
-	rm -rf .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf .pytest_cache .mypy_cache .ruff_cache .import_linter_cache .hypothesis
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
