@@ -186,7 +186,7 @@ def test_a_tournament_table_entered_by_one_player_waits_for_confirmation(gp, sta
     # The event page shows the table waiting, and who must confirm.
     html = client.get(reverse("tournaments:detail", args=[event.pk])).content.decode()
     assert "waiting for confirmation" in html
-    assert "To confirm: " + ", ".join(m.display_name for m in others) in html
+    assert "To confirm: " + ", ".join(m.display_name for m in others) + "." in html
     # The next round cannot start before the table is confirmed.
     second = Round.objects.get(event=event, number=2)
     with pytest.raises(EventError, match="confirmed"):
