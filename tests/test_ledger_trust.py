@@ -79,6 +79,7 @@ def test_an_upload_by_a_member_counts_only_once_the_others_confirm(sanma):
         reverse("game_import"), {"logs": [SimpleUploadedFile(SANMA.name, SANMA.read_bytes())]}
     )
     assert "Stored: 1. Refused: 0." in response.content.decode()
+    assert "once the other players at the table confirm it" in response.content.decode()
     game = Hanchan.objects.get()
     # The log is from January 2024, a closed year: its players still confirm it (not only a
     # steward), as they would a table game; nothing counts meanwhile.
@@ -127,6 +128,7 @@ def test_a_stewards_upload_counts_at_once(sanma, staff_member):
         reverse("game_import"), {"logs": [SimpleUploadedFile(SANMA.name, SANMA.read_bytes())]}
     )
     assert "Stored: 1." in response.content.decode()
+    assert "once the other players" not in response.content.decode()
     assert len(standing_members()) == 3
 
 

@@ -4,8 +4,9 @@ only if the engine reproduces it (:mod:`scoring.online.verify`), then a summary 
 stored, what was there already and what was refused and why.
 
 Stewards may create members for unknown online names. A member may import only a game they
-sat in, every seat matched by a saved online name (:mod:`scoring.online_import`): nobody can
-put a result on another member's name that the other member did not claim.
+sat in, every seat matched by a saved online name (:mod:`scoring.online_import`), and the game
+counts once the other seated members confirm it, as a table game (issue 19 item 3): a member
+who claimed another player's online name moves nobody's result.
 """
 
 from __future__ import annotations
@@ -198,19 +199,46 @@ def _import(
         return Outcome(name, "refused", _("Not a game log we can read: %(why)s") % {"why": error})
     except LedgerError as error:
         return Outcome(name, "refused", str(error))
-    return Outcome(name, "stored", _("Stored: %(summary)s.") % {"summary": summary}, hanchan)
+    message = _("Stored: %(summary)s.") % {"summary": summary}
+    if hanchan.counted_version is None:
+        # Issue 19 item 3: the uploader vouches for their own seat; the others confirm.
+        message += " " + _(
+            "It counts in the standings once the other players at the table confirm it (or a "
+            "steward does): it waits on their home pages."
+        )
+    return Outcome(name, "stored", message, hanchan)
 
 
 def _mismatch_sentence(mismatch: LogMismatch) -> str:
-    """The refusal in the reader's language: the hand and both sets of changes."""
-    ours = " / ".join(signed_points(p) for p in mismatch.ours)
-    theirs = " / ".join(signed_points(p) for p in mismatch.theirs)
+    """The refusal in the reader's language: the hand and both figures (the changes, the
+    final scores or a win's value: :attr:`LogMismatch.figure`)."""
+    where = {
+        "round": round_label(mismatch.round) if mismatch.round else mismatch.hand,
+        "honba": honba_label(mismatch.honba),
+    }
+    if mismatch.figure == "final scores":
+        return _(
+            "%(round)s %(honba)s: the log's final scores are %(theirs)s, the engine's "
+            "%(ours)s. Nothing was stored."
+        ) % {
+            **where,
+            "theirs": " / ".join(format_points(p) for p in mismatch.theirs),
+            "ours": " / ".join(format_points(p) for p in mismatch.ours),
+        }
+    if mismatch.figure == "win value":  # one winner's value, the other seats 0
+        return _(
+            "%(round)s %(honba)s: the log's value of the win is %(theirs)s, the engine's "
+            "%(ours)s. Nothing was stored."
+        ) % {
+            **where,
+            "theirs": format_points(sum(mismatch.theirs)),
+            "ours": format_points(sum(mismatch.ours)),
+        }
     return _(
         "%(round)s %(honba)s: the log's changes are %(theirs)s, the engine's %(ours)s. "
         "Nothing was stored."
     ) % {
-        "round": round_label(mismatch.round) if mismatch.round else mismatch.hand,
-        "honba": honba_label(mismatch.honba),
-        "theirs": theirs,
-        "ours": ours,
+        **where,
+        "theirs": " / ".join(signed_points(p) for p in mismatch.theirs),
+        "ours": " / ".join(signed_points(p) for p in mismatch.ours),
     }
