@@ -273,3 +273,38 @@ def test_the_upload_page_refuses_an_altered_log_naming_the_hand(staff_member):
     assert "Stored: 0. Refused: 1." in html
     assert "East 2 0 honba: the log&#x27;s changes are +1,501 / −700 / −400 / −400" in html
     assert Hanchan.objects.count() == 0
+
+
+@pytest.mark.parametrize(
+    ("language", "edit", "sentence"),
+    [
+        (
+            "en",
+            "final",
+            "East 4 0 honba: the log&#x27;s final scores are 18,200 / 22,800 / 27,100 / 31,900, "
+            "the engine&#x27;s 18,100 / 22,900 / 27,100 / 31,900. Nothing was stored.",
+        ),
+        (
+            "en",
+            "value",
+            "East 3 0 honba: the log&#x27;s value of the win is 8,000, the engine&#x27;s 7,700.",
+        ),
+        ("ja", "final", "ログの最終持ち点は 18,200 / 22,800 / 27,100 / 31,900、計算では"),
+        ("ja", "value", "ログの和了点は 8,000、計算では 7,700 です。"),
+    ],
+)
+def test_the_upload_page_names_the_figure_that_differs(staff_member, language, edit, sentence):
+    data = json_log()
+    if edit == "final":
+        data["sc"][0] += 100
+        data["sc"][2] -= 100
+    else:
+        data["log"][2][16][2][3] = "30符4飜8000点"
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
+    client.force_login(staff_member.user)
+    upload = SimpleUploadedFile(JSON_LOG.name, json_bytes(data))
+    html = client.post(
+        reverse("game_import"), {"logs": [upload], "create_members": "on"}
+    ).content.decode()
+    assert sentence in html
+    assert Hanchan.objects.count() == 0
