@@ -2,9 +2,10 @@
 
 Events used: ``start_game`` (``names``), ``start_kyoku`` (``bakaze``, ``kyoku`` 1-based,
 ``honba``, ``kyotaku`` sticks, ``oya``, ``scores``), ``reach_accepted`` (the stick is on the
-table), ``hora`` (``actor``, ``target``: the discarder, or the actor on a tsumo; ``deltas``),
-``ryukyoku`` (``deltas``; ``reason`` and ``tenpais`` where the writer gives them),
-``end_game`` (``scores`` where given). Every other event (draws, discards, calls) is skipped.
+table), ``hora`` (``actor``, ``target``: the discarder, or the actor on a tsumo; ``deltas``;
+``scores`` after it where the writer gives them), ``ryukyoku`` (``deltas``; ``reason``,
+``tenpais`` and ``scores`` where given), ``end_game`` (``scores`` where given). Every other
+event (draws, discards, calls) is skipped.
 As in Tenhou's logs, a hand's deltas leave out the stick a riichi put out in it.
 
 mjai gives a win's payments but not its han and fu (the original mjai's ``fan``/``fu`` are

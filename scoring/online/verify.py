@@ -9,9 +9,9 @@ the log may have been played under, and keeps the first under which every hand a
   which the engine's next round, honba and deposits are the log's next hand's (or, after the
   last hand, the game is over with the log's final scores);
 - every figure the log states for the hand itself (:class:`.log.StatedEnd`: each win's or
-  draw's changes, and the scores before or after it where the format writes them) is the
-  engine's too: one that is not means the log was edited (:class:`.log.LogAltered`), and no
-  other ruleset is tried;
+  draw's changes, the scores before or after it and a win's value, where the format writes
+  them) is the engine's too: one that is not means the log was edited
+  (:class:`.log.LogAltered`), and no other ruleset is tried;
 - a settlement that differs from the log's is reported in
   :attr:`VerifiedGame.settlement_note`, not refused: it is the ruleset's, and the services
   changed theirs over the years (what is stored is the engine's).
