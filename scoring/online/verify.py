@@ -127,7 +127,8 @@ def verify(log: OnlineLog, rulesets: tuple[str, ...] | None = None) -> VerifiedG
 def _verify_under(
     log: OnlineLog, ruleset_id: str, overrides: dict[str, Any], plays: _Plays | None = None
 ) -> VerifiedGame:
-    plays = plays or _Plays()
+    if plays is None:
+        plays = _Plays()
     try:
         ruleset = load_ruleset(ruleset_id, overrides or None)
     except KeyError:
