@@ -218,11 +218,7 @@ def count(hanchan: Hanchan, seats: Sequence[Seat], *, by: Member | None) -> None
         after={"version": hanchan.version, "status": hanchan.status},
         by=by,
     )
-    totals.refresh(
-        {seat.member_id for seat in seats},
-        {hanchan.played_on.replace(day=1)},
-        {hanchan.ruleset_version_id},
-    )
+    _refresh_totals([hanchan], seats)
 
 
 def vouch(hanchan: Hanchan, by: Member | None, steward: bool, user_id: int | None) -> None:
@@ -253,6 +249,27 @@ def vouch(hanchan: Hanchan, by: Member | None, steward: bool, user_id: int | Non
         )
     else:
         settle(hanchan, today=today, by=by, seats=seats)
+
+
+def count_new(hanchans: Sequence[Hanchan], seats: dict[int, list[Seat]]) -> None:
+    """Count new finished games that come with a steward's authority (an import by command,
+    the history seeding; ``counted_version`` already set on them): their ``CountedSeat``
+    rows, a steward's confirmation each, the members' totals. A fixed number of queries
+    whatever the number of games. ``seats``: each game's seats by game id."""
+    CountedSeat.objects.bulk_create(counted_seats(hanchans, seats), batch_size=4000)
+    Confirmation.objects.bulk_create(
+        Confirmation(hanchan=h, version=h.version, as_steward=True) for h in hanchans
+    )
+    _refresh_totals(hanchans, [seat for game_seats in seats.values() for seat in game_seats])
+
+
+def _refresh_totals(hanchans: Sequence[Hanchan], seats: Sequence[Seat]) -> None:
+    """The one place the members' totals follow what counts (:mod:`scoring.ledger.totals`)."""
+    totals.refresh(
+        {seat.member_id for seat in seats},
+        {h.played_on.replace(day=1) for h in hanchans},
+        {h.ruleset_version_id for h in hanchans},
+    )
 
 
 def counted_seats(hanchans: Sequence[Hanchan], seats: dict[int, list[Seat]]) -> list[CountedSeat]:

@@ -16,15 +16,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubsite.models import Member
-from scoring.ledger import confirmation, totals
-from scoring.ledger.confirmation import counted_seats
+from scoring.ledger import confirmation
 from scoring.ledger.errors import LedgerError
 from scoring.ledger.fingerprint import DuplicateGame, game_fingerprint
 from scoring.ledger.plan import Plan
 from scoring.ledger.rows import fact_rows, hand_entry, settle_seats, status_of, yaku_rows
 from scoring.models import (
-    Confirmation,
-    CountedSeat,
     Hanchan,
     HandEntry,
     HandSeat,
@@ -136,15 +133,7 @@ def create_games(games: Sequence[NewGame], *, confirmed: bool = False) -> list[H
         for seat in seats:
             if seat.hanchan_id in seats_of:
                 seats_of[seat.hanchan_id].append(seat)
-        CountedSeat.objects.bulk_create(counted_seats(counted, seats_of), batch_size=4000)
-        Confirmation.objects.bulk_create(
-            Confirmation(hanchan=h, version=h.version, as_steward=True) for h in counted
-        )
-        totals.refresh(
-            {seat.member_id for game_seats in seats_of.values() for seat in game_seats},
-            {h.played_on.replace(day=1) for h in counted},
-            {h.ruleset_version_id for h in counted},
-        )
+        confirmation.count_new(counted, seats_of)
     for hanchan, game in zip(hanchans, games, strict=True):
         if hanchan.status == Hanchan.Status.FINISHED and hanchan.counted_version is None:
             confirmation.vouch(
