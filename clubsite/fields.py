@@ -3,7 +3,8 @@
 Django's model choice fields look a posted value up as it comes; a number too large for the
 database's integer column makes SQLite raise ``OverflowError`` and PostgreSQL a data error,
 a server error instead of "not a valid choice" (issue 9, item 3). These fields refuse such a
-value first, with the field's own "invalid choice" message.
+value first, with the field's own "invalid choice" message; :func:`posted_number` reads a
+number a form posts by hand (issue 19, item 8).
 """
 
 from __future__ import annotations
@@ -17,6 +18,15 @@ from django.core.exceptions import ValidationError
 MAX_KEY = 2**31 - 1
 
 
+def posted_number(text: str, *, max_digits: int) -> int | None:
+    """The number a posted text spells in at most ``max_digits`` ASCII digits (no sign, no
+    spaces), else None. ``str.isdigit`` alone is not enough: it is true of ``"²"`` and
+    ``"①"``, which ``int`` refuses, and of ``"１"`` (fullwidth), which ``int`` reads."""
+    if text.isascii() and text.isdigit() and len(text) <= max_digits:
+        return int(text)
+    return None
+
+
 def is_key(value: Any) -> bool:
     """``value`` could be a primary key: a positive integer within the column's range, or
     its decimal text (no sign, no spaces, no NUL bytes)."""
@@ -24,8 +34,8 @@ def is_key(value: Any) -> bool:
         return False
     if isinstance(value, int):
         return 0 < value <= MAX_KEY
-    text = str(value)
-    return text.isascii() and text.isdigit() and len(text) <= 10 and 0 < int(text) <= MAX_KEY
+    number = posted_number(str(value), max_digits=10)
+    return number is not None and 0 < number <= MAX_KEY
 
 
 class KeyModelChoiceField(forms.ModelChoiceField):

@@ -88,3 +88,16 @@ class OnlineName(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.get_service_display()})"
+
+
+class PasswordResetRequest(models.Model):
+    """A password reset e-mail asked for, kept an hour: at most so many go to one e-mail
+    address, or are asked for from one client address, per hour (clubsite/password_reset.py).
+    In the database, as axes keeps login failures, so that every worker counts the same."""
+
+    email = models.CharField(max_length=254)
+    address = models.GenericIPAddressField(null=True)
+    requested_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        ordering = ["requested_at"]

@@ -217,18 +217,24 @@ ADMINS = [
 if any("@" not in parseaddr(admin)[1] for admin in ADMINS):
     raise ImproperlyConfigured("DJANGO_ADMINS is 'Name <address>, ...' (or bare addresses)")
 SERVER_EMAIL = os.environ.get("DJANGO_SERVER_EMAIL", DEFAULT_FROM_EMAIL)
+ERROR_MAIL_MINUTES = float(os.environ.get("CLUB_ERROR_MAIL_MINUTES", "5"))
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {
         "line": {"()": "clubsite.logs.OneLineFormatter"},
     },
-    "filters": {"debug_off": {"()": "django.utils.log.RequireDebugFalse"}},
+    "filters": {
+        "debug_off": {"()": "django.utils.log.RequireDebugFalse"},
+        # One mail per cause (exception type and place) every CLUB_ERROR_MAIL_MINUTES: a 500
+        # that anyone can bring about again and again does not flood the stewards' inbox.
+        "once_per_cause": {"()": "clubsite.logs.OncePerCause", "minutes": ERROR_MAIL_MINUTES},
+    },
     "handlers": {
         "stderr": {"class": "logging.StreamHandler", "formatter": "line"},
         "mail_admins": {
             "class": "django.utils.log.AdminEmailHandler",
-            "filters": ["debug_off"],
+            "filters": ["debug_off", "once_per_cause"],
             "level": "ERROR",
         },
     },
@@ -291,21 +297,36 @@ SECURE_CSP = {
 # django-axes (chosen over django-ratelimit and hand-written counters: it is maintained, counts
 # failures per username and address in the database, so every gunicorn worker sees them, and
 # lists lockouts for stewards in the admin). After AXES_FAILURE_LIMIT wrong passwords for one
-# username from one address, logins from there wait AXES_COOLOFF_TIME; a steward can lift a
-# lockout in the admin ("Access attempts") or with `manage.py axes_reset_username NAME`.
+# username from one address, logins from there wait AXES_COOLOFF_TIME; so do all logins from an
+# address after CLUB_LOGIN_ADDRESS_FAILURE_LIMIT wrong passwords from it, whatever the usernames
+# (a few guesses at each of many usernames: password spraying; clubsite.accounts.LoginFailures
+# gives each lockout parameter its limit). A steward can lift a lockout in the admin ("Access
+# attempts") or with `manage.py axes_reset_username NAME` / `axes_reset_ip ADDRESS`.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = int(os.environ.get("CLUB_LOGIN_FAILURE_LIMIT", "5"))
+CLUB_LOGIN_ADDRESS_FAILURE_LIMIT = int(os.environ.get("CLUB_LOGIN_ADDRESS_FAILURE_LIMIT", "20"))
+if AXES_FAILURE_LIMIT < 1 or CLUB_LOGIN_ADDRESS_FAILURE_LIMIT < 1:
+    raise ImproperlyConfigured("CLUB_LOGIN_FAILURE_LIMIT and _ADDRESS_FAILURE_LIMIT must be >= 1")
 AXES_COOLOFF_TIME = datetime.timedelta(
     minutes=int(os.environ.get("CLUB_LOGIN_COOLOFF_MINUTES", "15"))
 )
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
+AXES_HANDLER = "clubsite.accounts.LoginFailures"
 AXES_RESET_ON_SUCCESS = True
+# A failed login is recorded under the username as typed, without what the database refuses
+# (a NUL character, a name longer than any username).
+AXES_USERNAME_CALLABLE = "clubsite.accounts.attempted_username"
 # The lockout page (HTTP 429, registration/locked_out.html) says how many minutes to wait.
 AXES_LOCKOUT_CALLABLE = "clubsite.accounts.lockout_response"
 # Behind the proxy of README "Deploying" (DJANGO_SECURE_PROXY_SSL_HEADER set), the client's
 # address is the last one in X-Forwarded-For, which that proxy added; without a proxy the header
 # could be made up, so only the connecting address counts (clubsite/accounts.py).
 AXES_CLIENT_IP_CALLABLE = "clubsite.accounts.client_address"
+# Password reset e-mails (clubsite/password_reset.py): at most so many an hour to one e-mail
+# address, and asked for from one client address; a request beyond gets the same answer as any
+# other, and no e-mail.
+CLUB_PASSWORD_RESET_ACCOUNT_LIMIT = int(os.environ.get("CLUB_PASSWORD_RESET_ACCOUNT_LIMIT", "3"))
+CLUB_PASSWORD_RESET_ADDRESS_LIMIT = int(os.environ.get("CLUB_PASSWORD_RESET_ADDRESS_LIMIT", "10"))

@@ -8,7 +8,9 @@ urlpatterns = [
     path("", views.meetup_list, name="list"),
     path("new/", views.meetup_new, name="new"),
     path("venues/", views.venue_list, name="venues"),
-    path("calendar/<str:token>.ics", views.calendar_feed, name="feed"),
+    # A feed's token is secrets.token_urlsafe's: letters, digits, "-" and "_", a slug. Any
+    # other text (a NUL character, which PostgreSQL refuses to compare) is no feed: 404.
+    path("calendar/<slug:token>.ics", views.calendar_feed, name="feed"),
     path("calendar/new-link/", views.calendar_reset, name="calendar_reset"),
     path("<int:pk>/", views.meetup_detail, name="detail"),
     path("<int:pk>/meetup.ics", views.meetup_ics, name="ics"),

@@ -17,7 +17,9 @@ from django import forms
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from clubsite.fields import posted_number
 from scoring.engine import Ruleset, legal_fu
+from scoring.engine.ruleset import MAX_CHIPS_PER_PAYER
 from scoring.hand_labels import (
     ABORT_LABELS,
     GRID_HAN,
@@ -83,7 +85,7 @@ def _carried_value(data: Any, players: int) -> Any:
         winners = [w for w in winners if w != loser]
     else:
         return data
-    if len(winners) != 1 or not winners[0] or not winners[0].isdigit():
+    if len(winners) != 1 or posted_number(winners[0] or "", max_digits=1) is None:
         return data
     winner = winners[0]
     if data.get(f"value_{winner}"):
@@ -214,7 +216,7 @@ class HandForm(forms.Form):
             if rs.chips:
                 fields[f"chips_{seat}"] = forms.IntegerField(
                     min_value=0,
-                    max_value=99,
+                    max_value=MAX_CHIPS_PER_PAYER,
                     required=False,
                     widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
                 )
@@ -549,18 +551,17 @@ class HandForm(forms.Form):
         values = self._raw_list(name)
         return values[-1] if values else ""
 
-    def _raw_int(self, name: str) -> int | None:
-        value = self._raw(name)
-        return int(value) if value.isdigit() else None
-
-    def _raw_seat(self, name: str) -> int | None:
-        seat = self._raw_int(name)
+    def _seat_of(self, value: str) -> int | None:
+        """The seat a tapped value names (a seat number, in ASCII digits), else None."""
+        seat = posted_number(value, max_digits=1)
         return seat if seat is not None and seat < self.ruleset.players else None
 
+    def _raw_seat(self, name: str) -> int | None:
+        return self._seat_of(self._raw(name))
+
     def _raw_seats(self, name: str) -> list[int]:
-        return [
-            int(v) for v in self._raw_list(name) if v.isdigit() and int(v) < self.ruleset.players
-        ]
+        seats = (self._seat_of(v) for v in self._raw_list(name))
+        return [seat for seat in seats if seat is not None]
 
     def _seat_label(self, seat: int) -> str:
         wind = SEAT_WINDS[(seat - self.dealer) % self.ruleset.players]

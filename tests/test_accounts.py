@@ -1,5 +1,6 @@
 """Accounts (issue 9, item 5): login throttling with django-axes, and a password reset by
-e-mail for members with an address; stewards' resets in the admin stay."""
+e-mail for members with an address; stewards' resets in the admin stay. Throttling across
+usernames from one address, and of reset e-mails (issue 19, item 8)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
-from clubsite.models import Member
+from clubsite.models import Member, PasswordResetRequest
+from tests.conftest import make_member
 
 ADDRESS = "10.0.0.7"
 
@@ -195,3 +197,85 @@ def test_an_unknown_address_gets_the_same_answer_and_no_mail(db):
 )
 def test_the_reset_pages_need_no_login(db, path):
     assert Client().get(reverse(path)).status_code == 200
+
+
+# -- throttling across usernames and of password resets (issue 19, item 8) --------------------
+
+
+def sprayed(client: Client, username: str, **extra: str) -> int:
+    extra.setdefault("REMOTE_ADDR", ADDRESS)
+    response = client.post(reverse("login"), {"username": username, "password": "wrong"}, **extra)
+    return response.status_code
+
+
+def test_a_few_wrong_passwords_at_each_of_many_usernames_lock_the_address(member: Member, settings):
+    assert settings.CLUB_LOGIN_ADDRESS_FAILURE_LIMIT == 20
+    names = [f"player{n}" for n in range(8)]
+    for name in names:
+        make_member(name, name.title(), "ぷれいやー")
+    client = Client()
+    answers = [sprayed(client, name) for _ in range(4) for name in names]  # 8 x 4, never 5
+    # The twentieth wrong password locks the address; every later attempt is refused.
+    assert answers[:19] == [200] * 19 and set(answers[19:]) == {429}
+    assert attempt(Client(), "aoki-password") == 429  # even the right password of another
+    page = Client(headers={"accept-language": "en"}).post(
+        reverse("login"), {"username": "aoki", "password": "aoki-password"}, REMOTE_ADDR=ADDRESS
+    )
+    assert "for several usernames" in page.text
+    assert attempt(Client(), "aoki-password", REMOTE_ADDR="10.0.0.8") == 302
+
+
+def test_an_address_may_mistype_a_few_passwords_of_several_members(member: Member, settings):
+    for name in ("baba", "chiba", "doi"):
+        make_member(name, name.title(), "なまえ")
+    client = Client()
+    for name in ("baba", "chiba", "doi"):
+        for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+            assert sprayed(client, name) == 200
+    assert attempt(client, "aoki-password") == 302
+
+
+def test_logging_in_forgets_only_ones_own_failures(member: Member, settings):
+    """A member who logs in from an address does not wipe the failures of other usernames
+    from it: else they could try another's password without end, logging in between."""
+    make_member("baba", "Baba", "ばば")
+    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+        assert sprayed(Client(), "baba") == 200
+    assert attempt(Client(), "wrong") == 200
+    assert attempt(Client(), "aoki-password") == 302
+    assert not AccessAttempt.objects.filter(username="aoki").exists()
+    assert sprayed(Client(), "baba") == 429  # the fifth for baba from here
+
+
+def ask_reset(email: str, address: str = ADDRESS) -> None:
+    response = Client().post(reverse("password_reset"), {"email": email}, REMOTE_ADDR=address)
+    # Sent or not, the same answer.
+    assert response.status_code == 302 and response["Location"] == reverse("password_reset_done")
+
+
+def test_reset_e_mails_to_one_account_are_limited_per_hour(member: Member, settings):
+    assert settings.CLUB_PASSWORD_RESET_ACCOUNT_LIMIT == 3
+    member.user.email = "aoki@example.org"
+    member.user.save()
+    for number in range(5):
+        ask_reset("AOKI@example.org" if number % 2 else "aoki@example.org", f"10.0.1.{number}")
+    assert len(mail.outbox) == 3
+    # An hour later, one more.
+    for request in PasswordResetRequest.objects.all():
+        request.requested_at -= datetime.timedelta(hours=1, seconds=1)
+        request.save()
+    ask_reset("aoki@example.org", "10.0.1.9")
+    assert len(mail.outbox) == 4
+    assert PasswordResetRequest.objects.count() == 1  # the older ones forgotten
+
+
+def test_reset_requests_from_one_address_are_limited_per_hour(member: Member, settings):
+    assert settings.CLUB_PASSWORD_RESET_ADDRESS_LIMIT == 10
+    member.user.email = "aoki@example.org"
+    member.user.save()
+    for number in range(10):  # addresses the club has or not: each counts
+        ask_reset(f"someone{number}@example.org")
+    ask_reset("aoki@example.org")
+    assert mail.outbox == []
+    ask_reset("aoki@example.org", address="10.0.0.8")
+    assert len(mail.outbox) == 1

@@ -1,4 +1,4 @@
-"""Bad input never gets a 500 and never writes (issue 9, item 3).
+"""Bad input never gets a 500 and never writes (issue 9, item 3; issue 19, item 8).
 
 Every URL of the site is requested with hostile values in its query string, and every form
 found on its pages is posted with hostile values in each of its fields (NUL bytes, very long
@@ -13,8 +13,10 @@ import re
 import uuid
 from collections.abc import Iterator
 from typing import Any
+from urllib.parse import quote
 
 import pytest
+from axes.models import AccessAttempt
 from django.apps import apps
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
@@ -235,3 +237,95 @@ def test_any_text_in_the_search_and_filters_is_harmless(value, client_for, staff
     for path in ("/games/new/", "/standings/", "/meetups/", f"/members/{world['member_id']}/"):
         _no_500(client, "get", path, {"q": value, "ruleset": value, "year": value}, failures)
     assert failures == []
+
+
+# -- the causes of issue 19 (item 8) and their kin, each a 500 before -------------------------
+
+# Text that str.isdigit() takes for digits: int() refuses the first two and reads the next two;
+# then digits too many for int() (Python's 4,300-digit limit), and a NUL.
+NOT_A_SEAT = ["²", "①", "１", "٣", "9" * 5000, "\x00"]
+
+
+def _csrf_token(client: Client, page: str) -> str:
+    found = re.search(r'name="csrfmiddlewaretoken" value="([^"]*)"', client.get(page).text)
+    assert found is not None
+    return found.group(1)
+
+
+@pytest.mark.parametrize("seat", NOT_A_SEAT)
+def test_a_seat_in_other_digits_is_refused_not_a_500(world, client_for, staff_member, seat):
+    client = client_for(staff_member)
+    client.raise_request_exception = False
+    game = f"/games/{world['pk']}/"
+    token = _csrf_token(client, game)
+    version = str(Hanchan.objects.get(pk=world["pk"]).version)
+    taps = [
+        {"result": "ron", "loser": "0", "winners": seat},
+        {"result": "ron", "loser": seat, "winners": "1"},
+        {"result": "tsumo", "winner": seat},
+        {"result": "ron", "loser": "0", "winners": ["1", seat], "value_1": "3-30"},
+        {"result": "draw", "tenpai": seat},
+        {"result": "draw", "riichi": seat},
+    ]
+    before = _ledger_state()
+    failures: list[str] = []
+    for path in ("hands/", "hands/preview/", "hands/1/edit/", "hands/1/preview/"):
+        for tapped in taps:
+            data = {**tapped, "csrfmiddlewaretoken": token, "version": version}
+            data["request_id"] = str(uuid.uuid4())
+            _no_500(client, "post", game + path, data, failures)
+    assert failures == []
+    assert _ledger_state() == before
+
+
+@pytest.mark.parametrize("member_id", [*NOT_A_SEAT, "99999999999"])
+def test_a_member_in_other_digits_on_the_yaku_page_is_nobody(client_for, member, member_id):
+    client = client_for(member)
+    response = client.get("/standings/yaku/", {"member": member_id})
+    assert response.status_code == 200
+
+
+@pytest.mark.parametrize("token", ["a\x00b", "\x00", "x" * 300, "²", "a b"])
+def test_a_calendar_token_that_no_feed_has_is_404(db, token):
+    client = Client()
+    client.raise_request_exception = False
+    assert client.get(f"/meetups/calendar/{quote(token)}.ics").status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("username", "headers"),
+    [
+        ("x" * 256, {}),
+        ("x" * 5000, {}),
+        ("a\x00b", {}),
+        ("aoki", {"HTTP_USER_AGENT": "phone\x00"}),
+        ("aoki", {"HTTP_ACCEPT": "text/html\x00"}),
+        ("aoki\x00", {"HTTP_USER_AGENT": "x" * 5000}),
+    ],
+)
+@pytest.mark.parametrize("login", ["/accounts/login/", "/admin/login/"])
+def test_a_made_up_login_is_a_failure_counted_not_a_500(member, login, username, headers):
+    client = Client()
+    client.raise_request_exception = False
+    response = client.post(login, {"username": username, "password": "wrong"}, **headers)
+    assert response.status_code == 200  # the login page again, with its error
+    for attempt in AccessAttempt.objects.all():
+        assert "\x00" not in attempt.username + attempt.user_agent + attempt.http_accept
+        assert len(attempt.username) <= 150
+    assert not client.session.get("_auth_user_id")
+
+
+def test_behind_the_proxy_a_forwarded_address_that_is_none_is_not_taken(member, settings):
+    settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    client = Client()
+    client.raise_request_exception = False
+    for forwarded in ("not-an-address", "203.0.113.5\x00", "x" * 300):
+        response = client.post(
+            "/accounts/login/",
+            {"username": "aoki", "password": "wrong"},
+            REMOTE_ADDR="127.0.0.1",
+            HTTP_X_FORWARDED_PROTO="https",
+            HTTP_X_FORWARDED_FOR=forwarded,
+        )
+        assert response.status_code == 200
+    assert set(AccessAttempt.objects.values_list("ip_address", flat=True)) == {"127.0.0.1"}

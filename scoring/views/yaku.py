@@ -9,6 +9,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from clubsite.fields import is_key
 from clubsite.models import Member
 from scoring.standings.yaku import YakumanRecord, yaku_counts, yakuman_records
 from scoring.tiles.notation import SUITS, TileError, tile_types
@@ -77,7 +78,7 @@ def yaku_page(request: HttpRequest) -> HttpResponse:
     """The club's yaku records, or one member's (``?member=<id>``)."""
     member = None
     raw = request.GET.get("member", "")
-    if raw.isdigit():
+    if is_key(raw):
         member = Member.objects.filter(pk=int(raw)).first()
     member_id = member.pk if member is not None else None
     wins, counts = yaku_counts(member_id)
