@@ -17,8 +17,8 @@ from tests.browser import screenshot
 from tests.conftest import make_member
 from tests.test_browser_confirmation import log_in, no_sideways_scroll
 from tests.test_tournaments import play_round
+from tournaments.live_ranking import event_ranking
 from tournaments.models import Event, Round
-from tournaments.services import event_ranking
 
 pytestmark = pytest.mark.browser
 

@@ -27,13 +27,13 @@ from scoring.models import Hanchan
 from scoring.services import LedgerError, hanchan_confirm, hanchan_final_scores
 from scoring.standings import club_today
 from tests.conftest import make_member
+from tournaments.live_ranking import event_ranking
 from tournaments.models import Event, Round
 from tournaments.races import grand_champion_race
 from tournaments.services import (
     EventError,
     event_create,
     event_draw,
-    event_ranking,
     participants_set,
     round_start,
 )

@@ -16,13 +16,13 @@ from scoring.models import Hanchan
 from scoring.services import hanchan_final_scores
 from scoring.standings import club_today
 from tests.conftest import make_member
+from tournaments.live_ranking import event_ranking
 from tournaments.models import Event, Round
 from tournaments.services import (
     EventError,
     event_advance,
     event_create,
     event_draw,
-    event_ranking,
     participants_set,
     round_call_time,
     round_start,

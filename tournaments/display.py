@@ -20,9 +20,9 @@ from scoring.ledger.counts import counted_results, waiting_states
 from scoring.models import Hanchan
 from scoring.standings.periods import club_today
 from tournaments import seating
+from tournaments.live_ranking import EventRanking, event_ranking
 from tournaments.models import Event, Participant, Phase, Round, Table
 from tournaments.ranking import RankRow
-from tournaments.services import EventRanking, event_ranking, table_size
 
 WIND_NAMES: tuple[Promise, ...] = (
     pgettext_lazy("seat wind", "East"),
@@ -239,7 +239,7 @@ def event_view(event: Event) -> EventView:
     and the ranking (a fixed number of queries whatever the event's size)."""
     participants = list(event.participants.select_related("member__user").order_by("number"))
     by_number = {p.number: p for p in participants}
-    size = table_size(event)
+    size = event.table_size
     rounds = list(Round.objects.filter(event=event).order_by("number"))
     tables = Table.objects.filter(round__event=event).select_related("hanchan__ruleset_version")
     game_of: dict[tuple[int, int], Hanchan] = {(t.round_id, t.number): t.hanchan for t in tables}

@@ -19,15 +19,13 @@ from django.utils.translation import gettext
 
 from clubsite.mail import send_each
 from meetings.models import MeetupProfile
+from tournaments.display import event_view
 from tournaments.models import Event
 
 
 def seating_emails_send(event_id: int, round_numbers: Sequence[int]) -> int:
     """E-mail each participant who is not withdrawn their tables in the rounds
     ``round_numbers`` of event ``event_id``; returns the number of messages sent."""
-    # Imported here: the display reads the services, which enqueue this module's task.
-    from tournaments.display import event_view
-
     event = Event.objects.get(pk=event_id)
     view = event_view(event)
     wanted = set(round_numbers)

@@ -7,6 +7,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from clubsite.models import Member
+from scoring.engine import load_ruleset
 from scoring.models import Hanchan
 
 
@@ -52,6 +53,11 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def table_size(self) -> int:
+        """4, or 3 for a 3-player ruleset."""
+        return load_ruleset(self.ruleset_id).players
 
 
 class Participant(models.Model):

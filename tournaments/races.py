@@ -56,9 +56,9 @@ from scoring.standings import (
     range_period,
     round_half_away,
 )
+from tournaments.live_ranking import event_ranking
 from tournaments.models import Event
 from tournaments.ranking import RankRow
-from tournaments.services import event_ranking
 
 DEFAULTS: dict[str, Any] = {
     "title_points": 100,

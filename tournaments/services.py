@@ -1,5 +1,6 @@
 """Running a tournament: create it from a format, enter participants, draw, start rounds,
-seat by standing, call time, rank (docs/rules-spec.md §4, issue 11).
+seat by standing, call time (docs/rules-spec.md §4, issue 11). The ranking they seat by is
+read in :mod:`tournaments.live_ranking`.
 
 Each function is one transaction and refuses bad input with :class:`EventError`, changing
 nothing. Every table of a started round is a hanchan of the ledger, started through
@@ -12,7 +13,6 @@ from __future__ import annotations
 import datetime
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import partial
 
 from django.db import transaction
@@ -21,13 +21,14 @@ from django.utils.translation import gettext as _
 
 from clubsite.models import Member
 from scoring.engine import load_ruleset
-from scoring.ledger.counts import counted_results, settled
+from scoring.ledger.counts import settled
 from scoring.models import Hanchan
 from scoring.services import LedgerError, hanchan_call_time, hanchan_start
 from scoring.standings.periods import club_today
 from tournaments import emails, formats, seating
+from tournaments.live_ranking import event_ranking
 from tournaments.models import Event, Participant, Phase, Round, Table
-from tournaments.ranking import GameResult, RankRow, ranking, seating_order
+from tournaments.ranking import RankRow, seating_order
 
 
 class EventError(Exception):
@@ -139,7 +140,7 @@ def participants_set(*, event_id: int, members: Sequence[Member]) -> Event:
 
 
 def _check_field(event: Event, players: int) -> None:
-    size = table_size(event)
+    size = event.table_size
     if players < size or players % size:
         raise EventError(
             _("%(n)d players cannot sit at tables of %(size)d.") % {"n": players, "size": size}
@@ -154,11 +155,6 @@ def _check_field(event: Event, players: int) -> None:
                 _("%(q)d finalists cannot sit at tables of %(size)d out of %(n)d players.")
                 % {"q": phase.qualifiers, "size": size, "n": players}
             )
-
-
-def table_size(event: Event) -> int:
-    """4, or 3 for a 3-player ruleset."""
-    return load_ruleset(event.ruleset_id).players
 
 
 def event_draw(*, event_id: int) -> Event:
@@ -187,7 +183,7 @@ def _draw_phase(event: Event, phase: Phase, order: list[int], *, round_number: i
     """Create the rounds of ``phase`` that can be seated now: every round of a phase by lot;
     for a phase by standing, the next ``reseat_every`` rounds (all of them when 0). Returns
     the numbers of the rounds created."""
-    size = table_size(event)
+    size = event.table_size
     if phase.seating == Phase.Seating.LOT:
         rounds = seating.lot_rounds(
             len(order), phase.rounds, table_size=size, seed=event.seed + phase.number
@@ -219,7 +215,7 @@ def _tell_seating(event: Event, round_numbers: Sequence[int]) -> None:
 
 def _wind_history(event: Event) -> dict[int, list[int]]:
     """Per participant number, how often they sat at each seat wind so far (E, S, W, N)."""
-    size = table_size(event)
+    size = event.table_size
     counts: dict[int, list[int]] = {}
     for rnd in Round.objects.filter(event=event):
         for table in rnd.seating:
@@ -350,7 +346,7 @@ def participants_withdraw(*, event_id: int, numbers: Sequence[int]) -> Event:
         if not chosen or not chosen <= active.keys():
             raise EventError(_("Choose players who are still in the tournament."))
         remaining = sorted(active.keys() - chosen)
-        size = table_size(event)
+        size = event.table_size
         if not remaining or len(remaining) % size:
             raise EventError(
                 _(
@@ -409,50 +405,8 @@ def _rounds_through(phases: Sequence[Phase], phase: Phase) -> int:
     return sum(p.rounds for p in phases if p.number <= phase.number)
 
 
-@dataclass(frozen=True, slots=True)
-class EventRanking:
-    """The ranking rows, and whether the format has finals with qualifiers."""
-
-    rows: list[RankRow]
-    has_finals: bool
-
-
 def _rows(event: Event) -> list[RankRow]:
     return event_ranking(event).rows
-
-
-def event_ranking(event: Event) -> EventRanking:
-    """The live ranking of ``event`` from its tables' counted results (the ledger's one read,
-    :func:`scoring.ledger.counts.counted_results`): a table waiting for confirmation is left
-    out until it is confirmed (issue 19 item 2). Three queries."""
-    participants = list(event.participants.select_related("member").order_by("number"))
-    number_of = {p.member_id: p.number for p in participants}
-    phases = {p.pk: p for p in event.phases.all()}
-    results = []
-    finalists: set[int] = set()
-    final_phase = max(
-        (p for p in phases.values() if p.qualifiers), key=lambda p: p.number, default=None
-    )
-    seats = (
-        counted_results()
-        .filter(hanchan__event_table__round__event=event)
-        .values_list("member_id", "points", "rank", "hanchan__event_table__round__phase_id")
-    )
-    for member_id, points, rank, phase_id in seats:
-        phase = phases[phase_id]
-        number = number_of[member_id]
-        results.append(GameResult(number, phase.number, phase.counts, points or 0, rank or 0))
-    if final_phase is not None:
-        for rnd in Round.objects.filter(phase=final_phase):
-            for table in rnd.seating:
-                finalists.update(table)
-    rows = ranking(
-        [(p.number, p.member.display_name, p.withdrawn) for p in participants],
-        results,
-        finalists,
-        has_finals=final_phase is not None,
-    )
-    return EventRanking(rows, final_phase is not None)
 
 
 def _locked(event_id: int) -> Event:
