@@ -30,10 +30,10 @@ from icalendar import Event as CalendarEvent
 from clubsite.formatting import settlement_points
 from clubsite.models import Member
 from clubsite.permissions import is_steward
+from clubsite.spreadsheet import safe_cell
 from scoring.ruleset_choices import ruleset_choices
+from scoring.ruleset_names import ruleset_label
 from scoring.standings.periods import club_today
-from scoring.views.standings_csv import safe_cell
-from scoring.views.standings_filters import ruleset_label
 from tournaments import forms, services
 from tournaments.display import EventView, event_view, phase_label
 from tournaments.models import Event, Round
