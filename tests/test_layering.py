@@ -36,6 +36,17 @@ def test_the_layers_are_declared_as_contracts():
     assert not CONTRACTS - declared
 
 
+def test_the_contracts_make_no_exceptions():
+    # An exception is a layer broken on purpose: fix the import instead (issue 19, item 7).
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    excepted = {
+        contract["id"]: contract["ignore_imports"]
+        for contract in config["tool"]["importlinter"]["contracts"]
+        if contract.get("ignore_imports")
+    }
+    assert not excepted
+
+
 def test_the_imports_keep_every_contract():
     # No cache: the graph is built in well under a second, and nothing is left in the tree.
     result = subprocess.run(

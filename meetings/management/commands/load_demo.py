@@ -1,4 +1,7 @@
-"""``python manage.py load_demo``: a demo club for ``make run`` (skipped if members exist)."""
+"""``python manage.py load_demo``: a demo club for ``make run`` (skipped if members exist).
+
+A command of meetings, the highest app it fills (members, games and meetups): the apps build
+on each other one way (``[tool.importlinter]`` in pyproject.toml)."""
 
 from __future__ import annotations
 
