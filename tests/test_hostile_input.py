@@ -329,3 +329,22 @@ def test_behind_the_proxy_a_forwarded_address_that_is_none_is_not_taken(member, 
         )
         assert response.status_code == 200
     assert set(AccessAttempt.objects.values_list("ip_address", flat=True)) == {"127.0.0.1"}
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"1" * 5000,  # an integer too long for int()
+        b'{"hand": "\\ud800"}',  # a lone surrogate, which the answer would quote
+        b'{"\\ud800": 1}',
+        b"[" * 5000,
+        b"\xff\xfe",
+    ],
+)
+def test_the_hand_value_endpoint_answers_400_to_what_is_no_json_text(member, body):
+    client = Client()
+    client.force_login(member.user)
+    client.raise_request_exception = False
+    response = client.post("/api/hand-value/", body, content_type="application/json")
+    assert response.status_code == 400
+    assert "error" in response.json()

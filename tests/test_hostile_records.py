@@ -13,6 +13,8 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
+from django.test import Client
+from django.urls import reverse
 
 from clubsite.models import Member
 from scoring.engine import Game, RecordError, load_ruleset, parse_hand, replay_record
@@ -161,3 +163,27 @@ def test_a_number_or_text_no_game_has_is_refused_with_a_stable_code():
     assert huge.value.code == "number_out_of_range"
     assert huge.value.key == "final_scores.scores[0]"
     assert dict(huge.value.params) == {"limit": 10_000_000}
+
+
+TENHOU_LOG = sorted((Path(__file__).parent / "data" / "online" / "tenhou-json").glob("*.json"))[0]
+
+
+@pytest.mark.parametrize("name", ["k-doc\x00tor", "k-doc\ud800tor"])
+def test_an_online_log_with_a_name_no_database_stores_is_refused(tmp_path, member, name):
+    log = json.loads(TENHOU_LOG.read_text(encoding="utf-8"))
+    log["name"][0] = name
+    path = write(tmp_path, log)
+    err = io.StringIO()
+    with pytest.raises(CommandError) as raised:
+        call_command(
+            "import_games", str(path), "--create-members", stdout=io.StringIO(), stderr=err
+        )
+    assert raised.value.returncode == 2
+    assert "players: text with" in err.getvalue() and err.getvalue().count("\n") == 1
+    client = Client()
+    client.force_login(member.user)
+    client.raise_request_exception = False
+    with path.open("rb") as upload:
+        response = client.post(reverse("game_import"), {"logs": upload})
+    assert response.status_code == 200  # the page again, saying what is wrong
+    assert not Hanchan.objects.exists()

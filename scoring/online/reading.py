@@ -14,6 +14,8 @@ import zlib
 from dataclasses import dataclass
 from typing import Any
 
+from scoring.engine import RecordError, check_record_values
+
 from . import mjai, mjlog, tenhou_json
 from .log import NotAGameLog, OnlineLog
 
@@ -49,9 +51,9 @@ def read_game_file(raw: bytes, filename: str = "") -> GameFile:
     except UnicodeDecodeError as error:
         raise NotAGameLog(f"not UTF-8 text (byte {error.start}): not a game log") from None
     if text.lstrip().startswith("<"):
-        return GameFile(log=mjlog.read(text, raw, filename))
+        return GameFile(log=_storable(mjlog.read(text, raw, filename)))
     if mjai.looks_like(text) and "\n" in text.strip():
-        return GameFile(log=mjai.read(text, raw))
+        return GameFile(log=_storable(mjai.read(text, raw)))
     stripped = text.strip()
     if not stripped:
         raise NotAGameLog("empty file: not a game log")
@@ -61,14 +63,30 @@ def read_game_file(raw: bytes, filename: str = "") -> GameFile:
         )
     data = tenhou_json.parse_text(stripped)
     if tenhou_json.looks_like(data):
-        return GameFile(log=tenhou_json.read(data, raw))
+        return GameFile(log=_storable(tenhou_json.read(data, raw)))
     if isinstance(data, dict) and data.get("type") in ("start_game", "start_kyoku"):
-        return GameFile(log=mjai.read(text, raw))
+        return GameFile(log=_storable(mjai.read(text, raw)))
     if isinstance(data, list) or (isinstance(data, dict) and "players" in data):
         return GameFile(records=data)
     raise NotAGameLog(
         "not a game log: neither a club record, a Tenhou JSON log, an mjlog nor an mjai log"
     )
+
+
+def _storable(log: OnlineLog) -> OnlineLog:
+    """``log``, if the ledger can store its names and ids: no NUL character (PostgreSQL
+    refuses them) nor lone surrogate in them (issue 19, item 8)."""
+    texts = {
+        "players": list(log.players),
+        "id": log.log_id,
+        "lobby": log.lobby,
+        "rule": log.rule_label,
+    }
+    try:
+        check_record_values(texts)
+    except RecordError as error:
+        raise NotAGameLog(f"{error}: not a game log") from None
+    return log
 
 
 def _gunzip(raw: bytes) -> bytes:

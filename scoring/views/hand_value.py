@@ -24,7 +24,11 @@ def hand_value(request: HttpRequest) -> JsonResponse:
         return JsonResponse({"error": "longer than a hand"}, status=400)
     try:
         data = json.loads(request.body)
-    except (json.JSONDecodeError, RecursionError, UnicodeDecodeError) as error:
+        # A lone surrogate ("\ud800") is JSON but no text: the answer, which may quote what
+        # it refuses, could not be written out.
+        json.dumps(data, ensure_ascii=False).encode()
+    except (ValueError, RecursionError) as error:
+        # ValueError: not JSON, not UTF-8, a lone surrogate, or an integer too long to convert.
         return JsonResponse({"error": f"not JSON: {error}"}, status=400)
     result = answer(data)
     return JsonResponse(
