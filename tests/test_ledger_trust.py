@@ -55,6 +55,17 @@ def logged_in(member: Member) -> Client:
     return client
 
 
+def confirm(game_id: int, version: int, member: Member, *, steward: bool = False) -> bool:
+    """``member`` taps "this result is right" on version ``version`` of the game."""
+    return hanchan_confirm(
+        hanchan_id=game_id,
+        expected_version=version,
+        user_id=member.user_id,
+        by=member,
+        steward=steward,
+    )
+
+
 def standing_members() -> set[int]:
     """Members with a row in the all-time standings of Tenhou's 3-player online games."""
     table = st.period_standings(st.all_time_period(), ruleset_ids=["tenhou-3p@tenhou"])
@@ -92,19 +103,10 @@ def test_an_upload_by_a_member_counts_only_once_the_others_confirm(sanma):
     assert f'href="/games/{game.pk}/"' in home and "waiting for your confirmation" in home.lower()
     # The claimer vouched for their own seat only: a second tap of theirs is refused.
     with pytest.raises(LedgerError, match="already confirmed"):
-        hanchan_confirm(
-            hanchan_id=game.pk, expected_version=game.version, user_id=claimer.user_id,
-            by=claimer, steward=False,
-        )  # fmt: skip
-    assert not hanchan_confirm(
-        hanchan_id=game.pk, expected_version=game.version, user_id=first.user_id, by=first,
-        steward=False,
-    )  # fmt: skip
+        confirm(game.pk, game.version, claimer)
+    assert not confirm(game.pk, game.version, first)
     assert standing_members() == set()
-    assert hanchan_confirm(
-        hanchan_id=game.pk, expected_version=game.version, user_id=second.user_id, by=second,
-        steward=False,
-    )  # fmt: skip
+    assert confirm(game.pk, game.version, second)
     assert standing_members() == {claimer.pk, first.pk, second.pk}
     assert list(counts.counted_games()) == [game]
 
@@ -116,10 +118,7 @@ def test_a_steward_counts_an_upload_that_its_players_leave_waiting(sanma, staff_
     )
     game = Hanchan.objects.get()
     assert standing_members() == set()
-    assert hanchan_confirm(
-        hanchan_id=game.pk, expected_version=game.version, user_id=staff_member.user_id,
-        by=staff_member, steward=True,
-    )  # fmt: skip
+    assert confirm(game.pk, game.version, staff_member, steward=True)
     assert len(standing_members()) == 3
 
 
@@ -195,10 +194,7 @@ def test_a_tournament_table_entered_by_one_player_waits_for_confirmation(gp, sta
         round_start(round_id=second.pk)
 
     for member in others:
-        hanchan_confirm(
-            hanchan_id=table.hanchan_id, expected_version=1, user_id=member.user_id,
-            by=member, steward=False,
-        )  # fmt: skip
+        confirm(table.hanchan_id, 1, member)
     ranking = {row.number: row for row in event_ranking(event).rows}
     assert all(row.games == 1 for row in ranking.values())
     assert sorted(ranking[n].total for n in waiting) == [-45000, -21000, 10000, 56000]
@@ -217,9 +213,6 @@ def test_a_steward_confirms_a_tournament_table(gp, staff_member):
     enter_round(first, by_player=2)
     table = first.tables.get(number=2)
     assert counts.is_waiting(Hanchan.objects.get(pk=table.hanchan_id))
-    hanchan_confirm(
-        hanchan_id=table.hanchan_id, expected_version=1, user_id=staff_member.user_id,
-        by=staff_member, steward=True,
-    )  # fmt: skip
+    confirm(table.hanchan_id, 1, staff_member, steward=True)
     assert counts.is_settled(Hanchan.objects.get(pk=table.hanchan_id))
     assert sum(row.games for row in event_ranking(event).rows) == 16
