@@ -327,7 +327,7 @@ def test_it_round_trips_games_through_export_and_import_commands(game, tmp_path)
     path.write_text(out.getvalue(), encoding="utf-8")
     # The same ledger holds the game already (issue 19 item 4): refused, then taken as a twin.
     err = io.StringIO()
-    with pytest.raises(CommandError):
+    with pytest.raises(CommandError), override("en"):
         call_command("import_games", str(path), stdout=io.StringIO(), stderr=err)
     assert f"as game {game.pk}: nothing stored" in err.getvalue()
     call_command("import_games", str(path), "--allow-duplicate", stdout=io.StringIO())
@@ -354,7 +354,7 @@ def test_it_refuses_unknown_players_unless_asked_to_create_them(db, tmp_path):
     path = tmp_path / "g.json"
     path.write_text(json.dumps(record_), encoding="utf-8")
     err = io.StringIO()
-    with pytest.raises(CommandError):
+    with pytest.raises(CommandError), override("en"):
         call_command("import_games", str(path), stdout=io.StringIO(), stderr=err)
     assert "unknown player(s): Eto, Fujii, Goto" in err.getvalue()
     assert Hanchan.objects.count() == 0
@@ -375,7 +375,7 @@ def test_it_stores_nothing_from_a_file_with_one_bad_record(players, tmp_path):
     path = tmp_path / "two.json"
     path.write_text(json.dumps([good, bad]), encoding="utf-8")
     err = io.StringIO()
-    with pytest.raises(CommandError):
+    with pytest.raises(CommandError), override("en"):
         call_command("import_games", str(path), stdout=io.StringIO(), stderr=err)
     assert "record 2: hand 1: wins" in err.getvalue()
     assert Hanchan.objects.count() == 0

@@ -19,7 +19,7 @@ from django.urls import reverse
 from django.utils.translation import override
 
 from clubsite.models import Member
-from scoring.ledger.fingerprint import game_fingerprint
+from scoring.ledger.fingerprint import DuplicateGame, game_fingerprint
 from scoring.models import Hanchan, HandEntry
 from scoring.services import hanchan_final_scores, hanchan_import, hanchan_void, hand_record
 from scoring.standings import club_today
@@ -81,7 +81,7 @@ def test_a_club_record_given_twice_is_refused_naming_the_stored_game(four, tmp_p
 def test_a_voided_copy_gives_way(four):
     first = hanchan_import(record=record(four), members_by_name={m.display_name: m for m in four},
                            played_on=DAY)  # fmt: skip
-    with pytest.raises(Exception, match=f"as game {first.pk}"):
+    with pytest.raises(DuplicateGame, match=f"as game {first.pk}"), override("en"):
         hanchan_import(
             record=record(four), members_by_name={m.display_name: m for m in four}, played_on=DAY
         )
@@ -109,7 +109,7 @@ def test_a_game_entered_at_the_table_is_not_imported_again(four):
     )
     game.refresh_from_db()
     assert game.status == Hanchan.Status.FINISHED
-    with pytest.raises(Exception, match=f"as game {game.pk}"):
+    with pytest.raises(DuplicateGame, match=f"as game {game.pk}"), override("en"):
         hanchan_import(
             record=record(four), members_by_name={m.display_name: m for m in four}, played_on=DAY
         )
@@ -131,7 +131,7 @@ def test_final_scores_only_games_have_their_own_fingerprint(four):
         hand_results=[],
         final_scores={"scores": [45300, 30000, 19700, 5000]},
     )
-    with pytest.raises(Exception, match=f"as game {game.pk}"):
+    with pytest.raises(DuplicateGame, match=f"as game {game.pk}"), override("en"):
         hanchan_import(
             record={**record(four), "hands": [],
                     "final_scores": {"scores": [45300, 30000, 19700, 5000]}},
