@@ -13,6 +13,7 @@ from django.utils.translation import pgettext
 
 from clubsite.formatting import settlement_points
 from clubsite.models import Member
+from scoring.ledger.counts import is_waiting
 from scoring.models import Hanchan
 from scoring.ruleset_names import ruleset_title
 
@@ -44,12 +45,16 @@ class GameResult:
     hanchan: Hanchan
     ruleset: str
     players: list[PlayerResult]
+    # The result waits for its table's confirmation (scoring.ledger.counts, issue 19 item 2):
+    # it does not count in the standings yet.
+    waiting: bool = False
 
     @classmethod
     def of(cls, hanchan: Hanchan) -> GameResult:
         seats = sorted(hanchan.seats.all(), key=lambda s: (s.rank or 9, s.index))
         return cls(
             hanchan=hanchan,
+            waiting=is_waiting(hanchan),
             ruleset=ruleset_title(hanchan.ruleset_version.name),
             players=[
                 PlayerResult(
