@@ -54,6 +54,9 @@ INSTALLED_APPS = [
     "meetings",
     "tournaments",
     "axes",
+    # The task queue in the database (TASKS below): installed whatever the backend, so that
+    # its tables exist and its results show in the admin ("Tasks Database Backend").
+    "django_tasks_db",
 ]
 
 MIDDLEWARE = [
@@ -198,6 +201,23 @@ if email_backend == "django.core.mail.backends.smtp.EmailBackend":
         "use_tls": envbool("DJANGO_EMAIL_USE_TLS", "0"),
     }
 DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "clubsite@example.org")
+
+# -- Tasks: the e-mails (meetup notices and reminders, seating, password resets) -----------------
+# Django's task framework (django.tasks) runs them: "immediate" runs a task in the request that
+# enqueues it (development and tests need no other process); "database" stores it in the
+# database for a worker, `manage.py db_worker` (django-tasks-db; `make serve` starts one beside
+# gunicorn; docs/tasks.md), so that no request waits for the mail server and a password reset
+# answers alike whether the club has the address or not.
+CLUB_TASKS_BACKEND = os.environ.get("CLUB_TASKS_BACKEND", "immediate" if DEBUG else "database")
+_task_backends = {
+    "immediate": "django.tasks.backends.immediate.ImmediateBackend",
+    "database": "django_tasks_db.DatabaseBackend",
+}
+if CLUB_TASKS_BACKEND not in _task_backends:
+    raise ImproperlyConfigured(
+        f"CLUB_TASKS_BACKEND is one of {', '.join(_task_backends)}, not {CLUB_TASKS_BACKEND!r}"
+    )
+TASKS = {"default": {"BACKEND": _task_backends[CLUB_TASKS_BACKEND]}}
 
 # Meetups: every notice also goes to the club's mailing list (empty: none); links in e-mails
 # start with CLUB_SITE_URL; members who have not confirmed a line-up are reminded after
