@@ -85,7 +85,7 @@ def _setup_club() -> list[tuple[int, str]]:
     from django.core.management import call_command
 
     from clubsite.models import Member
-    from scoring.services import hanchan_start
+    from scoring.ledger import hanchan_start
 
     call_command("migrate", verbosity=0)
     # DEBUG is off, as in production: pages need the hashed static files' manifest.
@@ -172,7 +172,7 @@ def _query_counts() -> list[str]:
     from django.test.utils import CaptureQueriesContext
 
     from clubsite.models import Member
-    from scoring.services import hanchan_start
+    from scoring.ledger import hanchan_start
 
     members = list(Member.objects.order_by("pk")[:4])
     game = hanchan_start(
@@ -221,7 +221,7 @@ def _htmx_phone(members: list[Any]) -> list[str]:
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
-    from scoring.services import hanchan_start, hand_record
+    from scoring.ledger import hanchan_start, hand_record
 
     client = Client(headers={"hx-request": "true"})
     client.force_login(members[0].user)

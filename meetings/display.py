@@ -13,7 +13,7 @@ from django.utils.translation import pgettext
 
 from clubsite.formatting import settlement_points
 from clubsite.models import Member
-from scoring.ledger.counts import is_waiting
+from scoring.ledger import is_waiting
 from scoring.models import Hanchan
 from scoring.ruleset_names import ruleset_title
 

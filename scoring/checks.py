@@ -8,7 +8,7 @@ from typing import Any
 from django.conf import settings
 from django.core.checks import Error, register
 
-from scoring.ledger.confirmation import POLICIES
+from scoring.ledger import POLICIES
 
 
 @register()

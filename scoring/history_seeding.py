@@ -1,10 +1,10 @@
 """A synthetic club history for development and benchmarks (``manage.py seed_history``).
 
 Years of club nights are made of random but legal games (:func:`scoring.sample_games.sample_hands`)
-stored through :func:`hanchans_import_bulk`: the ledger's own import path
-(:func:`scoring.services.prepare_import`, then its writer), a whole night at a time with a
+stored through :func:`scoring.ledger.hanchans_import_bulk`: the ledger's own import path
+(:func:`scoring.ledger.prepare_import`, then its writer), a whole night at a time with a
 few bulk inserts instead of a dozen queries per game. Voided games go through
-:func:`scoring.services.hanchan_void`. Everything is drawn from one seeded ``random.Random``:
+:func:`scoring.ledger.hanchan_void`. Everything is drawn from one seeded ``random.Random``:
 the same arguments on the same database give the same history.
 """
 
@@ -13,65 +13,17 @@ from __future__ import annotations
 import datetime
 import random
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from clubsite.dates import club_today
 from clubsite.models import Member
-from scoring.ledger.write import create_games
-from scoring.models import Hanchan, RulesetVersion
-from scoring.records import prepare_import
+from scoring.ledger import GameToImport, hanchan_void, hanchans_import_bulk
+from scoring.models import RulesetVersion
 from scoring.sample_games import sample_hands
-from scoring.services import hanchan_void
-from scoring.standings.periods import club_today
-
-
-@dataclass(frozen=True, slots=True)
-class GameToImport:
-    """One record for :func:`hanchans_import_bulk`: the arguments of ``hanchan_import``."""
-
-    record: Mapping[str, Any]
-    members_by_name: Mapping[str, Member]
-    played_on: datetime.date
-    by: Member | None = None
-
-
-def hanchans_import_bulk(
-    games: Sequence[GameToImport], *, versions: dict[str, RulesetVersion] | None = None
-) -> list[Hanchan]:
-    """Store many game records as :func:`scoring.services.hanchan_import` does, in one go.
-
-    Each record is checked and planned by :func:`scoring.services.prepare_import` (the
-    engine plays each hand once), then all of them are written by the ledger's own writer
-    (:func:`scoring.ledger.write.create_games`) with a few bulk inserts: the same rows
-    ``hanchan_import`` writes, since it is the same code; finished games count at once,
-    as imports by command do.
-
-    ``versions`` caches :meth:`RulesetVersion.current` per ruleset id across calls (a caller
-    storing many batches while the built-in rulesets cannot change).
-
-    Returns the hanchans, in the order of ``games``. Must run inside the caller's
-    transaction.
-
-    Raises:
-        LedgerError: as ``hanchan_import``, for the first bad record; nothing is written.
-    """
-    versions = {} if versions is None else versions
-    planned = [
-        prepare_import(
-            record=game.record,
-            members_by_name=game.members_by_name,
-            played_on=game.played_on,
-            by=game.by,
-            versions=versions,
-        )
-        for game in games
-    ]
-    return create_games(planned, confirmed=True)
-
 
 # -- the synthetic club -------------------------------------------------------------------------
 

@@ -18,7 +18,7 @@ from django.test import Client
 from django.test.utils import override_settings
 
 from clubsite.models import Member
-from scoring.services import hanchan_start
+from scoring.ledger import hanchan_start
 from scoring.standings.periods import club_today
 
 pytest_plugins = ["tests.browser"]

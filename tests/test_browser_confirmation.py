@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from clubsite.models import Member
+from scoring.ledger import hanchan_start, hand_record
 from scoring.models import Hanchan
-from scoring.services import hanchan_start, hand_record
 from scoring.standings.periods import club_today
 from tests.browser import screenshot
 

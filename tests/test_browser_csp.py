@@ -15,7 +15,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from clubsite.models import Member
-from scoring.services import hanchan_start
+from scoring.ledger import hanchan_start
 from scoring.standings.periods import club_today
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -20,7 +20,7 @@ from django.test import Client
 
 from clubsite.models import Member
 from scoring.engine import replay_record
-from scoring.services import hanchan_start
+from scoring.ledger import hanchan_start
 from tests.browser import PHONE, SCREENSHOTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -15,8 +15,8 @@ import pytest
 
 from clubsite.models import Member
 from scoring.engine.replay import replay_record
+from scoring.ledger import hand_record
 from scoring.models import Hanchan, HandEntry
-from scoring.services import hand_record
 from tests.browser import screenshot
 from tests.test_browser_confirmation import log_in
 from tests.test_browser_hanchan import settle

@@ -148,7 +148,7 @@ def test_a_steward_runs_a_gp_for_16_members(phone: Any, staff_member: Member) ->
 
 
 def _enter(hanchan: Hanchan, seats: list[int]) -> None:
-    from scoring.services import hanchan_final_scores
+    from scoring.ledger import hanchan_final_scores
 
     order = sorted(seats)
     scores = [[45300, 30000, 19700, 5000][order.index(n)] for n in seats]

@@ -10,7 +10,7 @@ import pytest
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from scoring.services import hanchan_start
+from scoring.ledger import hanchan_start
 from scoring.templatetags.choice_inputs import input_tag
 from scoring.templatetags.value_grids import GRID_TEMPLATE, value_grid
 from scoring.views.table import new_hand_form

@@ -14,8 +14,7 @@ from django.utils import translation
 from clubsite.models import Member
 from scoring.engine import RecordError, load_ruleset, replay_record
 from scoring.engine.final_scores import parse_final_scores, settle_final_scores
-from scoring.models import Hanchan, LedgerChange
-from scoring.services import (
+from scoring.ledger import (
     LedgerError,
     hanchan_final_scores,
     hanchan_import,
@@ -24,6 +23,7 @@ from scoring.services import (
     hand_record,
     hand_undo_last,
 )
+from scoring.models import Hanchan, LedgerChange
 from tests.conftest import make_member
 
 DAY = datetime.date(2026, 11, 20)

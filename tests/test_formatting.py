@@ -15,7 +15,7 @@ from clubsite.formatting import (
     signed_points,
 )
 from meetings.models import GameResult
-from scoring.services import hanchan_final_scores, hanchan_start
+from scoring.ledger import hanchan_final_scores, hanchan_start
 
 
 @pytest.mark.parametrize(

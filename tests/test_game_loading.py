@@ -6,9 +6,8 @@ import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from scoring.game_loading import hanchan_with_seats
-from scoring.ledger import LedgerError
-from scoring.ledger_checks import locked_hanchan
+from scoring.ledger import LedgerError, hanchan_with_seats
+from scoring.ledger.checks import locked_hanchan  # internal: what every write locks
 from scoring.models import Hanchan
 
 

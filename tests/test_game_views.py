@@ -17,8 +17,8 @@ from django.utils import timezone
 from pytest_django.asserts import assertContains, assertNotContains, assertRedirects
 
 from clubsite.models import Member
+from scoring.ledger import hanchan_import, hanchan_record, hanchan_start, hand_record
 from scoring.models import Hanchan, LedgerChange
-from scoring.services import hanchan_import, hanchan_record, hanchan_start, hand_record
 
 ClientFor = Callable[[Member], Client]
 DAY = datetime.date(2026, 11, 20)

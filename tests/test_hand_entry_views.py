@@ -19,9 +19,9 @@ from pytest_django.asserts import assertContains, assertNotContains, assertRedir
 
 from clubsite.models import Member
 from scoring.engine import Game, RecordError, Ruleset, apply_overrides, load_ruleset, parse_hand
+from scoring.ledger import hanchan_start, hand_record
 from scoring.ledger.refusals import refusal_message
 from scoring.models import Hanchan, HandEntry
-from scoring.services import hanchan_start, hand_record
 
 ClientFor = Callable[[Member], Client]
 DAY = datetime.date(2026, 11, 20)
@@ -1232,7 +1232,7 @@ def test_a_noten_riichi_is_only_noten_where_the_rules_have_no_such_chombo(client
 def game_with_hands(players: list[Member], hands: int) -> Hanchan:
     import random
 
-    from scoring.records import hanchan_import
+    from scoring.ledger import hanchan_import
     from scoring.sample_games import sample_hands
 
     record = {

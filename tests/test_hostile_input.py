@@ -24,8 +24,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from clubsite.models import Member
+from scoring.ledger import hanchan_start, hand_record
 from scoring.models import Hanchan
-from scoring.services import hanchan_start, hand_record
 from scoring.standings import club_today
 
 HOSTILE = [

@@ -21,6 +21,7 @@ CONTRACTS = {
     "engine-innermost",
     "pure-layers",
     "ledger-no-pages",
+    "ledger-facade",
     "apps",
     "scoring-own",
     "meetings-own",

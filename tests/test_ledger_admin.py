@@ -8,8 +8,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
+from scoring.ledger import hanchan_start
 from scoring.models import Hanchan
-from scoring.services import hanchan_start
 
 
 @pytest.fixture

@@ -16,8 +16,8 @@ import pytest
 from django.db import connection, connections
 
 from clubsite.models import Member
+from scoring.ledger import Recorded, StaleHanchan, hand_record
 from scoring.models import Hanchan, HandEntry
-from scoring.services import Recorded, StaleHanchan, hand_record
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

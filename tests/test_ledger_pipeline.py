@@ -22,22 +22,27 @@ from django.urls import reverse
 
 from clubsite.models import Member
 from scoring.engine import Game, load_ruleset, replay_record
-from scoring.history_seeding import GameToImport, hanchans_import_bulk
-from scoring.ledger import Correction, LedgerError, NewHand, Record, StoredGame, Undo, plan
-from scoring.models import Hanchan, HandEntry, HandSeat, Seat
-from scoring.online.reading import read_game_file
-from scoring.online.verify import verify
-from scoring.online_import import verified_plan
-from scoring.sample_games import sample_hands
-from scoring.services import (
+from scoring.ledger import (
+    Correction,
+    GameToImport,
+    LedgerError,
+    NewHand,
+    Undo,
     hanchan_import,
     hanchan_start,
     hanchan_void,
+    hanchans_import_bulk,
     hand_correct,
     hand_record,
     hand_undo_last,
     plan_for,
 )
+from scoring.ledger.online import verified_plan  # internal: the verified log's plan
+from scoring.ledger.plan import Record, StoredGame, plan  # internal: the pipeline's first step
+from scoring.models import Hanchan, HandEntry, HandSeat, Seat
+from scoring.online.reading import read_game_file
+from scoring.online.verify import verify
+from scoring.sample_games import sample_hands
 
 DAY = datetime.date(2026, 11, 20)
 ONLINE = Path(__file__).parent / "data" / "online"

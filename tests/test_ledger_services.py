@@ -15,8 +15,7 @@ from django.utils.translation import override
 
 from clubsite.models import Member
 from scoring.engine import replay_record
-from scoring.models import Hanchan, HandEntry, LedgerChange, RulesetVersion
-from scoring.services import (
+from scoring.ledger import (
     LedgerError,
     StaleHanchan,
     hanchan_import,
@@ -27,6 +26,7 @@ from scoring.services import (
     hand_record,
     hand_undo_last,
 )
+from scoring.models import Hanchan, HandEntry, LedgerChange, RulesetVersion
 
 DAY = datetime.date(2026, 11, 20)
 

@@ -22,9 +22,8 @@ from django.urls import reverse
 
 from clubsite.models import Member, OnlineName
 from scoring import standings as st
-from scoring.ledger import counts
+from scoring.ledger import LedgerError, counts, hanchan_confirm, hanchan_final_scores
 from scoring.models import Hanchan
-from scoring.services import LedgerError, hanchan_confirm, hanchan_final_scores
 from scoring.standings import club_today
 from tests.conftest import make_member
 from tournaments.live_ranking import event_ranking

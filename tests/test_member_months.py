@@ -12,15 +12,15 @@ import pytest
 from django.urls import reverse
 
 from clubsite.models import Member
-from scoring.ledger.totals import HAND_SUMS
-from scoring.models import CountedSeat, Hanchan, MemberMonth
-from scoring.services import (
+from scoring.ledger import (
     hanchan_confirm,
     hanchan_import,
     hanchan_void,
     hand_correct,
     hand_undo_last,
 )
+from scoring.ledger.totals import HAND_SUMS
+from scoring.models import CountedSeat, Hanchan, MemberMonth
 from scoring.standings.periods import club_today
 
 DAY = datetime.date(2026, 10, 14)

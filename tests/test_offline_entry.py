@@ -13,8 +13,8 @@ from django.test import Client
 from django.urls import reverse
 
 from clubsite.models import Member
+from scoring.ledger import hand_record
 from scoring.models import Hanchan, HandEntry
-from scoring.services import hand_record
 
 JSON = {"HTTP_ACCEPT": "application/json"}
 

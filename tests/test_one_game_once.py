@@ -19,9 +19,9 @@ from django.urls import reverse
 from django.utils.translation import override
 
 from clubsite.models import Member
+from scoring.ledger import hanchan_final_scores, hanchan_import, hanchan_void, hand_record
 from scoring.ledger.fingerprint import DuplicateGame, game_fingerprint
 from scoring.models import Hanchan, HandEntry
-from scoring.services import hanchan_final_scores, hanchan_import, hanchan_void, hand_record
 from scoring.standings import club_today
 from tests.conftest import make_member
 

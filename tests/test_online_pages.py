@@ -13,8 +13,8 @@ from django.urls import reverse
 from django.utils.translation import override
 
 from clubsite.models import Member, OnlineName
+from scoring.ledger import hanchan_confirm
 from scoring.models import Hanchan, OnlineGame
-from scoring.services import hanchan_confirm
 from tests.conftest import make_member
 
 DATA = Path(__file__).parent / "data" / "online"
@@ -136,8 +136,7 @@ def test_the_import_page_in_japanese_lists_the_form(member):
 
 
 def test_an_online_game_keeps_its_logs_hands_but_may_be_voided(sanma_members):
-    from scoring.ledger import LedgerError
-    from scoring.services import hanchan_void, hand_correct, hand_undo_last
+    from scoring.ledger import LedgerError, hanchan_void, hand_correct, hand_undo_last
 
     client = logged_in(sanma_members[0])
     client.post(reverse("game_import"), {"logs": [upload(SANMA)]})

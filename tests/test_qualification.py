@@ -33,7 +33,7 @@ from django.test import override_settings
 from django.urls import reverse
 
 from clubsite.models import Member
-from scoring.services import hanchan_final_scores, hanchan_start
+from scoring.ledger import hanchan_final_scores, hanchan_start
 from tests.conftest import make_member
 from tests.test_tournaments import run_rounds
 from tournaments.models import Event, Round

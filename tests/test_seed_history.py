@@ -15,10 +15,15 @@ from django.core.management.base import CommandError
 from clubsite.models import Member
 from scoring import history_seeding
 from scoring.engine import HandResult, replay_record
-from scoring.history_seeding import GameToImport, hanchans_import_bulk
+from scoring.ledger import (
+    GameToImport,
+    LedgerError,
+    hanchan_import,
+    hanchan_record,
+    hanchans_import_bulk,
+)
 from scoring.models import Hanchan, HandEntry, LedgerChange, Seat
 from scoring.sample_games import sample_hands
-from scoring.services import LedgerError, hanchan_import, hanchan_record
 from tests.conftest import make_member
 
 DAY = datetime.date(2026, 11, 20)

@@ -38,9 +38,9 @@ from django.utils import timezone
 
 from clubsite.models import Member
 from scoring import standings as st
+from scoring.ledger import hanchan_import, hanchan_start, hanchan_void, hand_record
 from scoring.models import Hanchan
 from scoring.sample_games import sample_hands
-from scoring.services import hanchan_import, hanchan_start, hanchan_void, hand_record
 from tests.conftest import make_member
 
 D = datetime.date

@@ -253,7 +253,7 @@ def test_csv_exports_neutralise_formulas_as_a_spreadsheet_reads_them(client_for,
     assert safe_cell("-12.3") == "-12.3" and safe_cell("+55.0") == "+55.0"
     assert safe_cell(-3) == -3 and safe_cell("Aoki") == "Aoki"
 
-    from scoring.services import hanchan_import
+    from scoring.ledger import hanchan_import
 
     names = ['=HYPERLINK("http://evil","x")', "+cmd|' /C calc'!A0", "@SUM(A1)", "Doi"]
     players = [make_member(f"u{i}", name, "") for i, name in enumerate(names)]

@@ -17,8 +17,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from clubsite.models import Member
-from scoring.models import Confirmation, CountedSeat, Hanchan
-from scoring.services import (
+from scoring.ledger import (
     LedgerError,
     StaleHanchan,
     hanchan_confirm,
@@ -28,6 +27,7 @@ from scoring.services import (
     hand_record,
     hand_undo_last,
 )
+from scoring.models import Confirmation, CountedSeat, Hanchan
 from scoring.standings import club_today, standings
 from tests.conftest import make_member
 

@@ -10,8 +10,8 @@ import uuid
 import pytest
 
 from scoring.engine import RecordError, replay_record
+from scoring.ledger import hanchan_call_time, hanchan_start, hand_record
 from scoring.models import Hanchan, LedgerChange
-from scoring.services import hanchan_call_time, hanchan_start, hand_record
 
 PLAYERS = ["A", "B", "C", "D"]
 RON = {"result": "ron", "loser": 2, "wins": [{"winner": 1, "han": 3, "fu": 30}]}

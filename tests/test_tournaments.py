@@ -12,8 +12,8 @@ import pytest
 from django.utils import translation
 
 from clubsite.models import Member
+from scoring.ledger import hanchan_final_scores
 from scoring.models import Hanchan
-from scoring.services import hanchan_final_scores
 from scoring.standings import club_today
 from tests.conftest import make_member
 from tournaments.live_ranking import event_ranking

@@ -16,8 +16,8 @@ from django.utils.translation import override
 
 from clubsite.models import Member
 from scoring.engine import RecordError, parse_hand, replay_record
+from scoring.ledger import hanchan_confirm, hanchan_void, hand_correct, hand_record
 from scoring.models import Hanchan, WinYaku
-from scoring.services import hanchan_confirm, hanchan_void, hand_correct, hand_record
 
 DATA = Path(__file__).parent / "data" / "online"
 TILED_WIN = {

@@ -15,8 +15,7 @@ from django.utils.functional import Promise
 from django.utils.translation import pgettext_lazy
 
 from clubsite.models import Member
-from scoring.ledger.confirmation import ConfirmationState
-from scoring.ledger.counts import counted_results, waiting_states
+from scoring.ledger import ConfirmationState, counted_results, waiting_states
 from scoring.models import Hanchan
 from scoring.standings.periods import club_today
 from tournaments import seating

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scoring.ledger.counts import counted_results
+from scoring.ledger import counted_results
 from tournaments.models import Event, Round
 from tournaments.ranking import GameResult, RankRow, ranking
 

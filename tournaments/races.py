@@ -47,7 +47,7 @@ from django.conf import settings
 from django.db.models import Sum
 
 from clubsite.models import Member
-from scoring.ledger.counts import counted_results
+from scoring.ledger import counted_results
 from scoring.standings import (
     Title,
     champions_history,

@@ -4,7 +4,7 @@ read in :mod:`tournaments.live_ranking`.
 
 Each function is one transaction and refuses bad input with :class:`EventError`, changing
 nothing. Every table of a started round is a hanchan of the ledger, started through
-:func:`scoring.services.hanchan_start` with the event's ruleset and the format's overrides,
+:func:`scoring.ledger.hanchan_start` with the event's ruleset and the format's overrides,
 so the players enter it at the table like any club game.
 """
 
@@ -21,9 +21,8 @@ from django.utils.translation import gettext as _
 
 from clubsite.models import Member
 from scoring.engine import load_ruleset
-from scoring.ledger.counts import settled
+from scoring.ledger import LedgerError, hanchan_call_time, hanchan_start, settled
 from scoring.models import Hanchan
-from scoring.services import LedgerError, hanchan_call_time, hanchan_start
 from scoring.standings.periods import club_today
 from tournaments import emails, formats, seating
 from tournaments.live_ranking import event_ranking

@@ -1,56 +1,129 @@
-"""The hanchan ledger: plan a change with the engine once, write the plan, confirm it, and
-the one read of what counts (issue 19; docs/ledger.md).
+"""The hanchan ledger's one public façade (issue 19 item 1; docs/ledger.md).
 
-- :mod:`scoring.ledger.plan`: :func:`plan` and the changes (:class:`NewHand`,
-  :class:`Correction`, :class:`Undo`, :class:`Void`, :class:`Record`,
-  :class:`FinalScoresEntry`).
-- :mod:`scoring.ledger.create`: :func:`create_games` (every new game: a start, an import, the
-  history seeding), with the one-game-once check (:mod:`scoring.ledger.fingerprint`).
-- :mod:`scoring.ledger.write`: :func:`write_plan` (a hand, a correction, an undo, a void,
-  final scores); :mod:`scoring.ledger.rows` builds the rows both store.
-- :mod:`scoring.ledger.confirmation`: the one trust rule (who confirms, when a game counts),
-  :func:`~scoring.ledger.confirmation.vouch` for every write.
-- :mod:`scoring.ledger.counts`: the one read of what counts, for every reader.
-- :mod:`scoring.ledger.totals`: the members' monthly and yearly totals of counted results.
-- :mod:`scoring.ledger.facts`: the per-seat facts standings add up.
-- :mod:`scoring.ledger.stored`: the JSON shapes stored with hands and games.
-- :mod:`scoring.ledger.errors`: :class:`LedgerError`, :class:`StaleHanchan`.
+Everything outside the ledger imports from here, never from its modules (an import-linter
+contract checks it). What it offers:
 
-:mod:`scoring.services` is the public write API (locking, versions, idempotency) built on it.
+- **Writes**, each one transaction that plans the change with the engine once, writes the
+  plan and confirms it by the one trust rule: :func:`hanchan_start`, :func:`hand_record`,
+  :func:`hand_correct`, :func:`hand_undo_last`, :func:`hanchan_void`,
+  :func:`hanchan_final_scores`, :func:`hanchan_call_time`, :func:`hanchan_confirm`; imports:
+  :func:`hanchan_import`, :func:`prepare_import`, :func:`hanchans_import_bulk`,
+  :func:`import_verified` (an online log, with :func:`match_players`).
+- **Previews**: :func:`stored_game`, :func:`plan_for` (the plan a write would store) and
+  :func:`state_before`, with the changes :class:`NewHand`, :class:`Correction`, ...
+- **Loading a game** for a page: :func:`hanchan_with_seats` (one query), :func:`with_seats`.
+- **The one read of what counts**: :func:`counted_results`, :func:`counted_games`,
+  :func:`counted_yaku`, :func:`settled`, :func:`is_settled`, :func:`is_waiting`,
+  :func:`waiting_states`, :func:`confirmation_state`; the roll-ups' figures
+  (:data:`TOTALS_AGGREGATES` and friends) for the standings.
+- **Export**: :func:`hanchan_record`.
+- **Refusals**: :class:`LedgerError` and its kinds :class:`StaleHanchan`,
+  :class:`DuplicateGame`, :class:`AlreadyImported`.
+
+Modules (internal): ``plan`` (the engine once), ``create`` and ``write`` (the only code that
+stores engine results; ``rows`` builds the rows), ``confirmation`` (the trust rule),
+``counts`` (what counts), ``totals`` (members' monthly and yearly totals), ``fingerprint``
+(one game stored once), ``services``, ``records`` and ``online`` (the writes above),
+``checks`` (what a write checks first), ``loading``, ``facts``, ``stored``, ``errors``,
+``refusals``.
 """
 
+from scoring.ledger.checks import plan_for, stored_game
+from scoring.ledger.confirmation import POLICIES, ConfirmationState
+from scoring.ledger.confirmation import policy as confirmation_policy
+from scoring.ledger.confirmation import state_of as confirmation_state
+from scoring.ledger.counts import (
+    counted_games,
+    counted_results,
+    counted_yaku,
+    is_settled,
+    is_waiting,
+    settled,
+    waiting_states,
+)
 from scoring.ledger.errors import LedgerError, StaleHanchan
+from scoring.ledger.fingerprint import DuplicateGame
+from scoring.ledger.loading import hanchan_with_seats, with_seats
+from scoring.ledger.online import AlreadyImported, Players, import_verified, match_players
 from scoring.ledger.plan import (
-    Change,
     Correction,
     FinalScoresEntry,
     NewHand,
     Plan,
-    PlannedHand,
-    Record,
-    StoredGame,
-    StoredHand,
     Undo,
     Void,
-    plan,
+    state_before,
 )
-from scoring.ledger.stored import game_state_json, hand_result_json
+from scoring.ledger.records import (
+    GameToImport,
+    hanchan_import,
+    hanchan_record,
+    hanchans_import_bulk,
+    prepare_import,
+)
+from scoring.ledger.services import (
+    Recorded,
+    hanchan_call_time,
+    hanchan_confirm,
+    hanchan_final_scores,
+    hanchan_start,
+    hanchan_void,
+    hand_correct,
+    hand_record,
+    hand_undo_last,
+)
+from scoring.ledger.totals import ADDED as TOTALS_ADDED
+from scoring.ledger.totals import AGGREGATES as TOTALS_AGGREGATES
+from scoring.ledger.totals import BEST_MASK, BEST_SHIFT
+from scoring.ledger.totals import MONTH_SUMS as TOTALS_MONTH_SUMS
 
 __all__ = [
-    "Change",
+    "BEST_MASK",
+    "BEST_SHIFT",
+    "POLICIES",
+    "TOTALS_ADDED",
+    "TOTALS_AGGREGATES",
+    "TOTALS_MONTH_SUMS",
+    "AlreadyImported",
+    "ConfirmationState",
     "Correction",
+    "DuplicateGame",
     "FinalScoresEntry",
+    "GameToImport",
     "LedgerError",
     "NewHand",
     "Plan",
-    "PlannedHand",
-    "Record",
+    "Players",
+    "Recorded",
     "StaleHanchan",
-    "StoredGame",
-    "StoredHand",
     "Undo",
     "Void",
-    "game_state_json",
-    "hand_result_json",
-    "plan",
+    "confirmation_policy",
+    "confirmation_state",
+    "counted_games",
+    "counted_results",
+    "counted_yaku",
+    "hand_correct",
+    "hand_record",
+    "hand_undo_last",
+    "hanchan_call_time",
+    "hanchan_confirm",
+    "hanchan_final_scores",
+    "hanchan_import",
+    "hanchan_record",
+    "hanchan_start",
+    "hanchan_void",
+    "hanchan_with_seats",
+    "hanchans_import_bulk",
+    "import_verified",
+    "is_settled",
+    "is_waiting",
+    "match_players",
+    "plan_for",
+    "prepare_import",
+    "settled",
+    "state_before",
+    "stored_game",
+    "waiting_states",
+    "with_seats",
 ]

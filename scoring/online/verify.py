@@ -21,7 +21,7 @@ Nothing is guessed past that: a log that agrees under no ruleset is refused with
 likeliest ruleset and both figures. Each hand is played once per candidate tried, and an
 attempt stops at its first hand that differs; the plays of the attempt that agrees are kept
 (:attr:`VerifiedGame.played`), so the ledger writes them without playing again
-(:func:`scoring.online_import.verified_plan`). Pure Python: no Django import.
+(:func:`scoring.ledger.verified_plan`). Pure Python: no Django import.
 """
 
 from __future__ import annotations

@@ -16,14 +16,14 @@ from django.db.models import (
 )
 
 from clubsite.models import Member
-from scoring.ledger.counts import counted_results
-from scoring.ledger.totals import (  # the roll-ups' figures, shared with the standings
-    ADDED,
-    AGGREGATES,
+from scoring.ledger import (  # the roll-ups' figures, shared with the standings
     BEST_MASK,
     BEST_SHIFT,
-    MONTH_SUMS,
+    counted_results,
 )
+from scoring.ledger import TOTALS_ADDED as ADDED
+from scoring.ledger import TOTALS_AGGREGATES as AGGREGATES
+from scoring.ledger import TOTALS_MONTH_SUMS as MONTH_SUMS
 from scoring.models import CountedSeat, MemberMonth, MemberYear, RulesetVersion
 
 

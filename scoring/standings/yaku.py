@@ -12,7 +12,7 @@ from typing import Any
 
 from django.db.models import Count, QuerySet
 
-from scoring.ledger.counts import counted_yaku
+from scoring.ledger import counted_yaku
 from scoring.models import WinYaku
 
 NOT_YAKU = ("dora", "aka_dora", "ura_dora")

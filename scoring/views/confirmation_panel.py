@@ -10,8 +10,7 @@ from datetime import datetime
 from django.utils.translation import gettext as _
 
 from clubsite.models import Member
-from scoring.ledger import confirmation
-from scoring.ledger.confirmation import ConfirmationState
+from scoring.ledger import ConfirmationState, confirmation_state
 from scoring.models import Hanchan, HandEntry, LedgerChange, Seat
 from scoring.standings.periods import club_today
 
@@ -48,7 +47,7 @@ STEWARD_ONLY_REASONS = {
 def state_for(hanchan: Hanchan, seats: Sequence[Seat]) -> ConfirmationState:
     """The game's confirmation state (one query for this version's confirmations)."""
     confirmations = list(hanchan.confirmations.filter(version=hanchan.version))
-    return confirmation.state_of(hanchan, seats, confirmations, club_today())
+    return confirmation_state(hanchan, seats, confirmations, club_today())
 
 
 def confirmation_panel(

@@ -14,9 +14,8 @@ from django.views.decorators.http import require_POST
 from clubsite.models import Member
 from clubsite.permissions import is_steward
 from scoring.game_forms import GameVersionForm
-from scoring.ledger import confirmation
+from scoring.ledger import LedgerError, StaleHanchan, confirmation_state, hanchan_confirm
 from scoring.models import Hanchan, Seat
-from scoring.services import LedgerError, StaleHanchan, hanchan_confirm
 from scoring.standings.periods import club_today
 from scoring.views.table import (
     HtmxHttpRequest,
@@ -55,7 +54,7 @@ def awaiting_viewer(request: HttpRequest) -> list[Hanchan]:
     games: list[Hanchan] = []
     for hanchan in pending[:50]:
         seats = seats_of(hanchan)
-        state = confirmation.state_of(hanchan, seats, list(hanchan.confirmations.all()), today)
+        state = confirmation_state(hanchan, seats, list(hanchan.confirmations.all()), today)
         viewer = None if member is None else member.pk
         if state.may_confirm(viewer, False) or (steward and state.steward_only):
             games.append(hanchan)

@@ -1,7 +1,7 @@
 """Entering a game as final scores only (issue 11, item 6): one score per seat, the deposits
 left on the table and, where the ruleset ends on tobi, who busted whom. The engine settles
 them under the game's ruleset (:mod:`scoring.engine.final_scores`) through the ledger's
-pipeline (:func:`scoring.services.hanchan_final_scores`)."""
+pipeline (:func:`scoring.ledger.hanchan_final_scores`)."""
 
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ from django.views.decorators.http import require_http_methods
 from clubsite.formatting import format_points
 from scoring.engine import Ruleset
 from scoring.engine.ruleset_files import INT_LIMIT
+from scoring.ledger import LedgerError, StaleHanchan, hanchan_final_scores
 from scoring.models import Hanchan
-from scoring.services import LedgerError, StaleHanchan, hanchan_final_scores
 from scoring.views.table import (
     HtmxHttpRequest,
     actor,

@@ -17,9 +17,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from clubsite.formatting import settlement_points
 from scoring.game_forms import GameStartForm, UndoLastHandForm, VoidGameForm, member_options
-from scoring.models import Hanchan, Seat
-from scoring.ruleset_choices import ruleset_choices
-from scoring.services import (
+from scoring.ledger import (
     LedgerError,
     StaleHanchan,
     hanchan_record,
@@ -27,6 +25,8 @@ from scoring.services import (
     hanchan_void,
     hand_undo_last,
 )
+from scoring.models import Hanchan, Seat
+from scoring.ruleset_choices import ruleset_choices
 from scoring.views.confirmations import awaiting_viewer
 from scoring.views.display import (
     Cell,

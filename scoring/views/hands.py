@@ -18,14 +18,14 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from scoring.models import Hanchan, HandEntry
-from scoring.services import (
+from scoring.ledger import (
     LedgerError,
     Recorded,
     StaleHanchan,
     hand_correct,
     hand_record,
 )
+from scoring.models import Hanchan, HandEntry
 from scoring.views.display import hand_summary
 from scoring.views.table import (
     HtmxHttpRequest,

@@ -4,7 +4,7 @@ only if the engine reproduces it (:mod:`scoring.online.verify`), then a summary 
 stored, what was there already and what was refused and why.
 
 Stewards may create members for unknown online names. A member may import only a game they
-sat in, every seat matched by a saved online name (:mod:`scoring.online_import`), and the game
+sat in, every seat matched by a saved online name (:mod:`scoring.ledger`), and the game
 counts once the other seated members confirm it, as a table game (issue 19 item 3): a member
 who claimed another player's online name moves nobody's result.
 """
@@ -27,13 +27,17 @@ from clubsite.formatting import format_points, signed_points
 from clubsite.models import ONLINE_SERVICES, Member
 from clubsite.permissions import is_steward
 from scoring.engine import load_ruleset
-from scoring.ledger import LedgerError
-from scoring.ledger.fingerprint import DuplicateGame
+from scoring.ledger import (
+    AlreadyImported,
+    DuplicateGame,
+    LedgerError,
+    import_verified,
+    match_players,
+)
 from scoring.models import Hanchan
 from scoring.online.log import LogError, LogMismatch, NotAGameLog
 from scoring.online.reading import MAX_LOG_BYTES, read_game_file
 from scoring.online.verify import verify
-from scoring.online_import import AlreadyImported, import_verified, match_players
 from scoring.views.display import honba_label, round_label, ruleset_title
 
 MAX_FILES = 20
@@ -99,7 +103,7 @@ class Outcome:
 @require_http_methods(["GET", "POST"])
 def game_import(request: HttpRequest) -> HttpResponse:
     """``/games/import/``: upload online game logs; each is read, re-scored and stored as
-    ``manage.py import_games`` does (:mod:`scoring.online_import`), and the page lists what
+    ``manage.py import_games`` does (:mod:`scoring.ledger`), and the page lists what
     became of each file. Members may import games they played in, stewards any game."""
     steward = is_steward(request.user)
     member = Member.for_user(request.user)

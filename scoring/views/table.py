@@ -31,11 +31,16 @@ from clubsite.htmx import wants_fragment
 from clubsite.models import Member
 from clubsite.permissions import is_steward
 from scoring.engine import Ruleset, TableState
-from scoring.game_loading import hanchan_with_seats
 from scoring.hand_form import HandForm, hand_form_data
-from scoring.ledger import Correction, LedgerError, NewHand
-from scoring.ledger.plan import state_before
-from scoring.ledger_checks import plan_for, stored_game
+from scoring.ledger import (
+    Correction,
+    LedgerError,
+    NewHand,
+    hanchan_with_seats,
+    plan_for,
+    state_before,
+    stored_game,
+)
 from scoring.models import Hanchan, HandEntry, OnlineGame, Seat
 from scoring.offline_data import offline_data, offline_values
 from scoring.views.charts import LineChart, hand_scores_chart

@@ -24,8 +24,8 @@ from clubsite.models import Member
 from meetings import services as meetups
 from meetings.models import Meetup, Venue
 from scoring.engine import load_ruleset
+from scoring.ledger import hanchan_import
 from scoring.sample_games import sample_hands
-from scoring.services import hanchan_import
 
 DEMO_PASSWORD = "mahjong-demo"
 DEMO_MEMBERS = [

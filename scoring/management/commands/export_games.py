@@ -9,8 +9,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
+from scoring.ledger import hanchan_record
 from scoring.models import Hanchan
-from scoring.services import hanchan_record
 
 
 class Command(BaseCommand):

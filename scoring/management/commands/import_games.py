@@ -23,10 +23,15 @@ from django.utils import timezone
 from clubsite.models import Member
 from clubsite.names import clean_display_name
 from scoring.engine import RecordError, ruleset_of_record
+from scoring.ledger import (
+    AlreadyImported,
+    LedgerError,
+    hanchan_import,
+    import_verified,
+    match_players,
+)
 from scoring.online.reading import MAX_LOG_BYTES, read_game_file
 from scoring.online.verify import verify
-from scoring.online_import import AlreadyImported, import_verified, match_players
-from scoring.services import LedgerError, hanchan_import
 
 
 class Command(BaseCommand):

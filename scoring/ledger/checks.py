@@ -9,26 +9,17 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from clubsite.dates import club_today
 from clubsite.models import Member
 from scoring.engine import (
     RecordError,
     Ruleset,
     apply_overrides,
 )
-from scoring.game_loading import hanchan_with_seats
-from scoring.ledger import (
-    Change,
-    Correction,
-    LedgerError,
-    Plan,
-    StaleHanchan,
-    StoredGame,
-    StoredHand,
-    Undo,
-    plan,
-)
+from scoring.ledger.errors import LedgerError, StaleHanchan
+from scoring.ledger.loading import hanchan_with_seats
+from scoring.ledger.plan import Change, Correction, Plan, StoredGame, StoredHand, Undo, plan
 from scoring.models import Hanchan, HandEntry, OnlineGame
-from scoring.standings.periods import club_today
 
 
 def stored_game(hanchan: Hanchan, entries: Sequence[HandEntry] | None = None) -> StoredGame:

@@ -1,4 +1,6 @@
-"""Writes to the hanchan ledger: start, record a hand, correct, undo, void, import.
+"""Writes to the hanchan ledger: start, record a hand, correct, undo, void, final scores, call
+time, confirm (imports are :mod:`scoring.ledger.records` and :mod:`scoring.ledger.online`).
+Everyone outside the ledger calls these through its façade, :mod:`scoring.ledger`.
 
 Each function is one transaction: it locks the game, checks the version, plans the change
 through the ledger's one pipeline (:func:`scoring.ledger.plan`, the engine played once over
@@ -18,59 +20,38 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
+from clubsite.dates import club_today
 from clubsite.models import Member
 from scoring.engine import (
     RecordError,
     load_ruleset,
     parse_hand,
 )
-from scoring.ledger import (
-    Correction,
-    FinalScoresEntry,
-    LedgerError,
-    NewHand,
-    Record,
-    StaleHanchan,
-    StoredGame,
-    Undo,
-    Void,
-    confirmation,
-    plan,
-)
-from scoring.ledger.write import NewGame, create_games, write_plan
-from scoring.ledger_checks import (
+from scoring.ledger import confirmation
+from scoring.ledger.checks import (
     check_changeable,
     check_date,
     check_playable,
     check_version,
     locked_hanchan,
-    plan_for,
     seated_members,
     stored_game,
     with_overrides,
 )
+from scoring.ledger.create import NewGame, create_games
+from scoring.ledger.errors import LedgerError, StaleHanchan
+from scoring.ledger.plan import (
+    Correction,
+    FinalScoresEntry,
+    NewHand,
+    Record,
+    StoredGame,
+    Undo,
+    Void,
+    plan,
+)
+from scoring.ledger.write import write_plan
 from scoring.models import Hanchan, HandEntry, LedgerChange, RulesetVersion
-from scoring.records import hanchan_import, hanchan_record, prepare_import
-from scoring.standings.periods import club_today
-
-__all__ = [
-    "LedgerError",
-    "Recorded",
-    "StaleHanchan",
-    "hand_correct",
-    "hand_record",
-    "hand_undo_last",
-    "hanchan_call_time",
-    "hanchan_confirm",
-    "hanchan_final_scores",
-    "hanchan_import",
-    "hanchan_record",
-    "hanchan_start",
-    "hanchan_void",
-    "plan_for",
-    "prepare_import",
-    "stored_game",
-]
 
 
 @dataclass(frozen=True)

@@ -23,18 +23,13 @@ from django.utils.translation import gettext as _
 
 from clubsite.models import Member, OnlineName
 from clubsite.names import clean_display_name
-from scoring.ledger import (
-    LedgerError,
-    Plan,
-    PlannedHand,
-    Record,
-    game_state_json,
-    hand_result_json,
-)
+from scoring.ledger.errors import LedgerError
+from scoring.ledger.plan import Plan, PlannedHand, Record
+from scoring.ledger.records import hanchan_import
+from scoring.ledger.stored import game_state_json, hand_result_json
 from scoring.models import Hanchan, OnlineGame
 from scoring.online.log import OnlineLog
 from scoring.online.verify import VerifiedGame
-from scoring.records import hanchan_import
 
 
 class AlreadyImported(LedgerError):

@@ -3,8 +3,8 @@ record for import (the engine plays it once), storing it, and writing a game as 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import replace
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any
 
@@ -22,16 +22,10 @@ from scoring.engine import (
     ruleset_of_record,
 )
 from scoring.engine.final_scores import KEY as FINAL_SCORES_KEY
-from scoring.ledger import (
-    FinalScoresEntry,
-    LedgerError,
-    Plan,
-    Record,
-    StoredGame,
-    plan,
-)
-from scoring.ledger.write import NewGame, create_games
-from scoring.ledger_checks import check_date, seated_members
+from scoring.ledger.checks import check_date, seated_members
+from scoring.ledger.create import NewGame, create_games
+from scoring.ledger.errors import LedgerError
+from scoring.ledger.plan import FinalScoresEntry, Plan, Record, StoredGame, plan
 from scoring.models import Hanchan, RulesetVersion
 
 
@@ -161,6 +155,50 @@ def hanchan_import(
     )
     with transaction.atomic():
         return create_games([replace(game, steward=steward, allow_duplicate=allow_duplicate)])[0]
+
+
+@dataclass(frozen=True, slots=True)
+class GameToImport:
+    """One record for :func:`hanchans_import_bulk`: the arguments of ``hanchan_import``."""
+
+    record: Mapping[str, Any]
+    members_by_name: Mapping[str, Member]
+    played_on: date
+    by: Member | None = None
+
+
+def hanchans_import_bulk(
+    games: Sequence[GameToImport], *, versions: dict[str, RulesetVersion] | None = None
+) -> list[Hanchan]:
+    """Store many game records as :func:`hanchan_import` does, in one go.
+
+    Each record is checked and planned by :func:`prepare_import` (the
+    engine plays each hand once), then all of them are written by the ledger's own writer
+    (:func:`scoring.ledger.create.create_games`) with a few bulk inserts: the same rows
+    ``hanchan_import`` writes, since it is the same code; finished games count at once,
+    as imports by command do.
+
+    ``versions`` caches :meth:`RulesetVersion.current` per ruleset id across calls (a caller
+    storing many batches while the built-in rulesets cannot change).
+
+    Returns the hanchans, in the order of ``games``. Must run inside the caller's
+    transaction.
+
+    Raises:
+        LedgerError: as ``hanchan_import``, for the first bad record; nothing is written.
+    """
+    versions = {} if versions is None else versions
+    planned = [
+        prepare_import(
+            record=game.record,
+            members_by_name=game.members_by_name,
+            played_on=game.played_on,
+            by=game.by,
+            versions=versions,
+        )
+        for game in games
+    ]
+    return create_games(planned, confirmed=True)
 
 
 def hanchan_record(hanchan: Hanchan) -> dict[str, Any]:
