@@ -17,12 +17,14 @@ from scoring.game_forms import GameVersionForm
 from scoring.ledger import LedgerError, StaleHanchan, confirmation_state, hanchan_confirm
 from scoring.models import Hanchan, Seat
 from scoring.standings.periods import club_today
+from scoring.views.access import (
+    acting_member,
+    hanchan_for_member,
+    seats_of,
+)
 from scoring.views.table import (
     HtmxHttpRequest,
-    acting_member,
-    load_hanchan,
     render_table,
-    seats_of,
     table_changed,
 )
 
@@ -65,7 +67,7 @@ def awaiting_viewer(request: HttpRequest) -> list[Hanchan]:
 def game_confirm(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The tap "this result is right", a seated player's or a steward's, for the version
     the page was drawn at. A stale version re-draws the table (confirm what you saw)."""
-    hanchan = load_hanchan(pk)
+    hanchan = hanchan_for_member(request, pk)
     form = GameVersionForm(request.POST)
     if not form.is_valid():
         return render_table(request, hanchan, update_all=True, notice=_("Nothing was confirmed."))
@@ -78,7 +80,9 @@ def game_confirm(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             steward=is_steward(request.user),
         )
     except StaleHanchan as stale:
-        return render_table(request, load_hanchan(pk), update_all=True, notice=str(stale))
+        return render_table(
+            request, hanchan_for_member(request, pk), update_all=True, notice=str(stale)
+        )
     except LedgerError as error:
         return render_table(request, hanchan, update_all=True, notice=str(error))
     if counted:

@@ -19,13 +19,15 @@ from scoring.engine import Ruleset
 from scoring.engine.ruleset_files import INT_LIMIT
 from scoring.ledger import LedgerError, StaleHanchan, hanchan_final_scores
 from scoring.models import Hanchan
+from scoring.views.access import (
+    actor,
+    hanchan_for_keeper,
+    hanchan_for_member,
+)
 from scoring.views.table import (
     HtmxHttpRequest,
-    actor,
-    load_hanchan,
     names_of,
     render_table,
-    require_keeper,
     table_changed,
 )
 
@@ -107,8 +109,7 @@ def _initial(hanchan: Hanchan) -> dict[str, Any]:
 def game_final_scores(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The final-scores form of a game without hands; on a valid post, the engine's
     settlement is stored (or the refusal shown next to the field, nothing written)."""
-    hanchan = load_hanchan(pk)
-    require_keeper(request, hanchan)
+    hanchan = hanchan_for_keeper(request, pk)
     if hanchan.status == Hanchan.Status.VOIDED or hanchan.hands.exists():
         return render_table(
             request,
@@ -131,7 +132,9 @@ def game_final_scores(request: HtmxHttpRequest, pk: int) -> HttpResponse:
                     **actor(request, hanchan),
                 )
             except StaleHanchan as stale:
-                return render_table(request, load_hanchan(pk), update_all=True, notice=str(stale))
+                return render_table(
+                    request, hanchan_for_member(request, pk), update_all=True, notice=str(stale)
+                )
             except LedgerError as error:
                 form.add_error(_field(error.field), str(error))
             else:

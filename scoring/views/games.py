@@ -27,6 +27,13 @@ from scoring.ledger import (
 )
 from scoring.models import Hanchan, Seat
 from scoring.ruleset_choices import ruleset_choices
+from scoring.views.access import (
+    acting_member,
+    actor,
+    hanchan_for_keeper,
+    hanchan_for_member,
+    seats_of,
+)
 from scoring.views.confirmations import awaiting_viewer
 from scoring.views.display import (
     Cell,
@@ -36,13 +43,8 @@ from scoring.views.display import (
 )
 from scoring.views.table import (
     HtmxHttpRequest,
-    acting_member,
-    actor,
     game_scores_chart,
-    load_hanchan,
     render_table,
-    require_keeper,
-    seats_of,
     table_changed,
     wants_fragment,
 )
@@ -191,7 +193,7 @@ def hanchan_url(hanchan: Hanchan) -> str:
 def game_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The table screen: anyone logged in may look; players and staff get the hand form.
     An htmx request gets every region (e.g. "cancel" while correcting a hand)."""
-    hanchan = load_hanchan(pk)
+    hanchan = hanchan_for_member(request, pk)
     return render_table(request, hanchan, update_all=True)
 
 
@@ -199,7 +201,7 @@ def game_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 def game_chart(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The chart of the scores hand by hand, alone: the table screen draws it again with
     this when it is scrolled to after a hand (issue 10 item 8)."""
-    hanchan = load_hanchan(pk)
+    hanchan = hanchan_for_member(request, pk)
     entries = list(hanchan.hands.order_by("-sequence"))
     context = {"hanchan": hanchan, "score_chart": game_scores_chart(hanchan, entries)}
     return render(request, "scoring/game_detail.html#score-chart", context)
@@ -208,7 +210,7 @@ def game_chart(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @require_safe
 def game_record(request: HttpRequest, pk: int) -> HttpResponse:
     """The game as a club-game/1 record, to download."""
-    hanchan = load_hanchan(pk)
+    hanchan = hanchan_for_member(request, pk)
     response = JsonResponse(
         hanchan_record(hanchan), json_dumps_params={"ensure_ascii": False, "indent": 2}
     )
@@ -254,8 +256,7 @@ def _versioned_action(
 ) -> HttpResponse:
     """A keeper's write that only needs the game version the page was drawn at: undo, void.
     A stale version or a refusal re-draws the table with the reason; nothing is written."""
-    hanchan = load_hanchan(pk)
-    require_keeper(request, hanchan)
+    hanchan = hanchan_for_keeper(request, pk)
     form = form_class(request.POST)
     if not form.is_valid():
         return render_table(request, hanchan, update_all=True, notice=refused)
@@ -266,7 +267,9 @@ def _versioned_action(
             **actor(request, hanchan),
         )
     except StaleHanchan as stale:
-        return render_table(request, load_hanchan(pk), update_all=True, notice=str(stale))
+        return render_table(
+            request, hanchan_for_member(request, pk), update_all=True, notice=str(stale)
+        )
     except LedgerError as error:
         return render_table(request, hanchan, update_all=True, notice=str(error))
     return table_changed(request, pk, done)

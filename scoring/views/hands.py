@@ -26,18 +26,20 @@ from scoring.ledger import (
     hand_record,
 )
 from scoring.models import Hanchan, HandEntry
+from scoring.views.access import (
+    actor,
+    hanchan_for_keeper,
+    hanchan_for_member,
+)
 from scoring.views.display import hand_summary
 from scoring.views.table import (
     HtmxHttpRequest,
-    actor,
     correction_form,
-    load_hanchan,
     names_of,
     new_hand_form,
     preview_correction,
     preview_next_hand,
     render_table,
-    require_keeper,
     stored_hand_form,
     table_before,
     wants_fragment,
@@ -53,7 +55,7 @@ def _game_over(request: HtmxHttpRequest, hanchan: Hanchan) -> HttpResponse:
 
 
 def _stale(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    hanchan = load_hanchan(pk)
+    hanchan = hanchan_for_member(request, pk)
     return render_table(request, hanchan, update_all=True, notice=str(StaleHanchan(hanchan)))
 
 
@@ -61,7 +63,11 @@ def _saved(request: HtmxHttpRequest, pk: int, notice: str) -> HttpResponse:
     """Post/redirect/get for a page; for htmx, a fresh form and the updated regions."""
     if wants_fragment(request):
         return render_table(
-            request, load_hanchan(pk), update_all=True, notice=notice, notice_is_success=True
+            request,
+            hanchan_for_member(request, pk),
+            update_all=True,
+            notice=notice,
+            notice_is_success=True,
         )
     messages.success(request, notice)
     return redirect("game_detail", pk)
@@ -93,8 +99,7 @@ def _hand_saved(
 @require_POST
 def hand_preview(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The next hand as tapped so far, with the engine's payments once it is complete."""
-    hanchan = load_hanchan(pk)
-    require_keeper(request, hanchan)
+    hanchan = hanchan_for_keeper(request, pk)
     if hanchan.status != Hanchan.Status.IN_PLAY:
         return _game_over(request, hanchan)
     ruleset = hanchan.ruleset()
@@ -125,8 +130,7 @@ def hand_create(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     JSON: ``{"status": "recorded", "hand": summary, "version": n}``, ``"stale"`` (409: the
     game moved on; ``version`` is the current one), ``"over"`` (409) or ``"refused"`` (422,
     with ``errors``)."""
-    hanchan = load_hanchan(pk)
-    require_keeper(request, hanchan)
+    hanchan = hanchan_for_keeper(request, pk)
     if _wants_json(request):
         return _create_for_outbox(request, hanchan)
     ruleset = hanchan.ruleset()
@@ -182,10 +186,14 @@ def _create_for_outbox(request: HtmxHttpRequest, hanchan: Hanchan) -> JsonRespon
         )
     except StaleHanchan as stale:
         # The game as the ledger found it under its lock: its version is the current one.
-        current = stale.hanchan if isinstance(stale.hanchan, Hanchan) else load_hanchan(hanchan.pk)
+        current = (
+            stale.hanchan
+            if isinstance(stale.hanchan, Hanchan)
+            else hanchan_for_member(request, hanchan.pk)
+        )
         return _json_answer(current, "stale", 409)
     except LedgerError as error:
-        if load_hanchan(hanchan.pk).status != Hanchan.Status.IN_PLAY:
+        if hanchan_for_member(request, hanchan.pk).status != Hanchan.Status.IN_PLAY:
             return _json_answer(hanchan, "over", 409)
         return _json_answer(hanchan, "refused", 422, errors=[str(error)])
     entry = recorded.entry
@@ -207,8 +215,7 @@ def _entries(hanchan: Hanchan, number: int) -> list[HandEntry]:
 def hand_edit(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
     """Correct hand ``number`` (1-based): the hand form filled in as stored, its preview, and
     on confirm the correction (every later hand is recomputed, or the correction refused)."""
-    hanchan = load_hanchan(pk)
-    require_keeper(request, hanchan)
+    hanchan = hanchan_for_keeper(request, pk)
     if hanchan.status == Hanchan.Status.VOIDED:
         return _game_over(request, hanchan)
     entries = _entries(hanchan, number)
@@ -245,8 +252,7 @@ def hand_edit(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
 @require_POST
 def hand_edit_preview(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
     """The correction as tapped so far, with its payments; nothing is written."""
-    hanchan = load_hanchan(pk)
-    require_keeper(request, hanchan)
+    hanchan = hanchan_for_keeper(request, pk)
     if hanchan.status == Hanchan.Status.VOIDED:
         return _game_over(request, hanchan)
     entries = _entries(hanchan, number)

@@ -18,9 +18,7 @@ from dataclasses import replace
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -28,7 +26,6 @@ from django_htmx.middleware import HtmxDetails
 
 from clubsite.formatting import format_points, settlement_points
 from clubsite.htmx import wants_fragment
-from clubsite.models import Member
 from clubsite.permissions import is_steward
 from scoring.engine import Ruleset, TableState
 from scoring.hand_form import HandForm, hand_form_data
@@ -36,13 +33,17 @@ from scoring.ledger import (
     Correction,
     LedgerError,
     NewHand,
-    hanchan_with_seats,
     plan_for,
     state_before,
     stored_game,
 )
 from scoring.models import Hanchan, HandEntry, OnlineGame, Seat
 from scoring.offline_data import offline_data, offline_values
+from scoring.views.access import (
+    hanchan_for_member,
+    may_keep_score,
+    seats_of,
+)
 from scoring.views.charts import LineChart, hand_scores_chart
 from scoring.views.confirmation_panel import (
     HistoryRow,
@@ -74,18 +75,6 @@ TEMPLATE = "scoring/game_detail.html"
 
 class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
-
-
-def load_hanchan(pk: int) -> Hanchan:
-    """The game with its ruleset version, online origin and seated members (one query).
-
-    Raises:
-        Http404: there is no such game.
-    """
-    hanchan = hanchan_with_seats(pk, online=True)
-    if hanchan is None:
-        raise Http404(_("There is no such game."))
-    return hanchan
 
 
 def tile_labels() -> str:
@@ -154,49 +143,11 @@ def offline_labels() -> dict[str, str]:
 
 def online_origin(hanchan: Hanchan) -> OnlineGame | None:
     """Where an imported online game came from; ``None`` for a game entered here (no query
-    for a game from :func:`load_hanchan`)."""
+    for a game from :func:`~scoring.views.access.hanchan_for_member`)."""
     try:
         return hanchan.online
     except OnlineGame.DoesNotExist:
         return None
-
-
-def seats_of(hanchan: Hanchan) -> list[Seat]:
-    return sorted(hanchan.seats.all(), key=lambda seat: seat.index)
-
-
-def may_keep_score(user: AbstractBaseUser | AnonymousUser, seats: Sequence[Seat]) -> bool:
-    """Members seated at the game, and staff, may enter, correct, undo and void."""
-    if not user.is_authenticated:
-        return False
-    if is_steward(user):
-        return True
-    return any(seat.member.user_id == user.pk for seat in seats)
-
-
-def require_keeper(request: HttpRequest, hanchan: Hanchan) -> None:
-    if not may_keep_score(request.user, seats_of(hanchan)):
-        raise PermissionDenied(_("Only the players at this table and staff may change it."))
-
-
-def acting_member(request: HttpRequest, hanchan: Hanchan | None = None) -> Member | None:
-    """Who is doing this, for the history: a player's profile comes with the seats already
-    loaded; anyone else's (staff) takes a query."""
-    if hanchan is not None:
-        for seat in seats_of(hanchan):
-            if seat.member.user_id == request.user.pk:
-                return seat.member
-    return Member.for_user(request.user)
-
-
-def actor(request: HttpRequest, hanchan: Hanchan) -> dict[str, Any]:
-    """Who makes a change, as the ledger services take it: ``by`` (the member), ``steward``
-    (a steward's authority: their change confirms the result) and ``user_id``."""
-    return {
-        "by": acting_member(request, hanchan),
-        "steward": is_steward(request.user),
-        "user_id": request.user.pk,
-    }
 
 
 def names_of(hanchan: Hanchan) -> list[str]:
@@ -487,7 +438,11 @@ def table_changed(request: HtmxHttpRequest, pk: int, notice: str) -> HttpRespons
     """After a write: post/redirect/get for a page, the updated regions for htmx."""
     if wants_fragment(request):
         return render_table(
-            request, load_hanchan(pk), update_all=True, notice=notice, notice_is_success=True
+            request,
+            hanchan_for_member(request, pk),
+            update_all=True,
+            notice=notice,
+            notice_is_success=True,
         )
     messages.success(request, notice)
     return redirect("game_detail", pk)
