@@ -13,6 +13,7 @@ what counts (:mod:`scoring.ledger.counts`).
 from __future__ import annotations
 
 import datetime
+import uuid
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,13 @@ from django.urls import reverse
 
 from clubsite.models import Member, OnlineName
 from scoring import standings as st
-from scoring.ledger import LedgerError, counts, hanchan_confirm, hanchan_final_scores
+from scoring.ledger import (
+    LedgerError,
+    counts,
+    hanchan_confirm,
+    hanchan_final_scores,
+    hand_record,
+)
 from scoring.models import Hanchan
 from scoring.standings import club_today
 from tests.conftest import make_member
@@ -215,3 +222,28 @@ def test_a_steward_confirms_a_tournament_table(gp, staff_member):
     confirm(table.hanchan_id, 1, staff_member, steward=True)
     assert counts.is_settled(Hanchan.objects.get(pk=table.hanchan_id))
     assert sum(row.games for row in event_ranking(event).rows) == 16
+
+
+def test_the_standings_count_a_game_only_once_confirmed_and_say_what_waits(
+    table_game: Hanchan, member: Member, staff_member: Member
+):
+    """A finished table game entered by one player: not in the month's standings, which say
+    that one game waits; confirmed by a steward, it is in and nothing waits."""
+    hand_record(
+        hanchan_id=table_game.pk,
+        hand={"result": "ron", "loser": 0, "wins": [{"winner": 1, "limit": "yakuman"}]},
+        expected_version=0,
+        request_id=uuid.uuid4(),
+        by=member,
+    )
+    client = logged_in(member)
+    html = client.get(reverse("standings")).content.decode()
+    assert "1 game of this period waits for its table's confirmation" in html
+    assert "No finished games in this period." in html
+    ja = Client(HTTP_ACCEPT_LANGUAGE="ja")
+    ja.force_login(member.user)
+    assert "確認待ち" in ja.get(reverse("standings")).content.decode()
+    confirm(table_game.pk, 1, staff_member, steward=True)
+    html = client.get(reverse("standings")).content.decode()
+    assert 'id="standings-waiting"' not in html
+    assert member.display_name in html

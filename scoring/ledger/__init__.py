@@ -39,6 +39,7 @@ from scoring.ledger.counts import (
     is_settled,
     is_waiting,
     settled,
+    waiting_games,
     waiting_states,
 )
 from scoring.ledger.errors import LedgerError, StaleHanchan
@@ -124,6 +125,7 @@ __all__ = [
     "settled",
     "state_before",
     "stored_game",
+    "waiting_games",
     "waiting_states",
     "with_seats",
 ]

@@ -59,6 +59,15 @@ def settled(prefix: str = "") -> Q:
     )
 
 
+def waiting_games() -> QuerySet[Hanchan]:
+    """The games with a result waiting for confirmation: finished and not counted at their
+    current version, or a void of a counted game not yet confirmed (as :func:`is_waiting`)."""
+    not_now = ~Q(counted_version=F("version")) | Q(counted_version__isnull=True)
+    return Hanchan.objects.filter(
+        Q(status=FINISHED) | Q(status=VOIDED, counted_version__isnull=False), not_now
+    )
+
+
 def is_settled(hanchan: Hanchan) -> bool:
     """Whether ``hanchan``'s current version is final (as :func:`settled`). No query."""
     if hanchan.status == FINISHED:

@@ -17,6 +17,8 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_safe
 
 from scoring import standings as st
+from scoring.ledger import waiting_games
+from scoring.standings.counted import counted_versions
 from scoring.views.display import Cell
 from scoring.views.standings_filters import (
     Filters,
@@ -141,6 +143,14 @@ def standings_page(request: HtmxHttpRequest) -> HttpResponse:
     )
     previous, following = filters.neighbours()
     context = {
+        # Results not confirmed yet count nowhere; the page says how many wait (issue 19).
+        "waiting": waiting_games()
+        .filter(
+            counted_version__isnull=True,
+            played_on__range=(filters.period.start, filters.period.end),
+            ruleset_version_id__in=counted_versions(filters.ruleset_ids).ids,
+        )
+        .count(),
         "filters": filters,
         "form": filters.form,
         "period_label": period_label(filters.period),
