@@ -21,13 +21,18 @@ from django.utils.translation import override
 from clubsite.models import Member
 from scoring.ledger import hanchan_final_scores, hanchan_import, hanchan_void, hand_record
 from scoring.ledger.fingerprint import DuplicateGame, game_fingerprint
-from scoring.models import Hanchan, HandEntry
+from scoring.models import Hanchan, HandEntry, OnlineGame
+from scoring.online.reading import read_game_file
 from scoring.standings import club_today
 from tests.conftest import make_member
 
 DATA = Path(__file__).parent / "data" / "online"
 JSON_LOG = DATA / "tenhou-json" / "2024010120gm-00b9-0000-e324b88a.json"
 MJLOG = DATA / "mjlog" / "2019082700gm-00a9-0000-63d1f136.mjlog"
+# One real game as Tenhou publishes it twice: its mjlog and its tenhou.net/6 JSON
+# (tests/data/online/README.md, "pairs/").
+PAIR_MJLOG = DATA / "pairs" / "2019103023gm-00a9-0000-f90e0fe9.xml"
+PAIR_JSON = DATA / "pairs" / "2019103023gm-00a9-0000-f90e0fe9.json"
 DAY = club_today()
 
 
@@ -187,3 +192,43 @@ def test_the_backfill_migration_hashes_as_the_ledger_does(four):
     assert migration.fingerprint(DAY, None, results, None) == game_fingerprint(
         played_on=DAY, members=None, hand_results=results
     )
+
+
+@pytest.mark.parametrize("mjlog_first", [True, False], ids=["mjlog-then-json", "json-then-mjlog"])
+def test_the_same_game_as_mjlog_and_as_json_is_refused(db, tmp_path, mjlog_first):
+    """Same game as mjlog then JSON (and the other way): the second is refused by its hands.
+
+    Both files are Tenhou's own, byte for byte; the mjlog is under a name without its log
+    id (the id of an mjlog is only in its file name), so nothing but the fingerprint can
+    tell it is the game the JSON holds.
+    """
+    mjlog = tmp_path / "game.xml"
+    mjlog.write_bytes(PAIR_MJLOG.read_bytes())
+    first, second = (mjlog, PAIR_JSON) if mjlog_first else (PAIR_JSON, mjlog)
+    out, err = run(str(first), "--create-members")
+    game = Hanchan.objects.get()
+    assert f"(tenhou-4p, 7 hands) as game {game.pk}" in out and err == ""
+    assert game.hands.count() == 7
+    out, err = run(str(second), "--create-members")
+    assert f"{second}: this game is in the ledger already, as game {game.pk}: nothing stored" in err
+    assert "exit 2" in err
+    assert Hanchan.objects.count() == 1 and OnlineGame.objects.count() == 1
+
+
+def test_the_pair_is_one_game_and_its_shared_log_id_answers_first(db):
+    """The two files are the same game by Tenhou's log id and by every hand; imported under
+    their own names, the second is the log already imported (the log id, checked first)."""
+    mjlog, tenhou_json = (
+        read_game_file(p.read_bytes(), p.name).log for p in (PAIR_MJLOG, PAIR_JSON)
+    )
+    assert mjlog is not None and tenhou_json is not None
+    assert (mjlog.log_format, tenhou_json.log_format) == ("mjlog", "tenhou-json")
+    assert mjlog.log_id == tenhou_json.log_id == "2019103023gm-00a9-0000-f90e0fe9"
+    assert mjlog.players == tenhou_json.players
+    assert [h.deltas for h in mjlog.hands] == [h.deltas for h in tenhou_json.hands]
+    assert mjlog.final_scores == tenhou_json.final_scores
+    run(str(PAIR_MJLOG), "--create-members")
+    game = Hanchan.objects.get()
+    out, err = run(str(PAIR_JSON), "--create-members")
+    assert f"already imported as game {game.pk}: nothing stored" in out and err == ""
+    assert Hanchan.objects.count() == 1
