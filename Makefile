@@ -16,7 +16,7 @@ ARGS ?=
 
 help:
 	@echo "make run    migrate, load the demo club, serve http://$(HOST):$(PORT)/ (HOST=, PORT=)"
-	@echo "make serve  the production setup: checks, migrate, collectstatic, gunicorn (README: Deploying)"
+	@echo "make serve  the production setup: checks, migrate, collectstatic, gunicorn and the task worker (README: Deploying)"
 	@echo "make test   run the test suite (extra pytest arguments: ARGS=)"
 	@echo "make bench  run the benchmarks (python -m benchmarks; ARGS=)"
 	@echo "make lint   ruff, lint-imports (the layers' contracts), missing migrations, mypy"
@@ -54,7 +54,9 @@ run: $(STAMP)
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 # Production: DEBUG off; DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS and DATABASE_URL come from the
-# environment (README, "Deploying"); the deployment checks must pass without a warning.
+# environment (README, "Deploying"); the deployment checks must pass without a warning. The
+# Procfile's gunicorn and task worker run together and stop together (clubsite/procfile.py);
+# with CLUB_TASKS_BACKEND=immediate the tasks run in the requests and gunicorn runs alone.
 serve: $(STAMP)
 	@test -n "$$DJANGO_SECRET_KEY" -a -n "$$DJANGO_ALLOWED_HOSTS" || { \
 		echo "make serve needs DJANGO_SECRET_KEY and DJANGO_ALLOWED_HOSTS (README: Deploying)"; \
@@ -62,7 +64,8 @@ serve: $(STAMP)
 	DJANGO_DEBUG=0 $(BIN)/python manage.py check --deploy --fail-level WARNING
 	DJANGO_DEBUG=0 $(BIN)/python manage.py migrate
 	DJANGO_DEBUG=0 $(BIN)/python manage.py collectstatic --noinput
-	DJANGO_DEBUG=0 $(BIN)/gunicorn clubsite.wsgi --bind $(HOST):$(PORT) --workers 3
+	HOST=$(HOST) PORT=$(PORT) DJANGO_DEBUG=0 $(BIN)/python -m clubsite.procfile Procfile \
+		$(if $(filter immediate,$(CLUB_TASKS_BACKEND)),web)
 
 test: $(STAMP)
 	$(BIN)/pytest $(ARGS)

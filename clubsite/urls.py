@@ -6,8 +6,8 @@ from django.urls import include, path
 from clubsite import accounts, online_names, password_reset, pwa, views
 
 # Login, logout, password change and a password reset by e-mail for members with an address
-# (stewards still set a new password in the admin; reset e-mails are limited per hour,
-# clubsite/password_reset.py; a reset also lifts the member's login lockouts,
+# (stewards still set a new password in the admin; reset e-mails are limited per hour and
+# sent by a task, clubsite/password_reset.py; a reset also lifts the member's login lockouts,
 # clubsite/accounts.py); the reset's paths are Django's usual ones. The templates
 # have names of their own because the admin renders registration/password_change_form.html and
 # friends for its own pages, which ours would otherwise replace.
@@ -33,10 +33,9 @@ account_patterns = [
     path(
         "accounts/password_reset/",
         login_not_required(
+            # The e-mail's templates are the task's (clubsite/password_reset.py).
             password_reset.PasswordResetView.as_view(
-                template_name="registration/reset_request.html",
-                email_template_name="registration/reset_email.txt",
-                subject_template_name="registration/reset_subject.txt",
+                template_name="registration/reset_request.html"
             )
         ),
         name="password_reset",
