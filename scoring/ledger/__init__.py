@@ -18,7 +18,7 @@ contract checks it). What it offers:
   (:data:`TOTALS_AGGREGATES` and friends) for the standings.
 - **Export**: :func:`hanchan_record`.
 - **Refusals**: :class:`LedgerError` and its kinds :class:`StaleHanchan`,
-  :class:`DuplicateGame`, :class:`AlreadyImported`.
+  :class:`DuplicateGame`, :class:`AlreadyImported`, :class:`UnknownNames`.
 
 Modules (internal): ``plan`` (the engine once), ``create`` and ``write`` (the only code that
 stores engine results; ``rows`` builds the rows), ``confirmation`` (the trust rule),
@@ -45,7 +45,13 @@ from scoring.ledger.counts import (
 from scoring.ledger.errors import LedgerError, StaleHanchan
 from scoring.ledger.fingerprint import DuplicateGame
 from scoring.ledger.loading import hanchan_with_seats, with_seats
-from scoring.ledger.online import AlreadyImported, Players, import_verified, match_players
+from scoring.ledger.online import (
+    AlreadyImported,
+    Players,
+    UnknownNames,
+    import_verified,
+    match_players,
+)
 from scoring.ledger.plan import (
     Correction,
     FinalScoresEntry,
@@ -98,6 +104,7 @@ __all__ = [
     "Recorded",
     "StaleHanchan",
     "Undo",
+    "UnknownNames",
     "Void",
     "confirmation_policy",
     "confirmation_state",

@@ -22,7 +22,7 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from clubsite.models import Member, OnlineName
-from clubsite.names import clean_display_name
+from clubsite.names import NAME_LIMIT, clean_display_name
 from scoring.ledger.errors import LedgerError
 from scoring.ledger.plan import Plan, PlannedHand, Record
 from scoring.ledger.records import hanchan_import
@@ -40,12 +40,70 @@ class AlreadyImported(LedgerError):
         super().__init__(_("already imported as game %(id)d: nothing stored") % {"id": hanchan.pk})
 
 
+# Tenhou's name for a player who has not registered one: anyone, so never an online name.
+ANONYMOUS = "NoName"
+
+
+class UnknownNames(LedgerError):
+    """Seats of the log with no member (issue 22 item 1): ``names`` the online names no
+    member has (nor ``--map`` gives), ``shared`` the names that cannot name one member —
+    ``(name, seats)`` for a name at several seats (Mahjong Soul allows equal nicknames) or
+    Tenhou's anonymous ``NoName`` — seats counted from 1. ``str()`` is the command's line;
+    the upload page says it in its own words (:mod:`scoring.views.online`)."""
+
+    def __init__(
+        self, service: str, names: Sequence[str], shared: Sequence[tuple[str, tuple[int, ...]]]
+    ) -> None:
+        self.service = service
+        self.names = tuple(names)
+        self.shared = tuple(shared)
+        parts = []
+        if self.names:
+            parts.append(
+                _(
+                    'unknown %(service)s name(s): %(names)s (give --map "name=member", add the '
+                    "name to a member's online names, or use --create-members)"
+                )
+                % {"service": service, "names": ", ".join(self.names)}
+            )
+        for name, seats in self.shared:
+            if len(seats) > 1:
+                parts.append(
+                    _(
+                        "seats %(seats)s are all called %(name)s: no online name tells them "
+                        "apart (use --create-members to add a member for each)"
+                    )
+                    % {"seats": ", ".join(map(str, seats)), "name": name}
+                )
+            else:
+                parts.append(
+                    _(
+                        "seat %(seat)d is %(name)s, an anonymous player: no online name is "
+                        'saved for it (give --map "%(name)s=member" or use --create-members)'
+                    )
+                    % {"seat": seats[0], "name": name}
+                )
+        super().__init__("; ".join(parts))
+
+
 @dataclass(frozen=True)
 class Players:
-    """The members at the log's seats, and the online names newly saved for them."""
+    """The members at the log's seats, and the online names newly saved for them (never a
+    name at two seats, nor ``NoName``: those name nobody in particular)."""
 
     members: list[Member]
     saved: list[str]
+
+    @property
+    def created(self) -> list[tuple[str, Member]]:
+        """``(online name, new member)`` for each seat that gets a new member."""
+        return [
+            (name, member)
+            for name, member in zip(self._names, self.members, strict=True)
+            if member.pk is None
+        ]
+
+    _names: tuple[str, ...] = ()
 
 
 def existing_game(log: OnlineLog) -> Hanchan | None:
@@ -69,25 +127,51 @@ def match_players(
 
     ``mapping`` gives a member's display name for an online name (``--map``): the pair is
     saved as that member's online name on import. With ``create_members`` an unknown name
-    becomes a new member (no usable password) of that display name. Nothing is written
-    here; :func:`import_verified` saves the names and members with the game.
+    becomes a new member (no usable password) of that display name, or, where a member has
+    that display name already or another seat takes it, of the first free ``"name (2)"``,
+    ``"name (3)"``…: a display name alone never puts a seat on a member (issue 22 item 1).
+
+    A name at several seats of the log (equal nicknames) or Tenhou's ``NoName`` names no one
+    player: it is never matched by a saved online name nor saved; each such seat gets a new
+    member with ``create_members``, a ``NoName`` at one seat may be given by ``mapping``.
+    Nothing is written here; :func:`import_verified` saves the names and members with the
+    game.
 
     Raises:
-        LedgerError: an online name with no member (and no ``mapping`` entry nor
-            ``create_members``), a mapped member that does not exist, or a name that is no
-            display name.
+        UnknownNames: seats with no member (and no ``mapping`` entry nor
+            ``create_members``), naming them.
+        LedgerError: a mapped member that does not exist, a mapped name at several seats, or
+            a name that is no display name.
     """
     mapping = mapping or {}
+    seats_of: dict[str, list[int]] = {}
+    for seat, name in enumerate(log.players, start=1):
+        seats_of.setdefault(name, []).append(seat)
+    shared = {name for name, seats in seats_of.items() if len(seats) > 1 or name == ANONYMOUS}
     saved = {
         row.name: row.member
         for row in OnlineName.objects.select_related("member").filter(
-            service=log.service, name__in=log.players
+            service=log.service, name__in=set(log.players) - shared
         )
     }
     members: list[Member] = []
-    unknown = []
+    unknown: list[str] = []
+    unmatched: list[tuple[str, tuple[int, ...]]] = []
     new_names = []
+    taken: set[str] = set()
     for name in log.players:
+        if name in mapping and len(seats_of[name]) > 1:
+            raise LedgerError(
+                _(
+                    "--map %(name)s=%(member)s: %(name)s is at seats %(seats)s; one member "
+                    "cannot sit at several."
+                )
+                % {
+                    "name": name,
+                    "member": mapping[name],
+                    "seats": ", ".join(map(str, seats_of[name])),
+                }
+            )
         if name in mapping:
             member = Member.objects.filter(display_name=mapping[name]).first()
             if member is None:
@@ -96,27 +180,42 @@ def match_players(
                     % {"name": name, "member": mapping[name]}
                 )
             members.append(member)
-            new_names.append(name)
+            if name not in shared:
+                new_names.append(name)
         elif name in saved:
             members.append(saved[name])
         elif create_members:
-            try:
-                clean_display_name(name)
-            except ValidationError as error:
-                raise LedgerError(f"players: {name[:80]!r}: {' '.join(error.messages)}") from None
-            members.append(Member(display_name=name))
-            new_names.append(name)
+            members.append(Member(display_name=_free_display_name(name, taken)))
+            if name not in shared:
+                new_names.append(name)
+        elif name in shared:
+            if (name, tuple(seats_of[name])) not in unmatched:
+                unmatched.append((name, tuple(seats_of[name])))
         else:
             unknown.append(name)
-    if unknown:
-        raise LedgerError(
-            _(
-                'unknown %(service)s name(s): %(names)s (give --map "name=member", add the '
-                "name to a member's online names, or use --create-members)"
-            )
-            % {"service": log.service, "names": ", ".join(unknown)}
-        )
-    return Players(members=members, saved=new_names)
+    if unknown or unmatched:
+        raise UnknownNames(log.service, unknown, unmatched)
+    return Players(members=members, saved=new_names, _names=tuple(log.players))
+
+
+def _free_display_name(name: str, taken: set[str]) -> str:
+    """``name`` as a new member's display name: itself, or the first of ``"name (2)"``,
+    ``"name (3)"``… that no member and no name in ``taken`` has (then added to ``taken``).
+
+    Raises:
+        LedgerError: ``name`` is no display name (empty, a control character).
+    """
+    try:
+        base = clean_display_name(name[:NAME_LIMIT])
+    except ValidationError as error:
+        raise LedgerError(f"players: {name[:80]!r}: {' '.join(error.messages)}") from None
+    candidate, number = base, 1
+    while candidate in taken or Member.objects.filter(display_name=candidate).exists():
+        number += 1
+        suffix = f" ({number})"
+        candidate = base[: NAME_LIMIT - len(suffix)].rstrip() + suffix
+    taken.add(candidate)
+    return candidate
 
 
 def import_verified(
@@ -186,10 +285,13 @@ def import_verified(
                 imported_by=by,
             )
             return hanchan
-    except IntegrityError:
+    except IntegrityError as error:
         existing = existing_game(log)
         if existing is None:
-            raise
+            # Another import took a new member's display name or an online name meanwhile.
+            raise LedgerError(
+                _("Another import stored the same names meanwhile: nothing was stored; try again.")
+            ) from error
         raise AlreadyImported(existing) from None
 
 

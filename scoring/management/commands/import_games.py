@@ -129,13 +129,23 @@ class Command(BaseCommand):
         if options["check"]:
             return f"agrees hand by hand: {what}; --check: nothing stored"
         players = match_players(log, mapping=mapping, create_members=options["create_members"])
+        new_members = players.created
         hanchan = import_verified(
             verified,
             players,
             played_on=default_date,
             allow_duplicate=options["allow_duplicate"],
         )
-        return f"imported {what} as game {hanchan.pk}"
+        line = f"imported {what} as game {hanchan.pk}"
+        created = [
+            member.display_name
+            if member.display_name == name
+            else f"{member.display_name} ({log.service} name {name})"
+            for name, member in new_members
+        ]
+        if created:
+            line += f"; new member(s): {', '.join(created)}"
+        return line
 
     def _import_records(
         self,
