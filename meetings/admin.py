@@ -1,6 +1,8 @@
 """Venues are the stewards' to edit here (Django's permissions decide which steward may);
 meetups are shown for reference, their state moves only through the meetup pages."""
 
+from typing import Any
+
 from django.contrib import admin
 from django.db.models import Model
 from django.http import HttpRequest
@@ -57,6 +59,12 @@ class MeetupAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
+
+    def save_model(self, request: HttpRequest, obj: Meetup, form: Any, change: bool) -> None:
+        # Another venue is a new revision of the meetup's calendar event.
+        if change and "venue" in form.changed_data:
+            obj.sequence += 1
+        super().save_model(request, obj, form, change)
 
 
 @admin.register(Notice)

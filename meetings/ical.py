@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from icalendar import Calendar, Event
 
-from meetings.models import MEETUP_DURATION, Meetup, Notice, join_list, lineup_names
+from meetings.models import MEETUP_DURATION, Meetup, join_list, lineup_names
 
 PRODUCT_ID = "-//clubsite//meetups//EN"
 
@@ -56,6 +56,6 @@ def meetup_event(meetup: Meetup) -> Event:
     event.add("description", "\n".join(line for line in lines if line))
     event.add("url", url)
     event.add("status", "CONFIRMED")
-    # Each date change is a new revision of the event, so calendar apps replace the old one.
-    event.add("sequence", sum(1 for n in meetup.notices.all() if n.kind == Notice.Kind.MOVED))
+    # Each change is a new revision of the event, so calendar apps replace the old one.
+    event.add("sequence", meetup.sequence)
     return event

@@ -172,6 +172,9 @@ class Meetup(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    # The revision of its calendar event (the .ics SEQUENCE): one more with every change of
+    # date, time, venue, line-up or state (``meetings.transitions.announce``, the admin's venue).
+    sequence = models.PositiveIntegerField(_("calendar revision"), default=0, editable=False)
 
     objects = MeetupQuerySet.as_manager()
 

@@ -34,6 +34,16 @@ class NoticeKind(models.TextChoices):
     REPORTED = "reported", gettext_lazy("results")
 
 
+# The notices that announce a change of the meetup itself (its date, time, line-up or state),
+# each a new revision of its calendar event (``Meetup.sequence``). Not: the call (revision 0),
+# one member's confirmation, a change request (the coordinator's decision is its own notice).
+REVISING_KINDS = frozenset(NoticeKind) - {
+    NoticeKind.POSTED,
+    NoticeKind.CONFIRMED,
+    NoticeKind.CHANGE_REQUESTED,
+}
+
+
 def notice_text(kind: str, params: Mapping[str, Any]) -> str:
     """A notice of ``kind`` with ``params`` in the active language, short as a mailing-list
     subject."""

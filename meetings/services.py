@@ -186,17 +186,25 @@ def meetup_apply(
     application.dates.set(chosen)
     meetup = reload(meetup)
     params: dict[str, object] = {"name": member.display_name}
-    to = [meetup.coordinator]
+    asked: list[Member] = []
     if meetup.date is not None:
         if meetup.state == State.RECRUITING and meetup.open_seats():
             offered = fill_seats(meetup, now)
             params["seated"] = application.pk in {a.pk for a in offered}
             params["full"] = meetup.state == State.PROVISIONAL
-            if params["full"]:
-                to += members_of(meetup.lineup())
+            # "Please confirm" is for whoever has a confirmation to give (the member who
+            # took the seat first of all), not for those who have given theirs.
+            asked = members_of(a for a in meetup.lineup() if a.awaiting_confirmation())
         else:
             params["waiting"] = True
-    announce(meetup, Notice.Kind.APPLIED, by=member, params=params, to=to)
+    announce(
+        meetup,
+        Notice.Kind.APPLIED,
+        by=member,
+        params=params,
+        to=[meetup.coordinator],
+        asked_to_confirm=asked,
+    )
     return meetup
 
 

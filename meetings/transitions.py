@@ -23,6 +23,7 @@ from meetings.models import (
     State,
     Viewer,
 )
+from meetings.notices import REVISING_KINDS
 
 
 class MeetupError(Exception):
@@ -107,17 +108,30 @@ def announce(
     by: Member | None,
     params: dict[str, object],
     to: Iterable[Member],
+    asked_to_confirm: Iterable[Member] = (),
 ) -> Notice:
     """Store the notice and e-mail it, after the commit, to ``to`` (but not to whoever did it:
-    they know) and to the club's list address."""
+    they know), to ``asked_to_confirm`` (even whoever did it: they have a confirmation to
+    give) and to the club's list address. A notice of a change of the meetup itself is a new
+    revision of its calendar event."""
     notice = Notice.objects.create(meetup=meetup, kind=kind, actor=by, params=params)
-    recipients = list(dict.fromkeys(m.pk for m in to if m != by))
+    if kind in REVISING_KINDS:
+        bump_sequence(meetup)
+    recipients = list(
+        dict.fromkeys([*(m.pk for m in to if m != by), *(m.pk for m in asked_to_confirm)])
+    )
     # After the commit, through the task framework, so that a slow mail server never holds a
     # request once a queue backend is configured (the immediate backend sends right away).
     transaction.on_commit(
         partial(emails.send_notice_emails.enqueue, notice.pk, recipients), robust=True
     )
     return notice
+
+
+def bump_sequence(meetup: Meetup) -> None:
+    """One more revision of ``meetup``'s calendar event (the row is locked: ``locked``)."""
+    meetup.sequence += 1
+    Meetup.objects.filter(pk=meetup.pk).update(sequence=meetup.sequence)
 
 
 # A meetup is arranged at most this far ahead (issue 9: a date like 9999-12-31 broke the

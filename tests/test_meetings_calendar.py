@@ -7,17 +7,21 @@ import datetime
 from collections.abc import Callable
 
 import pytest
-from django.test import Client
+from django.contrib import admin
+from django.contrib.auth.models import User
+from django.test import Client, RequestFactory
 from django.urls import reverse
+from django.utils import timezone
 from icalendar import Calendar
 
 from clubsite.models import Member
 from meetings import services
-from meetings.models import MeetupProfile
+from meetings.models import Meetup, MeetupProfile, Venue
 from tests.test_meetings_support import (
     AOKI_PHONE,
     confirmed,
     day,
+    fresh,
     more_members,
     post,
     provisional,
@@ -80,6 +84,7 @@ def test_it_revises_the_event_when_the_date_moves(
     client_for: ClientFor, coordinator: Member, players: list[Member]
 ) -> None:
     meetup = confirmed(coordinator, players, days=(7,))
+    before = sequence_of(client_for(players[0]), meetup)
     services.meetup_move(
         meetup_id=meetup.pk, by=coordinator.user, date=day(8), start_time=datetime.time(18, 0)
     )
@@ -91,7 +96,57 @@ def test_it_revises_the_event_when_the_date_moves(
 
     text = response.content.decode()
     assert f"DTSTART;TZID=Asia/Tokyo:{day(8):%Y%m%d}T180000" in text
-    assert "SEQUENCE:1" in text
+    # Moved, then finalized again: two revisions.
+    assert sequence_of(client_for(players[0]), meetup) == before + 2
+
+
+def sequence_of(client: Client, meetup: Meetup) -> int:
+    """The SEQUENCE of the meetup's event in its .ics file."""
+    response = client.get(reverse("meetings:ics", args=[meetup.pk]))
+    assert response.status_code == 200
+    (event,) = events(response.content)
+    return int(event["SEQUENCE"])
+
+
+def test_it_revises_the_event_with_every_change_of_the_meetup(
+    client_for: ClientFor, coordinator: Member, players: list[Member], staff: User
+) -> None:
+    """Line-up, state and venue changes each raise the SEQUENCE, so that calendar apps replace
+    the event they hold; a confirmation or a change request alone does not."""
+    meetup = confirmed(coordinator, players, days=(7,))
+    reader = client_for(players[0])
+    seen = [sequence_of(reader, meetup)]
+    # Fujii cannot come; Goto, waiting, takes the seat, confirms, and the notice is out again.
+    fujii, goto = players[2], players[3]
+    services.meetup_request_change(meetup_id=meetup.pk, by=fujii.user, kind="cancel")
+    assert fresh(meetup).sequence == seen[-1]
+    services.meetup_rerecruit(meetup_id=meetup.pk, by=coordinator.user)
+    services.meetup_confirm(meetup_id=meetup.pk, by=goto.user)
+    assert fresh(meetup).sequence == seen[-1] + 1
+    services.meetup_finalize(meetup_id=meetup.pk, by=coordinator.user)
+    seen.append(sequence_of(reader, meetup))
+    assert "Goto" in str(
+        events(reader.get(reverse("meetings:ics", args=[meetup.pk])).content)[0]["DESCRIPTION"]
+    )
+    # Another venue, set by a steward in the admin.
+    backup = Venue.objects.create(name="雀荘B", address="札幌市北区", role=Venue.Role.BACKUP)
+    model_admin = admin.site._registry[Meetup]
+    request = RequestFactory().post("/")
+    request.user = staff
+    instance = fresh(meetup)
+    form = model_admin.get_form(request, instance)(
+        data={"venue": backup.pk, "note": instance.note, "report_note": ""}, instance=instance
+    )
+    assert form.is_valid(), form.errors
+    model_admin.save_model(request, form.save(commit=False), form, change=True)
+    seen.append(sequence_of(reader, meetup))
+    # Held: a new state.
+    Meetup.objects.filter(pk=meetup.pk).update(date=timezone.localdate())
+    services.meetup_mark_held(meetup_id=meetup.pk, by=coordinator.user)
+    seen.append(sequence_of(reader, meetup))
+
+    assert seen == sorted(set(seen)), seen
+    assert len(seen) == 4
 
 
 def test_it_has_no_ics_before_the_final_notice(

@@ -642,6 +642,32 @@ def test_it_goes_back_to_recruiting_when_nobody_waits_for_the_seat(
     assert last_notice(meetup).params == {"name": "Endo", "seated": True, "full": True}
 
 
+def test_it_asks_the_member_who_takes_an_open_seat_to_confirm_not_those_who_have(
+    everyone: list[Member],
+    coordinator: Member,
+    players: list[Member],
+    outsider: Member,
+    send_mail: Run,
+) -> None:
+    member, other_member, fujii = players[:3]
+    meetup = provisional(coordinator, players[:3])
+    for confirming in (other_member, fujii):
+        services.meetup_confirm(meetup_id=meetup.pk, by=confirming.user)
+    services.meetup_withdraw(meetup_id=meetup.pk, by=member.user)
+    mail.outbox.clear()
+
+    send_mail(lambda: services.meetup_apply(meetup_id=meetup.pk, by=outsider.user))
+
+    meetup = fresh(meetup)
+    assert seat_of(meetup, outsider).awaiting_confirmation()
+    (to_endo,) = mail_to(mail.outbox, outsider)
+    assert "Endo" in to_endo.subject and "確認をお願いします" in to_endo.subject
+    assert "例会のページで確認をお願いします" in to_endo.body
+    assert mail_to(mail.outbox, other_member) == []
+    assert mail_to(mail.outbox, fujii) == []
+    assert len(mail_to(mail.outbox, coordinator)) == 1
+
+
 def test_it_lets_a_waiting_applicant_withdraw_without_touching_the_line_up(
     coordinator: Member, players: list[Member]
 ) -> None:
