@@ -10,6 +10,7 @@ import json
 import subprocess
 import sys
 from collections import Counter
+from collections.abc import Iterator
 from itertools import combinations
 from pathlib import Path
 
@@ -86,12 +87,70 @@ def test_nine_players_at_three_player_tables_over_four_rounds_never_repeat():
 
 
 @pytest.mark.parametrize(
-    ("players", "rounds", "size", "bound"), [(8, 4, 4, 20), (16, 6, 4, 24), (12, 4, 4, 6),
-                                            (16, 4, 4, 0), (9, 6, 3, 18)],
+    ("players", "rounds", "size", "bound"), [(8, 4, 4, 20), (16, 6, 4, 24), (12, 4, 4, 9),
+                                            (16, 4, 4, 0), (9, 6, 3, 18), (8, 2, 4, 4),
+                                            (24, 8, 4, 12), (12, 6, 4, 42)],
 )  # fmt: skip
 def test_the_lower_bound_on_repeats(players, rounds, size, bound):
-    # Each player meets (size - 1) * rounds opponents among players - 1 others.
+    # Each player meets (size - 1) * rounds opponents among players - 1 others; and every
+    # later round seats at each table players who shared a first-round table (12 players:
+    # 3 first-round tables for 4 seats, so one pair a table, 3 a round).
     assert seating.repeat_lower_bound(players, rounds, size) == bound
+
+
+def _partitions(players: tuple[int, ...], size: int) -> Iterator[list[tuple[int, ...]]]:
+    if not players:
+        yield []
+        return
+    first, rest = players[0], players[1:]
+    for others in combinations(rest, size - 1):
+        table = (first, *others)
+        left = tuple(p for p in rest if p not in others)
+        for more in _partitions(left, size):
+            yield [table, *more]
+
+
+def _fewest_repeats(players: int, rounds: int, size: int) -> int:
+    """Every seating of this size, searched (the first round fixed, the others in order of
+    their index among all the ways to seat a round), with branch and bound."""
+    rounds_pairs = [
+        [pair for table in part for pair in combinations(table, 2)]
+        for part in _partitions(tuple(range(players)), size)
+    ]
+    met = dict.fromkeys(rounds_pairs[0], 1)
+    best = [players * players * rounds]
+
+    def extend(done: int, start: int, repeats: int) -> None:
+        if repeats >= best[0]:
+            return
+        if done == rounds:
+            best[0] = repeats
+            return
+        for index in range(start, len(rounds_pairs)):
+            pairs = rounds_pairs[index]
+            added = sum(1 for pair in pairs if met.get(pair, 0))
+            for pair in pairs:
+                met[pair] = met.get(pair, 0) + 1
+            extend(done + 1, index, repeats + added)
+            for pair in pairs:
+                met[pair] -= 1
+
+    extend(1, 0, 0)
+    return best[0]
+
+
+@pytest.mark.parametrize(
+    ("players", "rounds", "size"),
+    [(8, 2, 4), (8, 3, 4), (8, 4, 4), (6, 2, 3), (6, 3, 3), (6, 4, 3), (6, 5, 3), (12, 2, 4),
+     (9, 2, 3), (9, 3, 3), (12, 2, 3)],
+)  # fmt: skip
+def test_the_lower_bound_is_the_fewest_possible_on_small_sizes(players, rounds, size):
+    """Issue 21 item 6: a Meijin draw (8 players, 2 rounds) cannot do better than 4 repeat
+    meetings, and the page must not promise 0; the bound is what exhaustive search finds."""
+    assert seating.repeat_lower_bound(players, rounds, size) == _fewest_repeats(
+        players, rounds, size
+    )
+    assert seating.repeat_lower_bound(8, 2, 4) == 4
 
 
 def test_eight_players_over_four_rounds_reach_the_lower_bound():

@@ -60,12 +60,41 @@ def check_size(players: int, rounds: int, table_size: int) -> None:
         )
 
 
+# The fewest repeat meetings of every seating of these sizes (players, rounds, table size),
+# found by exhaustive search (tests/test_tournament_seating.py searches them again): where the
+# counting bounds below fall short of it (6 players at tables of 3 over 3 rounds: 4 < 5).
+EXHAUSTIVE_MINIMA: dict[tuple[int, int, int], int] = {
+    (6, 2, 3): 2,
+    (6, 3, 3): 5,
+    (6, 4, 3): 9,
+    (6, 5, 3): 15,
+    (8, 2, 4): 4,
+    (8, 3, 4): 8,
+    (8, 4, 4): 20,
+    (12, 2, 4): 3,
+}
+
+
 def repeat_lower_bound(players: int, rounds: int, table_size: int) -> int:
-    """The fewest repeat meetings any seating can have: each player meets
-    ``(table_size - 1) * rounds`` opponents among ``players - 1`` others, so at least the
-    excess are repeats; each repeat is shared by two players."""
+    """The fewest repeat meetings any seating of this size can have, a proven bound (exact for
+    the sizes searched exhaustively, :data:`EXHAUSTIVE_MINIMA`). The larger of two counts:
+
+    - each player meets ``(table_size - 1) * rounds`` opponents among ``players - 1`` others,
+      so at least the excess are repeats, each shared by two players;
+    - against the first round's tables: every later round seats ``table_size`` players at a
+      table out of ``players // table_size`` first-round tables; where there are fewer of
+      those than seats, some players at the table sat together in the first round (at best
+      spread evenly), and every such pair is a repeat of its own (8 players over 2 rounds:
+      each table holds two pairs from the first round, 4 repeats).
+    """
     excess = max(0, (table_size - 1) * rounds - (players - 1))
-    return math.ceil(players * excess / 2)
+    by_opponents = math.ceil(players * excess / 2)
+    tables = players // table_size
+    share, extra = divmod(table_size, tables)
+    per_table = extra * math.comb(share + 1, 2) + (tables - extra) * math.comb(share, 2)
+    by_first_round = (rounds - 1) * tables * per_table
+    known = EXHAUSTIVE_MINIMA.get((players, rounds, table_size), 0)
+    return max(by_opponents, by_first_round, known)
 
 
 def lot_rounds(players: int, rounds: int, *, table_size: int = 4, seed: int = 0) -> list[Round]:

@@ -255,8 +255,10 @@ def round_start(*, round_id: int) -> Round:
                     members=[members[n] for n in table],
                     played_on=played_on,
                     venue=event.venue,
-                    table_name=_("%(event)s R%(round)d T%(table)d")
-                    % {"event": event.name[:24], "round": rnd.number, "table": number},
+                    # The table's number only: the same in every language ("Table 2",
+                    # "2卓"); the event and the round are shown from this Table row, in the
+                    # reader's language (templatetags/tournament_games.py).
+                    table_name=str(number),
                     overrides=event.overrides or None,
                     # Started by the draw, not by the steward who starts the round: the
                     # players confirm each other's game as at any club table (a game

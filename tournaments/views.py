@@ -27,7 +27,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from icalendar import Calendar
 from icalendar import Event as CalendarEvent
 
-from clubsite.formatting import settlement_points
+from clubsite.formatting import MINUS, settlement_points
 from clubsite.models import Member
 from clubsite.permissions import is_steward
 from clubsite.spreadsheet import safe_cell
@@ -265,10 +265,17 @@ def _player_chart(view: EventView) -> list[tuple[str, list[str]]]:
     ]
 
 
+def csv_points(points: int) -> str:
+    """Points for a spreadsheet, as the standings' CSV writes them: thousands, a plain signed
+    decimal a spreadsheet reads as a number (56000 -> "56.0", -21000 -> "-21.0"): no plus
+    sign, an ASCII minus."""
+    return settlement_points(points).replace(MINUS, "-").lstrip("+")
+
+
 @require_safe
 def ranking_csv(request: HttpRequest, pk: int) -> HttpResponse:
     """The ranking as CSV: place, name, each round's points, total, games, average rank;
-    points in thousands with one decimal as the standings write them."""
+    points in thousands with one decimal as the standings' CSV writes them (:func:`csv_points`)."""
     event = get_object_or_404(Event, pk=pk)
     view = event_view(event)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
@@ -293,8 +300,8 @@ def ranking_csv(request: HttpRequest, pk: int) -> HttpResponse:
             [
                 place,
                 safe_cell(row.name),
-                *[settlement_points(p) if p is not None else "" for p in points],
-                settlement_points(row.ranked_total),
+                *[csv_points(p) if p is not None else "" for p in points],
+                csv_points(row.ranked_total),
                 row.games,
                 f"{float(row.average_rank):.2f}" if row.counted_games else "",
                 "1" if row.finalist else "0",

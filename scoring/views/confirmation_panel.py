@@ -96,6 +96,8 @@ ACTION_TEXT: dict[str, Callable[[int], str]] = {
     LedgerChange.Action.UNDONE: lambda n: _("undid hand %(n)d") % {"n": n},
     LedgerChange.Action.FINISHED: lambda n: _("finished the game"),
     LedgerChange.Action.VOIDED: lambda n: _("voided the game"),
+    LedgerChange.Action.FINAL_SCORES: lambda n: _("entered the final scores"),
+    LedgerChange.Action.TIME_CALLED: lambda n: _("called time"),
     LedgerChange.Action.CONFIRMED: lambda n: _("confirmed the result"),
     LedgerChange.Action.COUNTED: lambda n: _("the result counts in the standings"),
 }
@@ -123,5 +125,13 @@ def _history_row(action: str, sequence: int | None, at: datetime, by: Member | N
     return HistoryRow(
         at=at,
         who=by.display_name if by is not None else _("a steward"),
-        what=text(number) if text is not None else action,
+        what=text(number) if text is not None else _action_label(action),
     )
+
+
+def _action_label(action: str) -> str:
+    """An action without a sentence of its own: its translated name, never the stored key."""
+    try:
+        return str(LedgerChange.Action(action).label)
+    except ValueError:
+        return _("changed the game")
