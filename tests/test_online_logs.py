@@ -108,7 +108,23 @@ def test_a_tenhou_json_game_reads_as_the_log_says():
     assert str(log.played_on) == "2022-08-10"
     # East 3: 30 fu 4 han ron from seat 0 to seat 3, 7,700 (no kiriage mangan, Tenhou §5).
     assert log.hands[2].candidates == (
-        {"result": "ron", "loser": 0, "wins": [{"winner": 3, "han": 4, "fu": 30}]},
+        {
+            "result": "ron",
+            "loser": 0,
+            "wins": [
+                {
+                    "winner": 3,
+                    "han": 4,
+                    "fu": 30,
+                    # The yaku strings, as an mjlog's AGARI gives them (issue 22 item 6).
+                    "yaku": [
+                        {"name": "tanyao", "han": 1},
+                        {"name": "dora", "han": 2},
+                        {"name": "aka_dora", "han": 1},
+                    ],
+                }
+            ],
+        },
     )
     assert log.hands[2].deltas == (-7700, 0, 0, 7700)
     assert log.final_scores == (18100, 22900, 27100, 31900)

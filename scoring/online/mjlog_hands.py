@@ -49,6 +49,17 @@ TENHOU_YAKU = {
     46: "daburu_chuuren_poutou", 47: "kokushi", 48: "daburu_kokushi", 49: "daisuushi",
     50: "shosuushi", 51: "suukantsu", 52: "dora", 53: "ura_dora", 54: "aka_dora",
 }  # fmt: skip
+# The same ids as Tenhou writes their names in its tenhou.net/6 JSON (``"役牌 中(1飜)"``): the
+# log viewer's table, index = id.
+TENHOU_YAKU_NAMES = (
+    "門前清自摸和", "立直", "一発", "槍槓", "嶺上開花", "海底摸月", "河底撈魚", "平和", "断幺九",
+    "一盃口", "自風 東", "自風 南", "自風 西", "自風 北", "場風 東", "場風 南", "場風 西",
+    "場風 北", "役牌 白", "役牌 發", "役牌 中", "両立直", "七対子", "混全帯幺九", "一気通貫",
+    "三色同順", "三色同刻", "三槓子", "対々和", "三暗刻", "小三元", "混老頭", "二盃口",
+    "純全帯幺九", "混一色", "清一色", "人和", "天和", "地和", "大三元", "四暗刻", "四暗刻単騎",
+    "字一色", "緑一色", "清老頭", "九蓮宝燈", "純正九蓮宝燈", "国士無双", "国士無双１３面",
+    "大四喜", "小四喜", "四槓子", "ドラ", "裏ドラ", "赤ドラ",
+)  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,7 +32,7 @@ from .log import (
     points_of,
     round_label,
 )
-from .tenhou_rules import rulesets_of_disp, win_value
+from .tenhou_rules import json_yaku, rulesets_of_disp, win_value
 
 ABORTS = {
     "九種九牌": "kyuushu_kyuuhai",
@@ -237,6 +237,9 @@ def _win_hand(result: list[Any], base: dict[str, Any], players: int, where: str)
         if not all(isinstance(x, int) and 0 <= x < players for x in (who, src, pao)):
             raise LogError(f"{where}: a win names a seat that is not at the table")
         win: dict[str, Any] = {"winner": who, **win_value(info[3], info[4:], where)}
+        yaku = json_yaku(info[4:])
+        if yaku:
+            win["yaku"] = yaku
         if pao != who:
             win["pao"] = pao
         wins.append(win)

@@ -16,11 +16,19 @@ import re
 from typing import Any
 
 from .log import LogError
+from .mjlog_hands import TENHOU_YAKU, TENHOU_YAKU_NAMES
 
 THREE_PLAYERS = 0x10
 EAST_SOUTH = 0x08
 
 _COUNTED = re.compile(r"^(\d+)符(\d+)飜")
+# A yaku string of a Tenhou JSON win: ``立直(1飜)``, ``ドラ(2飜)``, ``大三元(役満)``.
+_YAKU = re.compile(r"^(?P<name>.+)\((?:(?P<han>\d+)飜|(?P<yakuman>役満))\)$")
+# Tenhou's JSON yaku names (and the full-width/half-width forms of 13-sided kokushi) to the
+# ``mahjong`` package's names, by Tenhou's yaku ids (:data:`.mjlog_hands.TENHOU_YAKU`).
+_YAKU_OF_NAME = {name: TENHOU_YAKU[i] for i, name in enumerate(TENHOU_YAKU_NAMES)} | {
+    "国士無双13面": "daburu_kokushi",
+}
 _LIMITS = (
     ("数え役満", "yakuman"),
     ("三倍満", "sanbaiman"),
@@ -83,6 +91,23 @@ def win_value(result: str, yaku: list[Any], where: str) -> dict[str, Any]:
                 return {"limit": "yakuman", "yakuman": 1}
             return {"limit": limit}
     raise LogError(f"{where}: {result!r} is not a result Tenhou writes")
+
+
+def json_yaku(yaku: list[Any]) -> list[dict[str, Any]]:
+    """The record's ``yaku`` of a Tenhou JSON win, as an mjlog's ``<AGARI>`` gives them
+    (:func:`.mjlog_hands.win_description`): ``[{"name": "riichi", "han": 1}, ...]``, a
+    yakuman 13, a yaku of no han (``ドラ(0飜)``) left out, and so is a string of no known
+    yaku (the win's value is read from its result string alone)."""
+    out = []
+    for text in yaku:
+        match = _YAKU.match(text) if isinstance(text, str) else None
+        name = _YAKU_OF_NAME.get(match["name"].strip()) if match else None
+        if match is None or name is None:
+            continue
+        han = 13 if match["yakuman"] else int(match["han"])
+        if han:
+            out.append({"name": name, "han": han})
+    return out
 
 
 def mjlog_win_value(ten: str, yaku: str, yakuman: str, where: str) -> dict[str, Any]:
