@@ -9,7 +9,7 @@ from datetime import date
 from fractions import Fraction
 
 from django.core.paginator import Paginator
-from django.db.models import StringAgg, Value
+from django.db.models import Q, StringAgg, Value
 from django.db.models.functions import Concat
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -213,6 +213,8 @@ def member_page(request: HtmxHttpRequest, member_id: int) -> HttpResponse:
             online=StringAgg(
                 Concat("online_names__service", Value("\t"), "online_names__name"),
                 delimiter=Value("\n"),
+                # Without names the outer join's one empty row would read as a nameless one.
+                filter=Q(online_names__isnull=False),
                 default=Value(""),
             )
         ),
