@@ -103,7 +103,8 @@ def test_a_tenhou_json_game_reads_as_the_log_says():
     assert log.service == "tenhou"
     assert log.log_id == "2022081017gm-00e1-0000-2df24853"
     assert log.replay_url == "https://tenhou.net/0/?log=2022081017gm-00e1-0000-2df24853"
-    assert log.rulesets == ("tenhou-4p-east",)
+    # East-only by its log id and its rule, then the other length (issue 22 item 3).
+    assert log.rulesets == ("tenhou-4p-east", "tenhou-4p")
     assert log.players == ("鳳東のうさぎさん", "phenome", "藤岡幹大", "うちー")
     assert str(log.played_on) == "2022-08-10"
     # East 3: 30 fu 4 han ron from seat 0 to seat 3, 7,700 (no kiriage mangan, Tenhou §5).

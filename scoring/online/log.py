@@ -19,8 +19,11 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-# Tenhou log ids: 2022081017gm-00e1-0000-2df24853 (date and hour, lobby type, lobby, hash).
-TENHOU_LOG_ID = re.compile(r"(?P<date>\d{8})(?P<hour>\d{2})gm-[0-9a-f]{4}-\d{4,5}-[0-9a-f]{8}")
+# Tenhou log ids: 2022081017gm-00e1-0000-2df24853 (date and hour, lobby type as the mjlog's
+# GO type in hex, lobby, hash).
+TENHOU_LOG_ID = re.compile(
+    r"(?P<date>\d{8})(?P<hour>\d{2})gm-(?P<type>[0-9a-f]{4})-\d{4,5}-[0-9a-f]{8}"
+)
 
 
 class LogError(ValueError):

@@ -32,7 +32,7 @@ from .log import (
     settlement_points,
 )
 from .mjlog_hands import win_description
-from .tenhou_rules import THREE_PLAYERS, mjlog_win_value, rulesets_of_go_type
+from .tenhou_rules import THREE_PLAYERS, mjlog_win_value, rulesets_of_go_type, rulesets_to_try
 
 ABORTS = {
     "yao9": "kyuushu_kyuuhai",
@@ -94,7 +94,7 @@ def read(text: str, raw: bytes, filename: str = "") -> OnlineLog:
         log_id=log_id,
         lobby=go.get("lobby", "") if go is not None else "",
         rule_label=f"GO type {go_type}",
-        rulesets=rulesets,
+        rulesets=rulesets_to_try(rulesets, players, log_id),
         players=tuple(names),
         hands=tuple(hands),
         final_scores=final_scores,

@@ -32,7 +32,7 @@ from .log import (
     points_of,
     round_label,
 )
-from .tenhou_rules import json_yaku, rulesets_of_disp, win_value
+from .tenhou_rules import json_yaku, rulesets_of_disp, rulesets_to_try, win_value
 
 ABORTS = {
     "九種九牌": "kyuushu_kyuuhai",
@@ -86,7 +86,7 @@ def read(data: dict[str, Any], raw: bytes) -> OnlineLog:
         log_id=log_id,
         lobby=str(data.get("lobby", "") or ""),
         rule_label=disp,
-        rulesets=rulesets_of_disp(disp, players),
+        rulesets=rulesets_to_try(rulesets_of_disp(disp, players), players, log_id),
         players=tuple(names[:players]),
         hands=hands,
         final_scores=final_scores,

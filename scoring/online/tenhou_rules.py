@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .log import LogError
+from .log import TENHOU_LOG_ID, LogError
 from .mjlog_hands import TENHOU_YAKU, TENHOU_YAKU_NAMES
 
 THREE_PLAYERS = 0x10
@@ -51,6 +51,22 @@ def rulesets_of_go_type(go_type: int) -> tuple[int, tuple[str, ...]]:
     """Seats and presets of an mjlog ``<GO type>``."""
     players = 3 if go_type & THREE_PLAYERS else 4
     return players, ruleset_ids(players=players, east_south=bool(go_type & EAST_SOUTH))
+
+
+def rulesets_to_try(rulesets: tuple[str, ...], players: int, log_id: str) -> tuple[str, ...]:
+    """The presets a Tenhou log's hands are tried under, likeliest first (issue 22 item 3):
+    the length its log id's lobby type gives (``2022…gm-00e1-…``: bit 0x08 East-South) where
+    the log has a Tenhou id, then the lobby rules' own (``rulesets``: the mjlog's GO type or
+    the JSON's ``rule.disp``), then the other length. Where the log id, the lobby rules and
+    the hands played disagree (a GO type that says East-only in a game played into South and
+    West), the length under which every hand agrees is kept, as the variants are."""
+    match = TENHOU_LOG_ID.fullmatch(log_id)
+    by_id: tuple[str, ...] = ()
+    if match:
+        east_south = bool(int(match["type"], 16) & EAST_SOUTH)
+        by_id = ruleset_ids(players=players, east_south=east_south)
+    both = ruleset_ids(players=players, east_south=None)
+    return tuple(dict.fromkeys((*by_id, *rulesets, *both)))
 
 
 def rulesets_of_disp(disp: str, players: int) -> tuple[str, ...]:
