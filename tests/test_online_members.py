@@ -7,11 +7,16 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 from urllib.parse import quote
 
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.test import Client
+from django.urls import reverse
 from django.utils.translation import override
 
 from clubsite.models import Member, OnlineName
@@ -145,3 +150,87 @@ def test_a_name_equal_to_a_display_name_mapped_to_that_member(db, tmp_path):
     assert err == ""
     assert seated(Hanchan.objects.get()) == ["Aoki (2)", "Aoki (3)", "NoName", "Aoki"]
     assert OnlineName.objects.get().member == aoki
+
+
+# -- the upload page says it in the site's words (issue 22) ---------------------------------
+
+
+def page_outcome(member: Member, path: Path, language: str, **data: str) -> str:
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
+    client.force_login(member.user)
+    upload = SimpleUploadedFile(path.name, path.read_bytes())
+    html = client.post(reverse("game_import"), {"logs": [upload], **data}).content.decode()
+    assert Hanchan.objects.count() == 0
+    [message] = re.findall(r'<span class="import-message">(.*?)</span>', html, re.S)
+    return message
+
+
+def majsoul(tmp_path: Path, names: list[str]) -> Path:
+    """The sanma log as a Mahjong Soul room's (its ``rule.disp``), players renamed."""
+    path = renamed(tmp_path, names)
+    data = json.loads(path.read_bytes())
+    data["rule"]["disp"] = "玉の間南喰赤"
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("language", "service", "words"),
+    [
+        ("en", "Tenhou", "No member has these Tenhou names: 傍若無人51, れすこ."),
+        ("ja", "天鳳", "天鳳の名前傍若無人51, れすこのメンバーがいません。"),
+    ],
+)
+def test_unknown_names_on_the_page_name_the_service_and_link_the_names_page(
+    db, tmp_path, language, service, words
+):
+    aoki = make_member("aoki", "Aoki", "あおき")
+    OnlineName.objects.create(member=aoki, service="tenhou", name="代々木寿人")
+    message = page_outcome(aoki, SANMA, language)
+    assert words in message
+    assert 'href="/members/online-names/"' in message
+    assert "--map" not in message and "--create-members" not in message
+    assert "tenhou" not in message  # the service's name, not its key
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", "No member has these Mahjong Soul names: 代々木寿人, 傍若無人51, れすこ."),
+        ("ja", "雀魂の名前代々木寿人, 傍若無人51, れすこのメンバーがいません。"),
+    ],
+)
+def test_a_mahjong_soul_game_is_named_so_on_the_page(db, tmp_path, language, words):
+    aoki = make_member("aoki", "Aoki", "あおき", is_staff=True)
+    path = majsoul(tmp_path, ["代々木寿人", "傍若無人51", "れすこ"])
+    message = page_outcome(aoki, path, language)
+    assert words in message and 'href="/members/online-names/"' in message
+    assert "majsoul" not in message and "--map" not in message
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        (
+            "en",
+            "Seats 1, 2 are all called NoName on Tenhou: online names cannot tell them apart, "
+            "so a steward imports this game, adding a member for each.",
+        ),
+        ("ja", "席1, 2はどれも天鳳でNoNameという名前です"),
+    ],
+)
+def test_equal_names_on_the_page_are_one_sentence_without_command_advice(
+    db, tmp_path, language, words
+):
+    doi = make_member("doi", "Doi", "どい", is_staff=True)
+    message = page_outcome(doi, renamed(tmp_path, ["NoName", "NoName", "れすこ"]), language)
+    assert words in message
+    assert "--create-members" not in message
+    # Ticked, the steward's upload adds a member for each.
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
+    client.force_login(doi.user)
+    upload = SimpleUploadedFile(
+        SANMA.name, renamed(tmp_path, ["NoName", "NoName", "れすこ"]).read_bytes()
+    )
+    client.post(reverse("game_import"), {"logs": [upload], "create_members": "on"})
+    assert seated(Hanchan.objects.get()) == ["NoName", "NoName (2)", "れすこ"]

@@ -31,6 +31,7 @@ from scoring.ledger import (
     AlreadyImported,
     DuplicateGame,
     LedgerError,
+    UnknownNames,
     import_verified,
     match_players,
 )
@@ -92,12 +93,14 @@ class ImportForm(forms.Form):
 @dataclass(frozen=True)
 class Outcome:
     """What happened to one file: ``status`` is ``stored``, ``already``, ``agrees`` (checked,
-    nothing stored) or ``refused``."""
+    nothing stored) or ``refused``; ``names_link`` shows the link to the member's online
+    names page after the message."""
 
     name: str
     status: str
     message: str
     game: Hanchan | None = None
+    names_link: bool = False  # the message is about online names: link the page to add them
 
 
 @require_http_methods(["GET", "POST"])
@@ -201,6 +204,8 @@ def _import(
         return Outcome(name, "refused", _mismatch_sentence(mismatch))
     except LogError as error:
         return Outcome(name, "refused", _("Not a game log we can read: %(why)s") % {"why": error})
+    except UnknownNames as unknown:
+        return Outcome(name, "refused", _unknown_sentence(unknown), names_link=True)
     except LedgerError as error:
         return Outcome(name, "refused", str(error))
     message = _("Stored: %(summary)s.") % {"summary": summary}
@@ -246,3 +251,39 @@ def _mismatch_sentence(mismatch: LogMismatch) -> str:
         "theirs": " / ".join(signed_points(p) for p in mismatch.theirs),
         "ours": " / ".join(signed_points(p) for p in mismatch.ours),
     }
+
+
+def _unknown_sentence(unknown: UnknownNames) -> str:
+    """Seats with no member in the site's words (issue 22): the service as the reader's
+    language names it and what to do on this site; the command's ``--map`` and
+    ``--create-members`` advice (``str(unknown)``) is for the command only."""
+    service = dict(ONLINE_SERVICES).get(unknown.service, unknown.service)
+    parts = []
+    if unknown.names:
+        parts.append(
+            _(
+                "No member has these %(service)s names: %(names)s. Each player adds their own "
+                "on their online names page; a steward can instead add a member for each."
+            )
+            % {"service": service, "names": ", ".join(unknown.names)}
+        )
+    for name, seats in unknown.shared:
+        if len(seats) > 1:
+            parts.append(
+                _(
+                    "Seats %(seats)s are all called %(name)s on %(service)s: online names "
+                    "cannot tell them apart, so a steward imports this game, adding a member "
+                    "for each."
+                )
+                % {"seats": ", ".join(map(str, seats)), "name": name, "service": service}
+            )
+        else:
+            parts.append(
+                _(
+                    "Seat %(seat)d is %(name)s, an anonymous %(service)s player: no online "
+                    "name can be theirs, so a steward imports this game, adding a member for "
+                    "them."
+                )
+                % {"seat": seats[0], "name": name, "service": service}
+            )
+    return " ".join(parts)
