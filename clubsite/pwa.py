@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_not_required
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.utils.translation import gettext as _
@@ -55,3 +55,13 @@ def manifest(request: HttpRequest) -> JsonResponse:
         content_type="application/manifest+json",
         json_dumps_params={"ensure_ascii": False},
     )
+
+
+@login_not_required
+@require_GET
+def favicon(request: HttpRequest) -> HttpResponse:
+    """``/favicon.ico``, which browsers ask for whatever the pages say: the app's icon. Not a
+    permanent redirect: the icon's static name changes with its content."""
+    response = HttpResponseRedirect(static("icons/icon-192.png"))
+    response["Cache-Control"] = "max-age=86400"
+    return response

@@ -288,6 +288,8 @@ SECURE_HSTS_PRELOAD = envbool("DJANGO_SECURE_HSTS_PRELOAD", "0")
 SILENCED_SYSTEM_CHECKS = ["security.W021"]
 SECURE_SSL_REDIRECT = envbool("DJANGO_SECURE_SSL_REDIRECT", "0" if DEBUG else "1")
 SESSION_COOKIE_SECURE = envbool("DJANGO_SESSION_COOKIE_SECURE", "0" if DEBUG else "1")
+# A refused form in the site's language and look (templates/403.html).
+CSRF_FAILURE_VIEW = "clubsite.views.csrf_failure"
 CSRF_COOKIE_SECURE = envbool("DJANGO_CSRF_COOKIE_SECURE", "0" if DEBUG else "1")
 CSRF_TRUSTED_ORIGINS = envlist("DJANGO_CSRF_TRUSTED_ORIGINS", "")
 # "HTTP_X_FORWARDED_PROTO,https" behind a proxy that sets that header (and strips it from

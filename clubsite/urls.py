@@ -71,6 +71,7 @@ urlpatterns = [
     path("", include("scoring.urls")),
     path("sw.js", pwa.service_worker, name="service_worker"),
     path("manifest.webmanifest", pwa.manifest, name="manifest"),
+    path("favicon.ico", pwa.favicon, name="favicon"),
     path("members/online-names/", online_names.online_names_page, name="online_names"),
     path(
         "members/online-names/<int:pk>/delete/",

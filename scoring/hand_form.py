@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django import forms
+from django.utils.functional import Promise
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
@@ -50,12 +51,13 @@ TILE_SPEC_KEYS = TILE_KEYS + tuple(flag for flag in FLAGS if flag not in ("tsumo
 # committed a chombo (none if someone wins), with the clause (docs/rules-spec.md §1F). The
 # FUJI club's rules do not list it (F-20) and Tenhou has no chombo; the hand then stands as a
 # draw with the riichi player noten. The engine records what the players enter: the form
-# warns and offers the chombo, it does not decide.
-NOTEN_RIICHI_CHOMBO: dict[str, str] = {
-    "makura-1.3": "Makura 1.3 §27, §33e",
-    "makura-1.5": "Makura 1.5 §27, §33e",
-    "sanma-float": "002 C L88–94",
-    "home-nashinashi": "003 L320–324",
+# warns and offers the chombo, it does not decide. The clause is cited in the reader's
+# language.
+NOTEN_RIICHI_CHOMBO: dict[str, str | Promise] = {
+    "makura-1.3": _("Makura 1.3 §27, §33e"),
+    "makura-1.5": _("Makura 1.5 §27, §33e"),
+    "sanma-float": _("002 C L88–94"),
+    "home-nashinashi": _("003 L320–324"),
 }
 
 
@@ -256,7 +258,7 @@ class HandForm(forms.Form):
     def noten_riichi_rule(self) -> str:
         """Where this ruleset makes a noten riichi at a draw a chombo ("" where it does not):
         :data:`NOTEN_RIICHI_CHOMBO`."""
-        return NOTEN_RIICHI_CHOMBO.get(self.ruleset.id, "")
+        return str(NOTEN_RIICHI_CHOMBO.get(self.ruleset.id, ""))
 
     def noten_riichi_offers(self) -> list[tuple[int, str]]:
         """``(seat, name)`` of each noten riichi seat, offered as the chombo's offender."""

@@ -1200,7 +1200,12 @@ def test_a_noten_riichi_is_flagged_and_entered_as_its_chombo_in_one_tap(aoki, ga
     url = reverse("hand_preview", args=[game.pk])
     html = post(aoki, url, NOTEN_RIICHI, fields, **HTMX).text
     warning = re.search(r'id="noten-riichi".*?</div>', html, re.DOTALL).group(0)
-    assert "Aoki" in warning and "Makura 1.5 §27, §33e" in warning
+    # The clause in the reader's language (issue 25 item 3).
+    assert "Aoki" in warning and "枕倶楽部 標準ルール v1.5 §27・§33e" in warning
+    assert "Makura" not in warning
+    english = post(aoki, url, NOTEN_RIICHI, fields, **HMX_EN).text
+    warning_en = re.search(r'id="noten-riichi".*?</div>', english, re.DOTALL).group(0)
+    assert "(Makura 1.5 §27, §33e)" in warning_en
     assert 'form="noten-chombo-0"' in warning
     offer = re.search(r'<form id="noten-chombo-0".*?</form>', html, re.DOTALL).group(0)
     sent = dict(re.findall(r'name="(\w+)" value="([^"]*)"', offer))

@@ -5,6 +5,7 @@ pipeline (:func:`scoring.ledger.hanchan_final_scores`)."""
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from django import forms
@@ -34,6 +35,35 @@ from scoring.views.table import (
 # Raw scores beyond the bound of every ruleset number are no game of mahjong.
 SCORE_LIMIT = INT_LIMIT
 
+# How a minus is typed: on a phone's Japanese keyboard (fullwidth, the long-vowel mark), as
+# the minus sign, or as a bookkeeper's triangle (▲1200).
+MINUS_SIGNS = str.maketrans(dict.fromkeys("−－ー▲△", "-"))
+
+
+class SignedPointsField(forms.IntegerField):
+    """A raw score that may be below zero, typed on any phone: a text box (``inputmode=
+    "numeric"`` opens a keypad without a minus on an iPhone, so a busted score could not be
+    typed), read with fullwidth digits, a Japanese minus and thousands separators."""
+
+    widget = forms.TextInput
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.widget.attrs.update(
+            {
+                "inputmode": "text",
+                "pattern": r"\s*[\-−－ー▲△]?\s*[0-9０-９,，]+\s*",
+                "autocomplete": "off",
+                "title": gettext_lazy("Points, below zero with a minus: -1200"),
+            }
+        )
+
+    def to_python(self, value: Any) -> int | None:
+        if isinstance(value, str):
+            text = unicodedata.normalize("NFKC", value).translate(MINUS_SIGNS)
+            value = "".join(text.split()).replace(",", "")
+        return super().to_python(value)
+
 
 class FinalScoresForm(forms.Form):
     """One raw final score per seat (points, steps of 100), the deposits left on the table,
@@ -53,11 +83,8 @@ class FinalScoresForm(forms.Form):
         self.ruleset = ruleset
         self.names = names
         for seat, name in enumerate(names):
-            self.fields[f"score_{seat}"] = forms.IntegerField(
-                label=name,
-                min_value=-SCORE_LIMIT,
-                max_value=SCORE_LIMIT,
-                widget=forms.NumberInput(attrs={"inputmode": "numeric", "step": 100}),
+            self.fields[f"score_{seat}"] = SignedPointsField(
+                label=name, min_value=-SCORE_LIMIT, max_value=SCORE_LIMIT
             )
         if ruleset.tobi and ruleset.tobi_payment:
             choices = [("", "—"), *((str(s), n) for s, n in enumerate(names))]
