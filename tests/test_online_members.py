@@ -234,3 +234,12 @@ def test_equal_names_on_the_page_are_one_sentence_without_command_advice(
     )
     client.post(reverse("game_import"), {"logs": [upload], "create_members": "on"})
     assert seated(Hanchan.objects.get()) == ["NoName", "NoName (2)", "れすこ"]
+
+
+def test_a_club_record_with_a_name_at_two_seats_is_refused_in_one_line(db, tmp_path):
+    path = tmp_path / "record.json"
+    record = {"format": "club-game/1", "ruleset": "tenhou-4p", "players": ["Z", "Z", "Y", "X"]}
+    path.write_text(json.dumps({**record, "hands": []}), encoding="utf-8")
+    out, err = run(str(path), "--create-members")
+    assert err.splitlines() == [f"{path}: players: the same name sits twice"]
+    assert not Member.objects.exists()

@@ -182,7 +182,8 @@ class Command(BaseCommand):
         if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
             return {}  # the engine reports the bad players list
         found = {m.display_name: m for m in Member.objects.filter(display_name__in=names)}
-        missing = [name for name in names if name not in found]
+        # Each missing name once: a name at two seats is refused by the ledger, not created twice.
+        missing = list(dict.fromkeys(name for name in names if name not in found))
         if missing and not create:
             raise LedgerError(
                 f"unknown player(s): {', '.join(missing)} (use --create-members to add them)"
