@@ -238,7 +238,7 @@ def test_the_grand_champion_race(grand_champion_history):
         ("M3", "top 6", 100),
         ("M4", "top 6", 100),
         # M2 won last year's Grand Champion but is in the top 6: the next in the ranking.
-        ("M8", "next in the ranking", 100),
+        ("M8", "next in the ranking (previous winner already in)", 100),
         ("M5", "women's division", -210),
     ]
     assert names(race.substitutes) == [("M6", "substitute", -450)]
@@ -248,9 +248,51 @@ def test_the_grand_champion_race(grand_champion_history):
 def test_with_no_woman_in_the_race_the_seat_goes_down_the_ranking(grand_champion_history):
     race = grand_champion_race(2025, today=TODAY)
     assert names(race.qualified)[-2:] == [
-        ("M8", "next in the ranking", 100),
-        ("M5", "next in the ranking", -210),
+        ("M8", "next in the ranking (previous winner already in)", 100),
+        ("M5", "next in the ranking (no woman in the race)", -210),
     ]
+    # The last seat held is M5's (-21.0), not the 6th (+10.0): M6 (-45.0) is 24.0 behind.
+    assert race.cutoff == -210
+    assert [(r.name, behind) for r, behind in race.bubble()] == [("M6", 240)]
+
+
+def test_the_stand_in_seats_say_what_they_stand_in_for(
+    grand_champion_history, client_for, monkeypatch
+):
+    monkeypatch.setattr("tournaments.race_pages.club_today", lambda: TODAY)
+    m = grand_champion_history
+    for language, words in (
+        ("en", ["next in the ranking, in last year's winner's seat (the winner is already in)",
+                "next in the ranking, in the women's seat (no woman in the race)",
+                "24.0 behind the last seat"]),
+        ("ja", ["順位の次点（前年優勝者の枠：優勝者はすでに出場）",
+                "順位の次点（女流枠：女流の候補なし）"]),
+    ):  # fmt: skip
+        client = client_for(m[0])
+        client.cookies["django_language"] = language
+        page = client.get(reverse("tournaments:race_grand_champion", args=[2025])).text
+        for word in words:
+            assert word.replace("'", "&#x27;") in page, word
+        assert "69.0" not in page and 'id="empty-seats"' not in page
+
+
+def test_a_race_short_of_players_says_why(m, client_for, monkeypatch):
+    """2026 so far: six monthly titles (M5, M6, M7, M8, M9, M1), no tournament, no winner
+    of 2025: six seats by the ranking, two empty."""
+    monkeypatch.setattr("tournaments.race_pages.club_today", lambda: TODAY)
+    race = grand_champion_race(2026, today=TODAY)
+    assert (len(race.qualified), race.empty_seats) == (6, 2)
+    client = client_for(m[0])
+    client.cookies["django_language"] = "en"
+    page = client.get(reverse("tournaments:race_grand_champion", args=[2026])).text
+    said = re.search(r'id="empty-seats">(.*?)</p>', page, re.S).group(1)
+    assert (
+        "2 of the 8 seats are empty: only 6 members have a monthly title or tournament "
+        "points in 2026." in " ".join(said.split())
+    )
+    client.cookies["django_language"] = "ja"
+    page = client.get(reverse("tournaments:race_grand_champion", args=[2026])).text
+    assert "8席のうち2席が空いています" in page
 
 
 def test_a_woman_in_the_top_6_leaves_the_seat_to_the_next_woman(grand_champion_history):

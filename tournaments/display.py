@@ -179,6 +179,12 @@ class EventView:
         """Rounds of the format not drawn yet (0: advancing finishes the event)."""
         return sum(p.phase.rounds for p in self.phases) - len(self.rounds)
 
+    @property
+    def split_totals(self) -> bool:
+        """The final total leaves a phase out (the Grand Champion's preliminaries, T-01): the
+        ranking shows the finals and the preliminaries in columns of their own."""
+        return self.ranking.has_finals and any(not p.phase.counts for p in self.phases)
+
     def next_round(self) -> RoundView | None:
         """The first drawn round not started yet."""
         return next((rnd for rnd in self.rounds if not rnd.started), None)

@@ -49,7 +49,7 @@ def event_ranking(event: Event) -> EventRanking:
             for table in rnd.seating:
                 finalists.update(table)
     rows = ranking(
-        [(p.number, p.member.display_name, p.withdrawn) for p in participants],
+        [(p.number, p.member.display_name, p.withdrawn, p.member.furigana) for p in participants],
         results,
         finalists,
         has_finals=final_phase is not None,

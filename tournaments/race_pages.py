@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from scoring.standings import club_today
-from tournaments.races import RACES, Entry, Race, setting
+from tournaments.races import RACES, SEATS, STAND_INS, Entry, Race, setting
 
 FIRST_YEAR = 1950
 
@@ -31,6 +31,16 @@ def reason_label(entry: Entry) -> str:
         "previous year's winner": _("last year's winner"),
         "women's division": _("women's division (女流)"),
         "next in the ranking": _("next in the ranking"),
+        STAND_INS["winner_in"]: _(
+            "next in the ranking, in last year's winner's seat (the winner is already in)"
+        ),
+        STAND_INS["no_winner"]: _(
+            "next in the ranking, in last year's winner's seat (no winner last year)"
+        ),
+        STAND_INS["woman_in"]: _(
+            "next in the ranking, in the women's seat (no other woman in the race)"
+        ),
+        STAND_INS["no_woman"]: _("next in the ranking, in the women's seat (no woman in the race)"),
         "substitute": _("substitute"),
         "monthly champion not selected": _("monthly champion not selected"),
         "total points": _("total points"),
@@ -61,5 +71,6 @@ def race_page(request: HttpRequest, race: str, year: int | None = None) -> HttpR
             "top": setting("grand_champion_top"),
             "in_ids": {entry.runner.member_id for entry in result.qualified},
             "decided": today > result.end,
+            "seats": SEATS,
         },
     )

@@ -21,8 +21,9 @@ ended in it. The previous year's winner is the first of the final ranking of the
 Champion event that ended the year before. The seat for a woman (女流) goes to the
 highest-ranked member of the women's division not already qualified (T-02's recommendation);
 a seat whose holder is already in (the previous winner among the top 6), or that nobody
-holds (no previous winner, no woman in the race), goes to the next in the ranking. A title
-shared by several members counts for each of them.
+holds (no previous winner, no woman in the race), goes to the next in the ranking, and its
+reason says which seat it stands in for and why (:data:`STAND_INS`). A title shared by
+several members counts for each of them.
 
 The Meijin of year Y: A, the second-half champion of Y-1 and the first-half champion of Y
 (T-04: half years January-June and July-December); B, the monthly champions of July Y-1 to
@@ -31,7 +32,12 @@ with their best one; a member who is in by A takes no B seat, and a member holdi
 halves leaves the second A seat to B (T-05). Only titles already decided count: a month or
 half year still being played has a leader, not a champion.
 
-Equal points in a race are ordered by the number of titles, then by name, as the pages say.
+Equal points in a race are ordered by the number of titles, then by the reading of the name
+(furigana), as the pages say and as the event rankings order names.
+
+"The last seat" a runner outside is behind is the last seat held by the ranking (the top 6
+and any stand-in), not the 6th: a seat that stands in is held at its holder's points. A race
+that cannot fill its eight seats says how many stay empty (:attr:`Race.empty_seats`).
 """
 
 from __future__ import annotations
@@ -68,6 +74,16 @@ DEFAULTS: dict[str, Any] = {
     "meijin_substitutes": "total_points",
     "substitutes": 4,
 }
+
+
+# The reasons of the seats that stand in for another (stable English; the pages translate).
+STAND_INS = {
+    "winner_in": "next in the ranking (previous winner already in)",
+    "no_winner": "next in the ranking (no previous winner)",
+    "woman_in": "next in the ranking (no other woman in the race)",
+    "no_woman": "next in the ranking (no woman in the race)",
+}
+SEATS = 8  # both races (§4.2 "８名限定", §4.3 2 + 6)
 
 
 def setting(name: str) -> Any:
@@ -120,8 +136,9 @@ class Entry:
 @dataclass(frozen=True)
 class Race:
     """A race's state: the ``ranking`` (everyone in the race, best first), who has
-    ``qualified`` (in seat order), the ``substitutes``, and the ``cutoff`` points the last
-    qualifier by ranking has (``None`` when the race has no such line)."""
+    ``qualified`` (in seat order), the ``substitutes``, and the ``cutoff``: the points of the
+    last seat held by the ranking, a stand-in's included (``None`` when the race has no such
+    line)."""
 
     key: str
     year: int
@@ -132,6 +149,11 @@ class Race:
     substitutes: list[Entry]
     cutoff: int | None
     notes: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def empty_seats(self) -> int:
+        """Seats nobody holds: the race has fewer runners (or title holders) than seats."""
+        return max(0, SEATS - len(self.qualified))
 
     def is_in(self, runner: Runner) -> bool:
         return any(entry.runner.member_id == runner.member_id for entry in self.qualified)
@@ -149,6 +171,11 @@ class Race:
             "qualified": [entry.as_json() for entry in self.qualified],
             "substitutes": [entry.as_json() for entry in self.substitutes],
         }
+
+
+def _by_ranking(entry: Entry) -> bool:
+    """The seat is held by the ranking: the top 6 or a stand-in for another seat."""
+    return entry.reason.startswith("top ") or entry.reason.startswith("next in the ranking")
 
 
 def _order(runners: Iterable[Runner]) -> list[Runner]:
@@ -200,7 +227,6 @@ def grand_champion_race(year: int, *, today: datetime.date | None = None) -> Rac
 
     previous = previous_winner(year)
     seat: Runner | None = None
-    reason = "next in the ranking"
     if previous is not None and previous.pk not in taken:
         seat = runners.get(previous.pk) or Runner(
             previous.pk, previous.display_name, previous.furigana, previous.women_division
@@ -208,6 +234,7 @@ def grand_champion_race(year: int, *, today: datetime.date | None = None) -> Rac
         reason = "previous year's winner"
     else:
         seat = next_in_ranking()
+        reason = STAND_INS["winner_in" if previous is not None else "no_winner"]
     if seat is not None:
         qualified.append(Entry(seat, reason, seat.points))
         taken.add(seat.member_id)
@@ -218,12 +245,15 @@ def grand_champion_race(year: int, *, today: datetime.date | None = None) -> Rac
     else:
         extra = next_in_ranking()
         if extra is not None:
-            qualified.append(Entry(extra, "next in the ranking", extra.points))
+            any_woman = any(r.women_division for r in ranking)
+            reason = STAND_INS["woman_in" if any_woman else "no_woman"]
+            qualified.append(Entry(extra, reason, extra.points))
             taken.add(extra.member_id)
     substitutes = [Entry(r, "substitute", r.points) for r in ranking if r.member_id not in taken][
         : setting("substitutes")
     ]
-    cutoff = ranking[top - 1].points if len(ranking) >= top else None
+    held = [entry.points for entry in qualified if _by_ranking(entry)]
+    cutoff = min(held) if len(ranking) >= top and held else None
     return Race(
         "grand-champion",
         year,

@@ -5,7 +5,11 @@ re-seating by standing and the qualifiers of a final read: "予選成績順位")
 over the games of the phases that count in the final ranking (GP: all 6; Grand Champion:
 the finals only, T-01; Meijin: all 8). Finalists rank above everyone who did not reach the
 last final phase. Equal totals are ordered as the club's standings order them: average rank
-(lower first), then best game, then name (``scoring.standings.table_order_key``, T-06).
+(lower first), then best game (``scoring.standings.table_order_key``, T-06); finalists still
+level then by the preliminaries (before the finals are played, the Grand Champion's finalists
+stand in their preliminary order); and last by the reading of the name (furigana, as the
+qualification races and the member list order names), so that equal totals do not follow
+the character codes of kanji.
 
 Points are integers in points (the settlement of each game, uma and oka included).
 """
@@ -33,10 +37,12 @@ class GameResult:
 class RankRow:
     """A participant's line: ``number`` (seating index), ``name``, ``games`` played,
     ``total`` (counting phases), ``seating_total`` (all games), ``rank_sum`` and ``best`` over
-    the counting games, ``finalist`` (reached the last phase with qualifiers)."""
+    the counting games, ``finalist`` (reached the last phase with qualifiers), ``reading``
+    (the name's furigana, the tie order's last word)."""
 
     number: int
     name: str
+    reading: str = ""
     games: int = 0
     total: int = 0
     seating_total: int = 0
@@ -54,6 +60,17 @@ class RankRow:
         """The total the row is ranked by: a finalist's counting total, else the total of
         all their games (see :func:`final_order`)."""
         return self.total if self.finalist else self.seating_total
+
+    @property
+    def uncounted_total(self) -> int:
+        """The points of the games outside the final total (the Grand Champion's
+        preliminaries, T-01); 0 where every game counts."""
+        return self.seating_total - self.total
+
+    @property
+    def name_key(self) -> tuple[str, str]:
+        """Names in the club's order: by reading, then as written."""
+        return (self.reading or self.name, self.name)
 
     @property
     def average_rank(self) -> Fraction:
@@ -78,27 +95,29 @@ def seating_order(rows: Iterable[RankRow]) -> list[RankRow]:
     """Everyone by the total of all their games so far (the ranking seating and qualifiers
     read), ties as the club's standings break them."""
 
-    def key(row: RankRow) -> tuple[int, Fraction, str, int]:
+    def key(row: RankRow) -> tuple[int, Fraction, tuple[str, str], int]:
         average = (
             Fraction(row.seating_rank_sum, row.seating_games) if row.seating_games else Fraction(0)
         )
-        return (-row.seating_total, average, row.name, row.number)
+        return (-row.seating_total, average, row.name_key, row.number)
 
     return sorted(rows, key=key)
 
 
 def final_order(rows: Iterable[RankRow]) -> list[RankRow]:
     """The event's ranking: finalists first, each group by its counting total, then average
-    rank, best game and name; withdrawn participants last."""
+    rank, best game, the preliminaries (finalists whose finals are level or not played yet)
+    and the reading of the name; withdrawn participants last."""
 
-    def key(row: RankRow) -> tuple[bool, bool, int, Fraction, int, str, int]:
+    def key(row: RankRow) -> tuple[bool, bool, int, Fraction, int, int, tuple[str, str], int]:
         return (
             row.withdrawn,
             not row.finalist,
             -row.ranked_total,
             row.average_rank,
             -(row.best or 0),
-            row.name,
+            -row.uncounted_total if row.finalist else 0,
+            row.name_key,
             row.number,
         )
 
@@ -106,7 +125,7 @@ def final_order(rows: Iterable[RankRow]) -> list[RankRow]:
 
 
 def ranking(
-    names: Sequence[tuple[int, str, bool]],
+    names: Sequence[tuple[int, str, bool] | tuple[int, str, bool, str]],
     results: Iterable[GameResult],
     finalists: Iterable[int] = (),
     *,
@@ -115,7 +134,8 @@ def ranking(
     """The event's ranking.
 
     Args:
-        names: ``(number, display name, withdrawn)`` per participant.
+        names: ``(number, display name, withdrawn)`` per participant, with the reading of
+            the name (furigana) fourth where it is known.
         results: every finished game result of the event.
         finalists: numbers of the participants seated in the last phase with qualifiers.
         has_finals: the format has such a phase (otherwise everyone is a "finalist").
@@ -123,7 +143,12 @@ def ranking(
     Returns:
         Rows in :func:`final_order`.
     """
-    rows = {number: RankRow(number, name, withdrawn=withdrawn) for number, name, withdrawn in names}
+    rows = {
+        entry[0]: RankRow(
+            entry[0], entry[1], withdrawn=entry[2], reading=entry[3] if len(entry) > 3 else ""
+        )
+        for entry in names
+    }
     for result in results:
         _add(rows[result.participant], result)
     final = set(finalists)
