@@ -232,8 +232,15 @@ def test_equal_names_on_the_page_are_one_sentence_without_command_advice(
     upload = SimpleUploadedFile(
         SANMA.name, renamed(tmp_path, ["NoName", "NoName", "れすこ"]).read_bytes()
     )
-    client.post(reverse("game_import"), {"logs": [upload], "create_members": "on"})
+    html = client.post(
+        reverse("game_import"), {"logs": [upload], "create_members": "on"}
+    ).content.decode()
     assert seated(Hanchan.objects.get()) == ["NoName", "NoName (2)", "れすこ"]
+    new = {
+        "en": "New members: NoName, NoName (2), れすこ.",
+        "ja": "新しいメンバー：NoName, NoName (2), れすこ。",
+    }
+    assert new[language] in html
 
 
 def test_a_club_record_with_a_name_at_two_seats_is_refused_in_one_line(db, tmp_path):

@@ -174,6 +174,7 @@ def _import(
                 name, "agrees", _("Agrees hand by hand: %(summary)s.") % {"summary": summary}
             )
         players = match_players(log, create_members=steward and create_members)
+        new_members = [member for _name, member in players.created]
         if not steward and (member is None or member not in players.members):
             return Outcome(
                 name,
@@ -215,6 +216,11 @@ def _import(
             "It counts in the standings once the other players at the table confirm it (or a "
             "steward does): it waits on their home pages."
         )
+    if new_members:
+        # Issue 22 item 1: under which names the unknown players joined ("NoName (2)").
+        message += " " + _("New members: %(names)s.") % {
+            "names": ", ".join(m.display_name for m in new_members)
+        }
     return Outcome(name, "stored", message, hanchan)
 
 
