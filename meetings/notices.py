@@ -36,12 +36,22 @@ class NoticeKind(models.TextChoices):
 
 # The notices that announce a change of the meetup itself (its date, time, line-up or state),
 # each a new revision of its calendar event (``Meetup.sequence``). Not: the call (revision 0),
-# one member's confirmation, a change request (the coordinator's decision is its own notice).
+# one member's confirmation, a change request (the coordinator's decision is its own notice);
+# an application or a withdrawal only when it moves a seat of the line-up (``revises``).
 REVISING_KINDS = frozenset(NoticeKind) - {
     NoticeKind.POSTED,
     NoticeKind.CONFIRMED,
     NoticeKind.CHANGE_REQUESTED,
 }
+
+
+def revises(kind: str, params: Mapping[str, Any]) -> bool:
+    """Whether a notice of ``kind`` with ``params`` is a new revision of the meetup's event."""
+    if kind == NoticeKind.APPLIED:
+        return bool(params.get("seated"))
+    if kind == NoticeKind.WITHDREW:
+        return "offered_to" in params  # withdrew from the line-up of a declared date
+    return kind in REVISING_KINDS
 
 
 def notice_text(kind: str, params: Mapping[str, Any]) -> str:

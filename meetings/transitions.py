@@ -23,7 +23,7 @@ from meetings.models import (
     State,
     Viewer,
 )
-from meetings.notices import REVISING_KINDS
+from meetings.notices import revises
 
 
 class MeetupError(Exception):
@@ -115,7 +115,7 @@ def announce(
     give) and to the club's list address. A notice of a change of the meetup itself is a new
     revision of its calendar event."""
     notice = Notice.objects.create(meetup=meetup, kind=kind, actor=by, params=params)
-    if kind in REVISING_KINDS:
+    if revises(kind, params):
         bump_sequence(meetup)
     recipients = list(
         dict.fromkeys([*(m.pk for m in to if m != by), *(m.pk for m in asked_to_confirm)])

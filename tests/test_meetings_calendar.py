@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import datetime
+import importlib
 from collections.abc import Callable
 
 import pytest
@@ -217,3 +218,26 @@ def test_it_makes_a_new_feed_address_that_retires_the_old_one(
     assert new != old
     assert client.get(reverse("meetings:feed", args=[old])).status_code == 404
     assert client.get(reverse("meetings:feed", args=[new])).status_code == 200
+
+
+def test_the_migration_starts_existing_meetups_at_the_revisions_their_notices_record(
+    coordinator: Member, players: list[Member]
+) -> None:
+    """Calendar apps already hold these events: their SEQUENCE must not go back."""
+    from django.apps import apps
+
+    migration = importlib.import_module("meetings.migrations.0004_meetup_sequence")
+    meetup = confirmed(coordinator, players, days=(7,))
+    services.meetup_move(
+        meetup_id=meetup.pk, by=coordinator.user, date=day(8), start_time=datetime.time(18, 0)
+    )
+    expected = fresh(meetup).sequence
+    untouched = post(coordinator)
+    Meetup.objects.update(sequence=0)
+
+    migration.count_revisions(apps, None)
+
+    # Declared, finalized, moved: the confirmations and the call itself are no revisions.
+    assert expected == 3
+    assert fresh(meetup).sequence == expected
+    assert fresh(untouched).sequence == 0

@@ -1,30 +1,33 @@
 from django.db import migrations, models
 from django.db.models import Count, Q
 
-# meetings.notices.REVISING_KINDS when this migration was written.
-REVISING_KINDS = [
-    "applied",
-    "withdrew",
-    "declared",
-    "finalized",
-    "called_off",
-    "rerecruited",
-    "moved",
-    "cancelled",
-    "held",
-    "reported",
-]
+# meetings.notices.revises when this migration was written.
+REVISING = (
+    Q(
+        kind__in=[
+            "declared",
+            "finalized",
+            "called_off",
+            "rerecruited",
+            "moved",
+            "cancelled",
+            "held",
+            "reported",
+        ]
+    )
+    | Q(kind="applied", params__seated=True)
+    | Q(kind="withdrew", params__has_key="offered_to")
+)
 
 
 def count_revisions(apps, schema_editor):
     """Existing meetups start at the revisions their notices record, never below what a
     calendar app already holds (the date changes, the old SEQUENCE)."""
     Meetup = apps.get_model("meetings", "Meetup")
-    meetups = Meetup.objects.annotate(
-        revisions=Count("notices", filter=Q(notices__kind__in=REVISING_KINDS))
-    )
-    for meetup in meetups:
-        Meetup.objects.filter(pk=meetup.pk).update(sequence=meetup.revisions)
+    Notice = apps.get_model("meetings", "Notice")
+    revisions = Notice.objects.filter(REVISING).order_by().values("meetup").annotate(n=Count("pk"))
+    for row in revisions:
+        Meetup.objects.filter(pk=row["meetup"]).update(sequence=row["n"])
 
 
 class Migration(migrations.Migration):
