@@ -14,6 +14,7 @@ from scoring.standings import club_today
 from tests.browser import PHONE, SCREENSHOTS, screenshot
 from tests.conftest import make_member
 from tests.test_browser_confirmation import log_in, no_sideways_scroll
+from tests.test_qualification import TODAY, grand_champion_history, m, minimums  # noqa: F401
 from tests.test_tournaments import run_rounds
 from tournaments.models import Round
 from tournaments.services import (
@@ -72,3 +73,26 @@ def test_the_grand_champion_ranking_and_a_finals_game_on_a_phone(
         phone.locator("#my-table-link").click()
         phone.wait_for_load_state()
         assert phone.url.endswith(f"/tournaments/{event.pk}/my-table/")
+
+
+@pytest.mark.usefixtures("minimums")
+def test_the_grand_champion_race_on_a_phone(
+    phone: Any,
+    grand_champion_history,  # noqa: F811
+    monkeypatch,
+) -> None:
+    """Stand-in seats and the gap to the last seat held, in both languages."""
+    monkeypatch.setattr("tournaments.race_pages.club_today", lambda: TODAY)
+    log_in(phone, "m0")
+    for language, words in (
+        ("ja", "順位の次点（女流枠：女流の候補なし）"),
+        ("en", "next in the ranking, in the women's seat (no woman in the race)"),
+    ):
+        phone.context.add_cookies(
+            [{"name": "django_language", "value": language, "url": phone.base_url}]
+        )
+        phone.goto(f"{phone.base_url}/tournaments/races/grand-champion/2025/")
+        assert words in phone.locator("#qualified").inner_text()
+        assert "24.0" in phone.locator("#bubble").inner_text()
+        no_sideways_scroll(phone)
+        screenshot(phone, f"race-grand-champion-{language}")

@@ -4,6 +4,8 @@ tie order, by the reading of the name, in the events as in the races."""
 
 from __future__ import annotations
 
+import csv
+import io
 import re
 from collections.abc import Callable
 
@@ -77,6 +79,19 @@ def test_the_grand_champion_shows_finals_and_preliminaries_apart(db, reader):
     ]
     assert all(row[2] == "–" for row in rows[4:])
     assert [row[1] for row in rows[4:]] == [field[n].display_name for n in by_prelims[4:]]
+
+    # The CSV has the same two columns, in plain signed decimals.
+    text = reader(field[0]).get(reverse("tournaments:csv", args=[event.pk])).content
+    lines = list(csv.reader(io.StringIO(text.decode("utf-8-sig"))))
+    header = lines[0]
+    finals_at, prelims_at = header.index("Finals"), header.index("Preliminaries")
+    assert "Total" not in header
+    first, last = lines[1], lines[-1]
+    assert first[1] == field[champion].display_name
+    assert first[finals_at] == f"{finals[champion] / 1000:.1f}"
+    assert first[prelims_at] == f"{prelims[champion] / 1000:.1f}"
+    worst = by_prelims[-1]
+    assert last[finals_at] == "" and last[prelims_at] == f"{prelims[worst] / 1000:.1f}"
 
 
 def test_equal_totals_follow_the_reading_not_the_kanji_code(db):

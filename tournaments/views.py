@@ -275,7 +275,9 @@ def csv_points(points: int) -> str:
 @require_safe
 def ranking_csv(request: HttpRequest, pk: int) -> HttpResponse:
     """The ranking as CSV: place, name, each round's points, total, games, average rank;
-    points in thousands with one decimal as the standings' CSV writes them (:func:`csv_points`)."""
+    points in thousands with one decimal as the standings' CSV writes them (:func:`csv_points`).
+    Where the final total leaves the preliminaries out (the Grand Champion, T-01), the finals
+    and the preliminaries have a column each, as on the page, instead of the total."""
     event = get_object_or_404(Event, pk=pk)
     view = event_view(event)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
@@ -283,12 +285,14 @@ def ranking_csv(request: HttpRequest, pk: int) -> HttpResponse:
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     response.write("\ufeff")  # Excel reads UTF-8 (Japanese names) only with the mark.
     writer = csv.writer(response)
+    split = view.split_totals
+    totals = [gettext("Finals"), gettext("Preliminaries")] if split else [gettext("Total")]
     writer.writerow(
         [
             gettext("Place"),
             gettext("Player"),
             *[gettext("R%(n)d") % {"n": n} for n in view.round_numbers],
-            gettext("Total"),
+            *totals,
             gettext("Games"),
             gettext("Average rank"),
             gettext("Finalist"),
@@ -301,7 +305,14 @@ def ranking_csv(request: HttpRequest, pk: int) -> HttpResponse:
                 place,
                 safe_cell(row.name),
                 *[csv_points(p) if p is not None else "" for p in points],
-                csv_points(row.ranked_total),
+                *(
+                    [
+                        csv_points(row.total) if row.finalist and row.counted_games else "",
+                        csv_points(row.uncounted_total),
+                    ]
+                    if split
+                    else [csv_points(row.ranked_total)]
+                ),
                 row.games,
                 f"{float(row.average_rank):.2f}" if row.counted_games else "",
                 "1" if row.finalist else "0",
