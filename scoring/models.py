@@ -352,6 +352,10 @@ class CountedSeat(models.Model):
     win_points = models.IntegerField()
     # No hands to count: the game was entered as final scores only.
     final_scores_only = models.BooleanField(default=False)
+    # The club's own units (issue 20 item 1), 0 where the ruleset has none: the chip balance
+    # (seed 003 L438-460) and the floating uma in ep kept apart from points (seed 002, S-01).
+    chips = models.IntegerField(default=0)
+    uma_ep = models.IntegerField(default=0)
 
     class Meta:
         constraints = [
@@ -425,6 +429,9 @@ class MemberTotals(models.Model):
     riichi = models.PositiveIntegerField()
     chombo = models.PositiveIntegerField()
     win_points = models.BigIntegerField()
+    # The sums of CountedSeat's chips and ep (issue 20 item 1).
+    chips = models.BigIntegerField(default=0)
+    uma_ep = models.BigIntegerField(default=0)
 
     class Meta:
         abstract = True

@@ -318,6 +318,8 @@ def counted_seats(hanchans: Sequence[Hanchan], seats: dict[int, list[Seat]]) -> 
                     chombo=facts.get("chombo", 0),
                     win_points=facts.get("win_points") or 0,
                     final_scores_only=hanchan.final_scores_only,
+                    chips=seat.chips or 0,
+                    uma_ep=seat.uma_ep or 0,
                 )
             )
     return rows

@@ -37,6 +37,9 @@ AGGREGATES: dict[str, Any] = {
     "fourth": Count("pk", filter=Q(rank=4)),
     "lasts": Count("pk", filter=Q(last_place=True)),
     "tobis": Count("pk", filter=Q(busted=True)),
+    # The club's own units (issue 20 item 1): chips and ep, 0 under rulesets without them.
+    "chips": Sum("chips"),
+    "uma_ep": Sum("uma_ep"),
     "best": Max(
         ExpressionWrapper(
             F("points") * Value(1 << BEST_SHIFT) + (Value(BEST_MASK) - F("hanchan_id")),
@@ -47,7 +50,7 @@ AGGREGATES: dict[str, Any] = {
 """A standings row's figures in one pass over the counted results (see ``StandingsRow``)."""
 
 ADDED = ("games", "total_points", "rank_sum", "first", "second", "third", "fourth", "lasts",
-         "tobis")  # fmt: skip
+         "tobis", "chips", "uma_ep")  # fmt: skip
 
 
 # The figures of a standings row as sums of the members' months (MemberMonth columns).
@@ -123,10 +126,7 @@ def _row(values: dict[str, Any]) -> MemberMonth:
         month=_as_date(values["month"]),
         **{
             name: int(values[name] or 0)
-            for name in (
-                "games", "total_points", "rank_sum", "first", "second", "third", "fourth",
-                "lasts", "tobis", "best", *HAND_SUMS,
-            )
+            for name in (*ADDED, "best", *HAND_SUMS)
         },
     )  # fmt: skip
 

@@ -120,7 +120,8 @@ def title_holders(
     top = rows[0]
     if rule == "shared":
         return tuple(r for r in rows if r.total_points == top.total_points)
-    return tuple(r for r in rows if table_order_key(r)[:3] == table_order_key(top)[:3])
+    # Tied holders: equal on every key but the name.
+    return tuple(r for r in rows if table_order_key(r)[:-1] == table_order_key(top)[:-1])
 
 
 def champions_history(

@@ -30,12 +30,16 @@ from scoring.models import CountedSeat, MemberMonth, MemberYear, RulesetVersion
 @dataclass(frozen=True, slots=True)
 class Versions:
     """The stored ruleset versions whose games count: ``ruleset_ids`` asked for, version
-    ``ids``, and per version its ruleset id and number of players."""
+    ``ids``, and per version its ruleset id and number of players; ``units``: the club's own
+    units these versions settle besides points (issue 20 item 1): ``"ep"`` where floating
+    uma is kept in ep apart from points (seed 002 L10-24, rules-spec S-01), ``"chips"`` where
+    the ruleset keeps a chip ledger (seed 003 L438-460, H-16)."""
 
     ruleset_ids: tuple[str, ...]
     ids: tuple[int, ...]
     ruleset_of: Mapping[int, str]
     players_of: Mapping[int, int]
+    units: tuple[str, ...] = ()
 
 
 def standard_keys() -> tuple[str, ...]:
@@ -53,13 +57,31 @@ def counted_versions(ruleset_ids: Sequence[str] | None) -> Versions:
     wanted = {tuple(name.split("@", 1)) if "@" in name else (name, "") for name in names}
     ruleset_of: dict[int, str] = {}
     players_of: dict[int, int] = {}
+    units: set[str] = set()
     for pk, ruleset_id, service, parameters in RulesetVersion.objects.filter(
         ruleset_id__in={ruleset_id for ruleset_id, _ in wanted}
     ).values_list("pk", "ruleset_id", "service", "parameters"):
         if (ruleset_id, service) in wanted:
             ruleset_of[pk] = ruleset_id
             players_of[pk] = int(parameters["players"])
-    return Versions(names, tuple(ruleset_of), ruleset_of, players_of)
+            units.update(units_of(parameters))
+    return Versions(
+        names, tuple(ruleset_of), ruleset_of, players_of, tuple(u for u in UNITS if u in units)
+    )
+
+
+UNITS = ("ep", "chips")
+
+
+def units_of(parameters: Mapping[str, Any]) -> set[str]:
+    """The units besides points a ruleset version's ``parameters`` settle (see
+    :class:`Versions`)."""
+    units = set()
+    if parameters.get("uma_floating") and not parameters.get("uma_ep_points"):
+        units.add("ep")
+    if parameters.get("chips"):
+        units.add("chips")
+    return units
 
 
 def counted_seats(counted: Versions, start: date, end: date) -> QuerySet[CountedSeat]:

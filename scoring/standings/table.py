@@ -43,6 +43,8 @@ class StandingsRow:
     ``tobis`` how many games ended by tobi with their final score bust (below 0, or at 0
     where the game's ruleset version says ``tobi_at_zero``); ``best_points`` their highest
     single-game points and ``best_hanchan_id`` that game (the earliest entered, if several).
+    ``uma_ep`` and ``chips``: their totals in the club's own units (issue 20 item 1), 0 under
+    rulesets without them.
     """
 
     member_id: int
@@ -55,6 +57,8 @@ class StandingsRow:
     tobis: int
     best_points: int
     best_hanchan_id: int
+    uma_ep: int = 0
+    chips: int = 0
 
     @property
     def average_points(self) -> Fraction:
@@ -93,14 +97,16 @@ class StandingsRow:
         return Fraction(self.tobis, self.games)
 
 
-def table_order_key(row: StandingsRow) -> tuple[int, Fraction, int, str]:
-    """The standings order: total points (highest first), then average rank (lowest first),
-    then best game (highest first), then display name.
+def table_order_key(row: StandingsRow) -> tuple[int, int, Fraction, int, str]:
+    """The standings order: total points (highest first), then ep where a ruleset keeps its
+    floating uma in ep apart from points (seed 002 L10-24, rules-spec S-01: points first, ep
+    next; 0 for everyone elsewhere), then average rank (lowest first), then best game
+    (highest first), then display name. Chips have no point value (H-16) and order nothing.
 
     No seed says how to order equal totals (issue 4, rules-spec T-06); average rank and best
     game are the club's choice, the display name only makes the order total.
     """
-    return (-row.total_points, row.average_rank, -row.best_points, row.display_name)
+    return (-row.total_points, -row.uma_ep, row.average_rank, -row.best_points, row.display_name)
 
 
 # Column name -> sort key, for tables "sortable by any column". Rates sort by their value.
@@ -118,6 +124,8 @@ STANDINGS_COLUMNS: Mapping[str, Callable[[StandingsRow], Any]] = {
     "last_avoidance_rate": lambda row: row.last_avoidance_rate,
     "tobi_rate": lambda row: row.tobi_rate,
     "best_points": lambda row: row.best_points,
+    "uma_ep": lambda row: row.uma_ep,
+    "chips": lambda row: row.chips,
 }
 
 
@@ -135,7 +143,8 @@ class Standings:
 
     ``rows``: members with at least ``min_games`` games, in the order of
     :func:`table_order_key` (``rows[0]`` leads); ``below_minimum``: the others who played,
-    in the same order. ``ruleset_ids`` are the rulesets whose games counted.
+    in the same order. ``ruleset_ids`` are the rulesets whose games counted; ``units`` the
+    units besides points they settle (``"ep"``, ``"chips"``), shown as columns.
     """
 
     start: date
@@ -144,6 +153,7 @@ class Standings:
     min_games: int
     rows: tuple[StandingsRow, ...]
     below_minimum: tuple[StandingsRow, ...]
+    units: tuple[str, ...] = ()
 
 
 def standings(
@@ -182,6 +192,7 @@ def standings(
         min_games=min_games,
         rows=tuple(r for r in rows if r.games >= min_games),
         below_minimum=tuple(r for r in rows if r.games < min_games),
+        units=counted.units,
     )
 
 
@@ -209,6 +220,8 @@ def row_of(values: Mapping[str, Any], names: Mapping[int, str]) -> StandingsRow:
         tobis=values["tobis"],
         best_points=best_points,
         best_hanchan_id=best_hanchan_id,
+        uma_ep=int(values.get("uma_ep") or 0),
+        chips=int(values.get("chips") or 0),
     )
 
 

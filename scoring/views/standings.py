@@ -19,7 +19,7 @@ from django.views.decorators.http import require_safe
 from scoring import standings as st
 from scoring.ledger import waiting_games
 from scoring.standings.counted import counted_versions
-from scoring.views.display import Cell
+from scoring.views.display import Cell, sign_class, signed_count
 from scoring.views.standings_filters import (
     Filters,
     percent,
@@ -49,6 +49,9 @@ COLUMNS = (
     Column("name", gettext_lazy("Player"), ascending_first=True),
     Column("games", gettext_lazy("Games")),
     Column("total_points", gettext_lazy("Total")),
+    # The club's own units, shown where the table's rulesets settle them (issue 20 item 1).
+    Column("uma_ep", gettext_lazy("ep")),
+    Column("chips", gettext_lazy("Chips")),
     Column("average_points", gettext_lazy("Average")),
     Column("average_rank", gettext_lazy("Avg. rank"), ascending_first=True),
     Column("first_rate", gettext_lazy("1st")),
@@ -87,9 +90,11 @@ class StandingsLine:
     tobi_rate: str
     best: Cell
     best_hanchan_id: int
+    uma_ep: Cell | None = None
+    chips: Cell | None = None
 
     @classmethod
-    def of(cls, position: int, row: st.StandingsRow) -> StandingsLine:
+    def of(cls, position: int, row: st.StandingsRow, units: Sequence[str] = ()) -> StandingsLine:
         first, second, third, fourth = (percent(r) for r in row.rank_rates)
         return cls(
             position=position,
@@ -105,20 +110,35 @@ class StandingsLine:
             tobi_rate=percent(row.tobi_rate),
             best=points_cell(row.best_points),
             best_hanchan_id=row.best_hanchan_id,
+            uma_ep=unit_cell(row.uma_ep) if "ep" in units else None,
+            chips=unit_cell(row.chips) if "chips" in units else None,
         )
 
 
-def ordered(rows: Sequence[st.StandingsRow], filters: Filters) -> list[StandingsLine]:
+def unit_cell(count: int) -> Cell:
+    """ep or chips: "+600", "−200", "0"."""
+    return Cell(signed_count(count), sign_class(count))
+
+
+def ordered(
+    rows: Sequence[st.StandingsRow], filters: Filters, units: Sequence[str] = ()
+) -> list[StandingsLine]:
     """The rows in the order asked for, each with its place in the standings order."""
     position = {row.member_id: index for index, row in enumerate(rows, start=1)}
     if filters.sort:
         rows = st.sort_rows(rows, filters.sort, descending=filters.descending)
-    return [StandingsLine.of(position[row.member_id], row) for row in rows]
+    return [StandingsLine.of(position[row.member_id], row, units) for row in rows]
 
 
-def header_cells(filters: Filters) -> list[HeaderCell]:
+UNIT_COLUMNS = {"uma_ep": "ep", "chips": "chips"}
+
+
+def header_cells(filters: Filters, units: Sequence[str] = ()) -> list[HeaderCell]:
+    """The header of the table: every column, the club units' only where ``units`` has them."""
     cells = []
     for column in COLUMNS:
+        if column.key in UNIT_COLUMNS and UNIT_COLUMNS[column.key] not in units:
+            continue
         current = filters.sort == column.key or (not filters.sort and column.key == "total_points")
         if filters.sort == column.key:
             descending = not filters.descending
@@ -157,9 +177,9 @@ def standings_page(request: HtmxHttpRequest) -> HttpResponse:
         "previous": previous,
         "next": following,
         "quick_links": filters.quick_links(),
-        "headers": header_cells(filters),
-        "rows": ordered(table.rows, filters),
-        "below_minimum": ordered(table.below_minimum, filters),
+        "headers": header_cells(filters, table.units),
+        "rows": ordered(table.rows, filters, table.units),
+        "below_minimum": ordered(table.below_minimum, filters, table.units),
         "min_games": filters.min_games,
         "rulesets": [ruleset_label(r) for r in table.ruleset_ids],
     }

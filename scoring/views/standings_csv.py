@@ -52,8 +52,13 @@ def standings_export(request: HtmxHttpRequest) -> HttpResponse:
     table = st.period_standings(
         filters.period, ruleset_ids=filters.ruleset_ids, min_games=filters.min_games
     )
+    # The club's own units after the total, where the table's rulesets settle them (issue 20).
+    units = [unit for unit in ("ep", "chips") if unit in table.units]
+    unit_names = {"ep": _("ep"), "chips": _("Chips")}
     header = [
-        _("Place"), _("Player"), _("Games"), _("Total"), _("Average"), _("Avg. rank"),
+        _("Place"), _("Player"), _("Games"), _("Total"),
+        *(unit_names[unit] for unit in units),
+        _("Average"), _("Avg. rank"),
         _("1st %"), _("2nd %"), _("3rd %"), _("4th %"), _("Top rate %"),
         _("Last avoided %"), _("Bust rate %"), _("Best game"), _("Best game id"),
         _("Below the minimum"),
@@ -69,6 +74,7 @@ def standings_export(request: HtmxHttpRequest) -> HttpResponse:
                 row.display_name,
                 row.games,
                 csv_thousands(row.total_points),
+                *(row.uma_ep if unit == "ep" else row.chips for unit in units),
                 csv_thousands(row.average_points_rounded),
                 two_decimals(row.average_rank),
                 *(_rate_csv(r) for r in row.rank_rates),
