@@ -285,14 +285,40 @@ def test_a_race_short_of_players_says_why(m, client_for, monkeypatch):
     client = client_for(m[0])
     client.cookies["django_language"] = "en"
     page = client.get(reverse("tournaments:race_grand_champion", args=[2026])).text
-    said = re.search(r'id="empty-seats">(.*?)</p>', page, re.S).group(1)
-    assert (
-        "2 of the 8 seats are empty: only 6 members have a monthly title or tournament "
-        "points in 2026." in " ".join(said.split())
+    said = " ".join(re.search(r'id="empty-seats">(.*?)</p>', page, re.S).group(1).split())
+    assert said == (
+        "2 of the 8 seats are empty. Nobody else has a monthly title or tournament points in "
+        "2026. They fill as titles are decided and games are played."
     )
     client.cookies["django_language"] = "ja"
     page = client.get(reverse("tournaments:race_grand_champion", args=[2026])).text
-    assert "8席のうち2席が空いています" in page
+    assert (
+        "8席のうち2席が空いています。2026年に月間タイトルか大会ポイントのある会員はほかにいません。"
+        in ("".join(page.split()))
+    )
+
+
+def test_a_meijin_race_short_of_champions_says_why(m, client_for, monkeypatch):
+    """The Meijin of 2027 in November 2026: July 2026's champion (M3) is in; the half years
+    are not decided and no other month has a champion."""
+    game = hanchan_start(
+        ruleset_id="makura-1.5", members=[m[3], m[4], m[5], m[6]], played_on=D(2026, 7, 5)
+    )
+    hanchan_final_scores(
+        hanchan_id=game.pk, final_scores={"scores": SMALL}, expected_version=game.version
+    )
+    race = meijin_race(2027, today=TODAY)
+    assert [e.runner.name for e in race.qualified] == ["M3"]
+    assert (race.empty_seats, race.why_empty) == (7, ["half_open", "no_more_champions"])
+    monkeypatch.setattr("tournaments.race_pages.club_today", lambda: TODAY)
+    client = client_for(m[0])
+    client.cookies["django_language"] = "en"
+    page = client.get(reverse("tournaments:race_meijin", args=[2027])).text
+    said = " ".join(re.search(r'id="empty-seats">(.*?)</p>', page, re.S).group(1).split())
+    assert said.startswith(
+        "7 of the 8 seats are empty. A half-year title is not decided yet: its seat waits "
+        "for its champion. Every monthly champion of the period is in already."
+    )
 
 
 def test_a_woman_in_the_top_6_leaves_the_seat_to_the_next_woman(grand_champion_history):

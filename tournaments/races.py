@@ -155,6 +155,23 @@ class Race:
         """Seats nobody holds: the race has fewer runners (or title holders) than seats."""
         return max(0, SEATS - len(self.qualified))
 
+    @property
+    def why_empty(self) -> list[str]:
+        """Why seats are empty, as stable codes the page words: ``"no_more_runners"`` (the
+        Grand Champion: everyone with a title or tournament points is in), ``"half_open"``
+        (the Meijin: a half-year title not decided, whose seat nobody else takes),
+        ``"no_more_champions"`` (the Meijin: every monthly champion of the period is in)."""
+        if not self.empty_seats:
+            return []
+        if self.key == "grand-champion":
+            return ["no_more_runners"]
+        reasons = []
+        if not (self.notes.get("second_half") and self.notes.get("first_half")):
+            reasons.append("half_open")
+        if self.notes.get("monthly_seats_left"):
+            reasons.append("no_more_champions")
+        return reasons
+
     def is_in(self, runner: Runner) -> bool:
         return any(entry.runner.member_id == runner.member_id for entry in self.qualified)
 
@@ -377,6 +394,7 @@ def meijin_race(year: int, *, today: datetime.date | None = None) -> Race:
     )
     cutoff = None
     chosen_b = [e for e in qualified if e.reason.startswith("monthly champion")]
+    monthly_seats_left = seats_b - len(chosen_b)
     if len(chosen_b) == seats_b and chosen_b:
         cutoff = chosen_b[-1].points
     return Race(
@@ -389,6 +407,7 @@ def meijin_race(year: int, *, today: datetime.date | None = None) -> Race:
         order[: setting("substitutes")],
         cutoff,
         notes={
+            "monthly_seats_left": monthly_seats_left,
             "second_half": second_half is not None,
             "first_half": first_half is not None,
         },
