@@ -148,3 +148,23 @@ def test_the_migration_fills_the_units_of_results_counted_before(four: list[Memb
     assert sorted(CountedSeat.objects.values_list("uma_ep", flat=True)) == [-400, -200, 600]
     assert MemberMonth.objects.get(member=a).uma_ep == 600
     assert MemberYear.objects.get(member=c).uma_ep == -400
+
+
+def test_a_members_page_and_games_csv_show_their_ep(four: list[Member]) -> None:
+    a, b, c, _ = four
+    store("sanma-float", [a, b, c], {"scores": [45000, 31000, 29000]})
+    store("sanma-float", [b, a, c], {"scores": [40000, 36000, 29000]})
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(b.user)
+    query = "?ruleset=sanma-float&period=all"
+    html = client.get(reverse("member_detail", args=[b.pk]) + query).content.decode()
+    assert '<dt>ep</dt><dd class="settlement plus">+100</dd>' in html
+    assert "<dt>Chips</dt>" not in html
+    export = client.get(reverse("member_games_csv", args=[b.pk]) + query)
+    rows = list(csv.reader(io.StringIO(export.content.decode("utf-8-sig"))))
+    assert rows[0][7:] == ["ep"]
+    assert sorted(int(row[7]) for row in rows[1:]) == [-200, 300]
+    # A custom range reads the games, not the monthly totals: the same figure.
+    custom = f"?ruleset=sanma-float&period=range&start={DAY}&end={DAY}"
+    html = client.get(reverse("member_detail", args=[b.pk]) + custom).content.decode()
+    assert '<dt>ep</dt><dd class="settlement plus">+100</dd>' in html

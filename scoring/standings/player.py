@@ -21,7 +21,8 @@ from scoring.standings.periods import EARLIEST, LATEST, Period
 class MemberGame:
     """One finished game of a member: ``seat`` 0 is the first dealer; ``final_score`` the raw
     score at the end (deposits included), ``rank`` 1 = top of ``players``, ``points`` the
-    settlement in points; ``ended_by`` as the engine says (``last_hand``, ``tobi``, ...)."""
+    settlement in points; ``ended_by`` as the engine says (``last_hand``, ``tobi``, ...);
+    ``uma_ep`` and ``chips`` in the club's own units (issue 20 item 1), 0 where none."""
 
     hanchan_id: int
     played_on: date
@@ -32,17 +33,21 @@ class MemberGame:
     rank: int
     points: int
     ended_by: str
+    uma_ep: int = 0
+    chips: int = 0
 
 
 @dataclass(frozen=True, slots=True)
 class MonthTotal:
-    """A member's games and total points in one calendar month."""
+    """A member's games and total points in one calendar month, and its ep and chips."""
 
     year: int
     month: int
     games: int
     points: int
     rank_sum: int
+    uma_ep: int = 0
+    chips: int = 0
 
     @property
     def average_rank(self) -> Fraction:
@@ -142,10 +147,12 @@ def monthly_totals(games: Iterable[MemberGame]) -> list[MonthTotal]:
     No query."""
     totals: dict[tuple[int, int], list[int]] = {}
     for game in games:
-        entry = totals.setdefault((game.played_on.year, game.played_on.month), [0, 0, 0])
+        entry = totals.setdefault((game.played_on.year, game.played_on.month), [0] * 5)
         entry[0] += 1
         entry[1] += game.points
         entry[2] += game.rank
+        entry[3] += game.uma_ep
+        entry[4] += game.chips
     return [MonthTotal(y, m, *totals[(y, m)]) for y, m in sorted(totals)]
 
 
@@ -236,6 +243,8 @@ def member_games_of(
             "rank",
             "points",
             "ended_by",
+            "uma_ep",
+            "chips",
         )
     )
     if latest is not None:
@@ -245,7 +254,7 @@ def member_games_of(
         seats = seats[offset:] if limit is None else seats[offset : offset + limit]
     else:
         seats = seats.order_by("played_on", "hanchan_id")
-    rows = cast(Iterable[tuple[int, date, int, int, int, int, int, str]], seats)
+    rows = cast(Iterable[tuple[int, date, int, int, int, int, int, str, int, int]], seats)
     games = [
         MemberGame(
             hanchan_id=hanchan_id,
@@ -257,9 +266,14 @@ def member_games_of(
             rank=rank,
             points=points,
             ended_by=ended_by,
+            uma_ep=uma_ep,
+            chips=chips,
         )
-        for hanchan_id, played_on, version_id, index, final_score, rank, points, ended_by in rows
-    ]
+        for (
+            hanchan_id, played_on, version_id, index, final_score, rank, points, ended_by, uma_ep,
+            chips,
+        ) in rows
+    ]  # fmt: skip
     if latest is not None:
         games.reverse()
     return games

@@ -76,7 +76,8 @@ class PlayerPage:
     when ``cumulative_by_month``, after each month (``hanchan_id`` 0, ``played_on`` the
     month's first day); ``games``: the games, newest first, read a slice at a time;
     ``last_games``: the member's latest games under the same rulesets, oldest first;
-    ``hands``: the per-hand statistics; ``ruleset_ids``: the rulesets counted.
+    ``hands``: the per-hand statistics; ``ruleset_ids``: the rulesets counted; ``units``
+    the club units they settle besides points, with the period's ``uma_ep`` and ``chips``.
     """
 
     member_id: int
@@ -91,6 +92,9 @@ class PlayerPage:
     games: GameList
     last_games: tuple[MemberGame, ...]
     hands: HandStats
+    units: tuple[str, ...] = ()
+    uma_ep: int = 0
+    chips: int = 0
 
 
 def player_page(
@@ -140,6 +144,9 @@ def player_page(
         games=GameList(counted, member_id, period, count),
         last_games=tuple(latest),
         hands=hand_stats_of(counted, member_id, start, end),
+        units=counted.units,
+        uma_ep=sum(m.uma_ep for m in months),
+        chips=sum(m.chips for m in months),
     )
 
 
@@ -151,11 +158,25 @@ def _month_totals(counted: Versions, member_id: int, start: date, end: date) -> 
             month__range=(start, end),
         )
         .values("month")
-        .annotate(games=Sum("games"), points=Sum("total_points"), ranks=Sum("rank_sum"))
+        .annotate(
+            games=Sum("games"),
+            points=Sum("total_points"),
+            ranks=Sum("rank_sum"),
+            uma_ep=Sum("uma_ep"),
+            chips=Sum("chips"),
+        )
         .order_by("month")
     )
     return [
-        MonthTotal(row["month"].year, row["month"].month, row["games"], row["points"], row["ranks"])
+        MonthTotal(
+            row["month"].year,
+            row["month"].month,
+            row["games"],
+            row["points"],
+            row["ranks"],
+            int(row["uma_ep"] or 0),
+            int(row["chips"] or 0),
+        )
         for row in rows
         if row["games"]
     ]

@@ -32,6 +32,7 @@ from scoring.views.standings_filters import (
     ruleset_label,
     thousands_one_decimal,
     two_decimals,
+    unit_cell,
 )
 from scoring.views.table import HtmxHttpRequest
 
@@ -262,6 +263,15 @@ def member_page(request: HtmxHttpRequest, member_id: int) -> HttpResponse:
         "months_by_year": by_year,
         "game_count": stats.game_count,
         "total": points_cell(stats.total_points),
+        # The club's own units over the period (issue 20 item 1), where the rulesets have them.
+        "units": [
+            (label, unit_cell(value))
+            for unit, label, value in (
+                ("ep", _("ep"), stats.uma_ep),
+                ("chips", _("Chips"), stats.chips),
+            )
+            if unit in stats.units
+        ],
         "average_rank": (
             two_decimals(Fraction(stats.rank_sum, stats.game_count)) if stats.game_count else "–"
         ),

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_safe
 from scoring import standings as st
 from scoring.ledger import waiting_games
 from scoring.standings.counted import counted_versions
-from scoring.views.display import Cell, sign_class, signed_count
+from scoring.views.display import Cell
 from scoring.views.standings_filters import (
     Filters,
     percent,
@@ -29,6 +29,7 @@ from scoring.views.standings_filters import (
     read_filters,
     ruleset_label,
     two_decimals,
+    unit_cell,
 )
 from scoring.views.table import HtmxHttpRequest, wants_fragment
 
@@ -113,11 +114,6 @@ class StandingsLine:
             uma_ep=unit_cell(row.uma_ep) if "ep" in units else None,
             chips=unit_cell(row.chips) if "chips" in units else None,
         )
-
-
-def unit_cell(count: int) -> Cell:
-    """ep or chips: "+600", "−200", "0"."""
-    return Cell(signed_count(count), sign_class(count))
 
 
 def ordered(

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_safe
 from clubsite.models import Member
 from clubsite.spreadsheet import safe_cell
 from scoring import standings as st
+from scoring.standings.counted import counted_versions
 from scoring.views.player import default_player_period, seat_label
 from scoring.views.standings_filters import (
     csv_thousands,
@@ -102,8 +103,11 @@ def member_games_export(request: HtmxHttpRequest, member_id: int) -> HttpRespons
         end=filters.period.end,
         ruleset_ids=filters.ruleset_ids,
     )
+    # The club's own units where the rulesets settle them (issue 20 item 1).
+    units = [u for u in ("ep", "chips") if u in counted_versions(filters.ruleset_ids).units]
     header = [
         _("Date"), _("Game id"), _("Ruleset"), _("Seat"), _("Score"), _("Rank"), _("Points"),
+        *({"ep": _("ep"), "chips": _("Chips")}[u] for u in units),
     ]  # fmt: skip
     rows = [
         [
@@ -114,6 +118,7 @@ def member_games_export(request: HtmxHttpRequest, member_id: int) -> HttpRespons
             g.final_score,
             g.rank,
             csv_thousands(g.points),
+            *(g.uma_ep if u == "ep" else g.chips for u in units),
         ]
         for g in games
     ]

@@ -17,7 +17,7 @@ from clubsite.formatting import MINUS
 from scoring import standings as st
 from scoring.ruleset_names import ruleset_label
 from scoring.standings_forms import StandingsFilterForm
-from scoring.views.display import Cell, sign_class
+from scoring.views.display import Cell, sign_class, signed_count
 
 
 def thousands_one_decimal(points: int | Fraction) -> str:
@@ -32,6 +32,11 @@ def thousands_one_decimal(points: int | Fraction) -> str:
 
 def points_cell(points: int | Fraction) -> Cell:
     return Cell(thousands_one_decimal(points), sign_class(st.round_half_away(Fraction(points))))
+
+
+def unit_cell(count: int) -> Cell:
+    """ep or chips (issue 20 item 1): "+600", "−200", "0"."""
+    return Cell(signed_count(count), sign_class(count))
 
 
 def two_decimals(value: Fraction) -> str:
