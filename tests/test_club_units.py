@@ -74,6 +74,7 @@ def test_the_3_player_clubs_ep_are_summed_shown_and_exported(four: list[Member])
     html = client.get(reverse("standings") + "?ruleset=sanma-float").content.decode()
     assert '<th scope="col" class="col-uma_ep"' in html and "col-chips" not in html
     assert ">+600</td>" in html and ">+100</td>" in html and ">−700</td>" in html
+    assert "Equal totals are ordered by ep" in html
     export = client.get(reverse("standings_export") + "?ruleset=sanma-float")
     rows = list(csv.reader(io.StringIO(export.content.decode("utf-8-sig"))))
     assert rows[0][:5] == ["Place", "Player", "Games", "Total", "ep"]
@@ -116,6 +117,7 @@ def test_the_home_games_chips_are_summed_shown_and_exported(four: list[Member]) 
     client.force_login(a.user)
     html = client.get(reverse("standings") + "?ruleset=home-nashinashi").content.decode()
     assert '<th scope="col" class="col-chips"' in html and "col-uma_ep" not in html
+    assert "平均着順、次に最高得点" in html  # chips order nothing
     export = client.get(reverse("standings_export") + "?ruleset=home-nashinashi")
     rows = list(csv.reader(io.StringIO(export.content.decode("utf-8-sig"))))
     assert rows[0][4] == "チップ"

@@ -174,6 +174,7 @@ def standings_page(request: HtmxHttpRequest) -> HttpResponse:
         "next": following,
         "quick_links": filters.quick_links(),
         "headers": header_cells(filters, table.units),
+        "units": table.units,
         "rows": ordered(table.rows, filters, table.units),
         "below_minimum": ordered(table.below_minimum, filters, table.units),
         "min_games": filters.min_games,
