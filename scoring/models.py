@@ -261,6 +261,11 @@ class HandSeat(models.Model):
     received as the value of its wins (ron, tsumo, pao and rinshan payments; honba and
     deposits left out). ``outcome`` is the hand's result (``ron``, ``tsumo``, ``draw``,
     ``abort``, ``chombo``): a chombo hand is played again, so it is no hand of its own.
+    ``tenpai``: listed tenpai at an exhaustive draw; ``deal_in_value``: on the discarder's
+    row of a ron, the value they paid for it (their ``ron`` payments: their half under pao,
+    each winner's in a multi-ron; honba left out); ``fed_by``: on a ron winner's row, the
+    member who dealt in to this win (a multi-ron names the discarder on each winner's row),
+    so who fed whom is a plain count (docs/player-stats.md).
     """
 
     hand = models.ForeignKey(HandEntry, on_delete=models.CASCADE, related_name="seat_facts")
@@ -276,6 +281,11 @@ class HandSeat(models.Model):
     riichi = models.BooleanField(default=False)
     chombo = models.BooleanField(default=False)
     win_value = models.IntegerField(default=0)
+    tenpai = models.BooleanField(default=False)
+    deal_in_value = models.IntegerField(default=0)
+    fed_by = models.ForeignKey(
+        Member, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
 
     class Meta:
         constraints = [

@@ -27,7 +27,13 @@ class SeatFacts:
     win); ``tsumo``: won by tsumo; ``dealt_in``: discarded the winning tile of a ron;
     ``riichi``: put a riichi stick out; ``chombo``: committed this hand's chombo;
     ``win_value``: points received as the value of wins (ron, tsumo, pao and rinshan
-    payments; honba and deposits left out).
+    payments; honba and deposits left out); ``tenpai``: listed tenpai at an exhaustive draw
+    (``draw``, nagashi included; an abortive draw's ``tenpai`` is recorded only where a
+    ruleset needs it, so it is not kept); ``deal_in_value``: what the discarder of a ron
+    paid as the value of the wins (its ``ron`` payments: the discarder's half under pao,
+    both winners' values in a multi-ron; honba left out); ``fed_by``: on a ron winner's
+    row, the seat that dealt in to this win (so a multi-ron names its discarder once per
+    winner).
     """
 
     seat: int
@@ -40,6 +46,9 @@ class SeatFacts:
     riichi: bool
     chombo: bool
     win_value: int
+    tenpai: bool = False
+    deal_in_value: int = 0
+    fed_by: int | None = None
 
 
 def hand_facts(data: Mapping[str, Any], result: Mapping[str, Any]) -> list[SeatFacts]:
@@ -59,11 +68,15 @@ def hand_facts(data: Mapping[str, Any], result: Mapping[str, Any]) -> list[SeatF
     riichi = set(data.get("riichi", ()))
     loser = data.get("loser") if outcome == "ron" else None
     offender = data.get("offender") if outcome == "chombo" else None
+    tenpai = set(data.get("tenpai", ())) if outcome == "draw" else set()
     win_value = [0] * len(result["deltas"])
+    deal_in_value = 0
     for payment in result.get("payments", ()):
         payee = payment["payee"]
         if payee is not None and payee in winners and payment["reason"] in WIN_VALUE_REASONS:
             win_value[payee] += int(payment["amount"])
+            if payment["reason"] == "ron" and payment["payer"] == loser:
+                deal_in_value += int(payment["amount"])
     dealer = int(result["dealer"])
     return [
         SeatFacts(
@@ -77,6 +90,9 @@ def hand_facts(data: Mapping[str, Any], result: Mapping[str, Any]) -> list[SeatF
             riichi=seat in riichi,
             chombo=seat == offender,
             win_value=win_value[seat],
+            tenpai=seat in tenpai,
+            deal_in_value=deal_in_value if seat == loser else 0,
+            fed_by=loser if seat in winners and loser is not None else None,
         )
         for seat, delta in enumerate(result["deltas"])
     ]

@@ -72,6 +72,9 @@ def fact_rows(entries: Sequence[HandEntry], members: dict[int, list[int]]) -> li
             riichi=facts.riichi,
             chombo=facts.chombo,
             win_value=facts.win_value,
+            tenpai=facts.tenpai,
+            deal_in_value=facts.deal_in_value,
+            fed_by_id=None if facts.fed_by is None else members[entry.hanchan_id][facts.fed_by],
         )
         for entry in entries
         for facts in hand_facts(entry.data, entry.result)
