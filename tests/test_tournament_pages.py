@@ -220,8 +220,10 @@ def test_it_says_why_a_field_cannot_be_drawn(staff_member, client_for):
         {"members": [m.pk for m in players[:6]]},
         page=detail,
     )
-    assert response.status_code == 409
+    # The picker again with why, the six still ticked (a form error: 200, nothing saved).
+    assert response.status_code == 200
     assert "6 players cannot sit at tables of 4." in response.text
+    assert response.text.count("checked") == 6
     assert event.participants.count() == 8
 
 

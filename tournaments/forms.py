@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
@@ -12,7 +13,7 @@ from django.utils.translation import pgettext_lazy
 
 from clubsite.models import Member
 from tournaments import formats
-from tournaments.models import Event, Participant
+from tournaments.models import Event, Participant, Phase
 
 TOBI_CHOICES = [
     ("", _("as the format says (the GP has none)")),
@@ -106,6 +107,60 @@ class EventForm(forms.Form):
         return {"on": True, "off": False}.get(self.cleaned_data.get("tobi") or "")
 
 
+FORMAT_FIELDS = (
+    "format",
+    "ruleset",
+    "tobi",
+    "carry_over",
+    "preliminary_rounds",
+    "preliminary_seating",
+    "reseat_every",
+    "final_rounds",
+    "finalists",
+)
+
+
+class EventEditForm(EventForm):
+    """An event's desk: name, days and venue always; the format and its rules only while no
+    round has started (``format_locked``: those fields are shown, disabled, and their posted
+    values ignored)."""
+
+    def __init__(self, *args: Any, format_locked: bool, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.format_locked = format_locked
+        if format_locked:
+            for name in FORMAT_FIELDS:
+                self.fields[name].disabled = True
+
+
+def event_initial(event: Event) -> dict[str, Any]:
+    """The edit form's values for ``event`` as it stands (a custom format's phases read
+    back into the custom fields)."""
+    phases = list(event.phases.order_by("number"))
+    first = phases[0] if phases else None
+    finals = next((p for p in phases if p.kind == Phase.Kind.FINAL), None)
+    tobi = (event.overrides or {}).get("tobi")
+    initial: dict[str, Any] = {
+        "name": event.name,
+        "format": event.format,
+        "ruleset": event.ruleset_id,
+        "starts_on": event.starts_on,
+        "ends_on": event.ends_on if event.ends_on != event.starts_on else None,
+        "venue": event.venue,
+        "tobi": "" if tobi is None else ("on" if tobi else "off"),
+        "carry_over": bool(first and finals and first.counts),
+    }
+    if event.format == Event.Format.CUSTOM and first is not None:
+        initial |= {
+            "preliminary_rounds": first.rounds,
+            "preliminary_seating": first.seating,
+            "reseat_every": first.reseat_every or None,
+            "final_rounds": finals.rounds if finals else 0,
+            "finalists": finals.qualifiers if finals else None,
+        }
+    return initial
+
+
 class ParticipantsForm(forms.Form):
     """The players of a tournament that has not been drawn: ticked from the member list."""
 
@@ -118,6 +173,27 @@ class ParticipantsForm(forms.Form):
     def __init__(self, *args: Any, members: QuerySet[Member], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["members"].queryset = members  # type: ignore[attr-defined]
+
+
+# Longer than any display name or reading a search box needs to match.
+MAX_QUERY = 120
+
+
+def search_key(text: str) -> str:
+    """``text`` as the picker's search compares it: width and case folded (NFKC), katakana
+    read as hiragana, so that "サトウ", "さとう" and "ｻﾄｳ" find the same reading."""
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    return "".join(chr(ord(c) - 0x60) if "ァ" <= c <= "ヶ" else c for c in folded)
+
+
+def members_matching(members: Sequence[Member], query: str) -> list[Member]:
+    """The members whose name or reading contains ``query`` (all of them for an empty one)."""
+    key = search_key("".join(c for c in query if c.isprintable()).strip()[:MAX_QUERY])
+    if not key:
+        return list(members)
+    return [
+        m for m in members if key in search_key(m.display_name) or key in search_key(m.furigana)
+    ]
 
 
 class WithdrawForm(forms.Form):

@@ -29,6 +29,9 @@ class Event(models.Model):
         OPEN = "open", _("taking participants")
         RUNNING = "running", _("running")
         FINISHED = "finished", _("finished")
+        # Called off by a steward: the games played stay in the ledger (they count as any
+        # club game); no round starts any more.
+        CANCELLED = "cancelled", _("cancelled")
 
     name = models.CharField(_("name"), max_length=120)
     format = models.CharField(_("format"), max_length=20, choices=Format.choices)
@@ -53,6 +56,10 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def cancelled(self) -> bool:
+        return self.status == self.Status.CANCELLED
 
     @property
     def table_size(self) -> int:

@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubsite.models import Member
-from scoring.engine import load_ruleset
+from scoring.engine import Ruleset, load_ruleset
 from scoring.ledger import LedgerError, hanchan_call_time, hanchan_start, settled
 from scoring.models import Hanchan
 from scoring.standings.periods import club_today
@@ -56,9 +56,32 @@ def event_create(
     Raises:
         EventError: an unknown format or ruleset, no name, a last day before the first.
     """
-    name = name.strip()
-    if not name or len(name) > 120:
-        raise EventError(_("Give the tournament a name (at most 120 characters)."))
+    name, ends_on = _name_and_days(name, starts_on, ends_on)
+    plan, ruleset = _format_plan(format_key, ruleset_id, carry_over=carry_over, plan=plan)
+    with transaction.atomic():
+        event = Event.objects.create(
+            name=name,
+            format=format_key,
+            ruleset_id=ruleset.id,
+            overrides=_overrides(plan, ruleset.tobi, tobi),
+            starts_on=starts_on,
+            ends_on=ends_on,
+            venue=venue[:120],
+            seed=seed if seed is not None else random.SystemRandom().randrange(1 << 31),
+            created_by=by,
+        )
+        _phases_create(event, plan)
+    return event
+
+
+def _format_plan(
+    format_key: str,
+    ruleset_id: str,
+    *,
+    carry_over: bool,
+    plan: formats.FormatPlan | None,
+) -> tuple[formats.FormatPlan, Ruleset]:
+    """The plan of a preset (or the custom ``plan``) and the ruleset; refuses unknown ones."""
     try:
         ruleset = load_ruleset(ruleset_id)
     except KeyError:
@@ -72,36 +95,141 @@ def event_create(
         plan = formats.PRESETS[format_key]()
     else:
         raise EventError(_("Unknown tournament format."))
+    return plan, ruleset
+
+
+def _phase_fields(phase: formats.PhasePlan | Phase) -> tuple[object, ...]:
+    return (
+        phase.kind,
+        phase.rounds,
+        phase.seating,
+        phase.reseat_every,
+        phase.qualifiers,
+        phase.counts,
+        phase.time_limited,
+    )
+
+
+def _phases_create(event: Event, plan: formats.FormatPlan) -> None:
+    Phase.objects.bulk_create(
+        Phase(
+            event=event,
+            number=number,
+            kind=phase.kind,
+            rounds=phase.rounds,
+            seating=phase.seating,
+            reseat_every=phase.reseat_every,
+            qualifiers=phase.qualifiers,
+            counts=phase.counts,
+            time_limited=phase.time_limited,
+        )
+        for number, phase in enumerate(plan.phases, start=1)
+    )
+
+
+def _name_and_days(
+    name: str, starts_on: datetime.date, ends_on: datetime.date | None
+) -> tuple[str, datetime.date]:
+    name = name.strip()
+    if not name or len(name) > 120:
+        raise EventError(_("Give the tournament a name (at most 120 characters)."))
     ends_on = ends_on or starts_on
     if ends_on < starts_on:
         raise EventError(_("The last day cannot be before the first."))
+    return name, ends_on
+
+
+def event_edit(
+    *,
+    event_id: int,
+    name: str,
+    starts_on: datetime.date,
+    ends_on: datetime.date | None = None,
+    venue: str = "",
+    format_key: str | None = None,
+    ruleset_id: str | None = None,
+    carry_over: bool = False,
+    plan: formats.FormatPlan | None = None,
+    tobi: bool | None = None,
+) -> Event:
+    """Change an event's name, days and venue (always), and with ``format_key`` its format,
+    ruleset and rule overrides as :func:`event_create` takes them. A format that differs from
+    the event's replaces its phases; rounds drawn but not started are discarded, and a drawn
+    event takes participants again (to be drawn anew for the new format).
+
+    Raises:
+        EventError: no name, a last day before the first, an unknown format or ruleset, or a
+            different format once a round has started or the event is cancelled or finished.
+    """
+    name, ends_on = _name_and_days(name, starts_on, ends_on)
     with transaction.atomic():
-        event = Event.objects.create(
-            name=name,
-            format=format_key,
-            ruleset_id=ruleset.id,
-            overrides=_overrides(plan, ruleset.tobi, tobi),
-            starts_on=starts_on,
-            ends_on=ends_on,
-            venue=venue[:120],
-            seed=seed if seed is not None else random.SystemRandom().randrange(1 << 31),
-            created_by=by,
-        )
-        Phase.objects.bulk_create(
-            Phase(
-                event=event,
-                number=number,
-                kind=phase.kind,
-                rounds=phase.rounds,
-                seating=phase.seating,
-                reseat_every=phase.reseat_every,
-                qualifiers=phase.qualifiers,
-                counts=phase.counts,
-                time_limited=phase.time_limited,
+        event = _locked(event_id)
+        event.name, event.starts_on, event.ends_on = name, starts_on, ends_on
+        event.venue = venue.strip()[:120]
+        if format_key is not None:
+            new_plan, ruleset = _format_plan(
+                format_key, ruleset_id or event.ruleset_id, carry_over=carry_over, plan=plan
             )
-            for number, phase in enumerate(plan.phases, start=1)
-        )
+            overrides = _overrides(new_plan, ruleset.tobi, tobi)
+            phases = [_phase_fields(p) for p in event.phases.order_by("number")]
+            changed = (
+                format_key != event.format
+                or ruleset.id != event.ruleset_id
+                or overrides != (event.overrides or {})
+                or phases != [_phase_fields(p) for p in new_plan.phases]
+            )
+            if changed:
+                if event.status not in (Event.Status.OPEN, Event.Status.RUNNING) or (
+                    Round.objects.filter(event=event, started_at__isnull=False).exists()
+                ):
+                    raise EventError(
+                        _("The format can change only while no round has started.")
+                    )
+                Round.objects.filter(event=event).delete()
+                event.phases.all().delete()
+                _phases_create(event, new_plan)
+                event.format, event.ruleset_id, event.overrides = (
+                    format_key,
+                    ruleset.id,
+                    overrides,
+                )
+                event.status = Event.Status.OPEN
+        event.save()
     return event
+
+
+def event_cancel(*, event_id: int) -> Event:
+    """Call an event off: no round starts any more; the games played (and any still in play)
+    stay in the ledger as any club game, and the event page marks them.
+
+    Raises:
+        EventError: the event is finished or cancelled already.
+    """
+    with transaction.atomic():
+        event = _locked(event_id)
+        if event.status == Event.Status.FINISHED:
+            raise EventError(_("A finished tournament cannot be cancelled."))
+        if event.status == Event.Status.CANCELLED:
+            raise EventError(_("The tournament is cancelled already."))
+        event.status = Event.Status.CANCELLED
+        event.save(update_fields=["status"])
+    return event
+
+
+def event_delete(*, event_id: int) -> None:
+    """Delete an event that has no games (no round started), with its participants, phases
+    and drawn rounds.
+
+    Raises:
+        EventError: a round has started: its games are in the ledger (cancel the event).
+    """
+    with transaction.atomic():
+        event = _locked(event_id)
+        if Round.objects.filter(event=event, started_at__isnull=False).exists():
+            raise EventError(
+                _("A round has started: its games stay; cancel the tournament instead.")
+            )
+        event.delete()
 
 
 def _overrides(plan: formats.FormatPlan, ruleset_tobi: bool, tobi: bool | None) -> dict:
@@ -233,6 +361,8 @@ def round_start(*, round_id: int) -> Round:
     with transaction.atomic():
         rnd = Round.objects.select_for_update().select_related("event", "phase").get(pk=round_id)
         event = rnd.event
+        if event.status != Event.Status.RUNNING:
+            raise EventError(_("The tournament is not running."))
         if rnd.started_at is not None:
             raise EventError(_("This round has started already."))
         unfinished = Table.objects.filter(round__event=event, round__number__lt=rnd.number).exclude(
