@@ -182,9 +182,7 @@ def event_edit(
                 if event.status not in (Event.Status.OPEN, Event.Status.RUNNING) or (
                     Round.objects.filter(event=event, started_at__isnull=False).exists()
                 ):
-                    raise EventError(
-                        _("The format can change only while no round has started.")
-                    )
+                    raise EventError(_("The format can change only while no round has started."))
                 Round.objects.filter(event=event).delete()
                 event.phases.all().delete()
                 _phases_create(event, new_plan)

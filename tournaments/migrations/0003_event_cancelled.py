@@ -4,15 +4,24 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0002_table_names_by_number'),
+        ("tournaments", "0002_table_names_by_number"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='event',
-            name='status',
-            field=models.CharField(choices=[('open', 'taking participants'), ('running', 'running'), ('finished', 'finished'), ('cancelled', 'cancelled')], default='open', max_length=10, verbose_name='status'),
+            model_name="event",
+            name="status",
+            field=models.CharField(
+                choices=[
+                    ("open", "taking participants"),
+                    ("running", "running"),
+                    ("finished", "finished"),
+                    ("cancelled", "cancelled"),
+                ],
+                default="open",
+                max_length=10,
+                verbose_name="status",
+            ),
         ),
     ]
