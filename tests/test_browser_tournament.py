@@ -49,8 +49,10 @@ def test_a_steward_runs_a_gp_for_16_members(phone: Any, staff_member: Member) ->
     assert phone.url.endswith(f"/tournaments/{event.pk}/")
     assert "飛びなし" in phone.locator("#no-tobi").inner_text()
 
+    click(phone, "#choose-players")
     for member in players:
         phone.locator(f"input[name=members][value='{member.pk}']").check()
+    assert phone.locator("#ticked-count").inner_text() == "16"
     click(phone, "#save-players")
     assert "16人、席は抽選" in phone.locator("#draw").inner_text()
     click(phone, "#draw")

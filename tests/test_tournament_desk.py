@@ -20,7 +20,7 @@ from scoring.models import Hanchan
 from tests.conftest import make_member
 from tests.test_tournament_pages import drawn_gp, field, post
 from tests.test_tournaments import play_round
-from tournaments.forms import members_matching
+from tournaments.forms import event_initial, members_matching
 from tournaments.models import Event, Participant, Phase, Round, Table
 from tournaments.services import (
     EventError,
@@ -139,6 +139,7 @@ def test_it_changes_the_format_before_any_round_and_discards_the_draw(db):
     assert event.overrides == {}  # the GP's "no tobi" goes with the GP
     assert phases_of(event) == [("preliminary", 6, "lot"), ("final", 2, "standing")]
     assert Phase.objects.get(event=event, number=1).counts is True
+    assert event_initial(event)["carry_over"] is True
     # The draw was for the GP: gone, and the event takes players again (its 16 stay).
     assert not Round.objects.filter(event=event).exists()
     assert event.status == Event.Status.OPEN
@@ -272,6 +273,9 @@ def test_a_steward_edits_an_event_on_its_desk(staff_member, client_for):
     edit = reverse("tournaments:edit", args=[event.pk])
     page = steward.get(edit).text
     assert 'value="Autumn GP"' in page and 'id="confirm-delete"' in page
+    # The GP's own "no tobi" and its counted preliminaries read as the format's defaults.
+    assert '<option value="" selected>' in page
+    assert 'name="carry_over" id="id_carry_over" checked' not in page
     response = post(
         steward,
         edit,

@@ -140,6 +140,10 @@ def event_initial(event: Event) -> dict[str, Any]:
     first = phases[0] if phases else None
     finals = next((p for p in phases if p.kind == Phase.Kind.FINAL), None)
     tobi = (event.overrides or {}).get("tobi")
+    preset = formats.PRESETS.get(event.format)
+    if preset is not None and tobi == preset().overrides.get("tobi"):
+        tobi = None  # as the format says (the GP's "no tobi"), so that another format
+        # chosen here does not inherit it
     initial: dict[str, Any] = {
         "name": event.name,
         "format": event.format,
@@ -148,7 +152,12 @@ def event_initial(event: Event) -> dict[str, Any]:
         "ends_on": event.ends_on if event.ends_on != event.starts_on else None,
         "venue": event.venue,
         "tobi": "" if tobi is None else ("on" if tobi else "off"),
-        "carry_over": bool(first and finals and first.counts),
+        "carry_over": bool(
+            event.format in (Event.Format.GRAND_CHAMPION, Event.Format.CUSTOM)
+            and first
+            and finals
+            and first.counts
+        ),
     }
     if event.format == Event.Format.CUSTOM and first is not None:
         initial |= {
