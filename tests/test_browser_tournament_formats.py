@@ -29,6 +29,7 @@ def create(phone: Any, name: str, format_key: str, players: list[Member]) -> Eve
     phone.select_option("select[name=format]", format_key)
     click(phone, "#create-event")
     event = Event.objects.get(name=name)
+    click(phone, "#choose-players")
     for member in players:
         phone.locator(f"input[name=members][value='{member.pk}']").check()
     click(phone, "#save-players")
