@@ -101,6 +101,13 @@ def test_a_steward_edits_ticks_16_players_and_cancels(
     expect(phone.locator("input[name=members]:checked")).to_have_count(16)
     no_sideways_scroll(phone)
     screenshot(phone, f"tournament-desk-picker-{language}")
+    # On a desktop too: still one member a row, nothing off the side.
+    phone.set_viewport_size({"width": 1280, "height": 800})
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 1280
+    tops = [rows.nth(i).bounding_box()["y"] for i in range(2)]
+    assert tops[1] > tops[0]
+    screenshot(phone, f"tournament-desk-picker-desktop-{language}")
+    phone.set_viewport_size(PHONE)
     click(phone, "#save-players")
     assert sorted(event.participants.values_list("member_id", flat=True)) == sorted(
         p.pk for p in players
