@@ -365,6 +365,8 @@ def test_a_steward_cancels_and_the_event_page_marks_its_games(staff_member, clie
     assert "not played: the tournament was cancelled" in page
     assert 'id="start-round"' not in page and 'id="next-step"' not in page
     assert "Ranking when the tournament was cancelled" in page
+    ics = steward.get(reverse("tournaments:ics", args=[event.pk])).content.decode()
+    assert "STATUS:CANCELLED" in ics
     listing = steward.get(reverse("tournaments:list")).text
     assert 'id="cancelled"' in listing
     game = Table.objects.filter(round__event=event).first().hanchan

@@ -483,6 +483,8 @@ def event_ics(request: HttpRequest, pk: int) -> HttpResponse:
     entry.add("summary", f"{event.name} ({event.get_format_display()})")
     if event.venue:
         entry.add("location", event.venue)
+    if event.status == Event.Status.CANCELLED:
+        entry.add("status", "CANCELLED")  # a calendar that imported it strikes it out
     entry.add("description", url)
     entry.add("url", url)
     calendar.add_component(entry)
