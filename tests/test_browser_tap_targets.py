@@ -1,0 +1,230 @@
+"""Tap targets and text boxes on the main pages at a phone's size (issue 25, item 4).
+
+A member logs in to a club with a few finished games, a meetup, a tournament with a round
+played and a race, and opens each main page in Japanese and English at 390 x 844. On each:
+
+- every visible ``a``, ``button``, ``input[type=checkbox|radio|submit]``, ``select`` and
+  ``summary`` is at least 44 x 44 CSS px (its ``getBoundingClientRect``);
+- no text box overflows: no element whose overflow is visible or clipped has a
+  ``scrollWidth`` beyond its ``clientWidth`` (a deliberate scroller, ``overflow-x: auto``,
+  is a scroller and not an overflow; a text field scrolls its value; a name cut with
+  ``text-overflow: ellipsis`` is cut on purpose), and the page never scrolls sideways.
+
+Every ``details`` is opened first, so what a tap reveals (the standings' filters) is measured.
+
+The rule for inline links (WCAG 2.5.8's inline exception): a link *in running text* — inside
+a ``p`` (or an element of class ``prose``) that has words or figures of its own besides its
+links — is sized by the sentence it sits in and is exempt. A paragraph that is only links and
+separators ("Seating chart · Ranking (CSV) · Add to calendar") is a row of links, not prose.
+Navigation, buttons, links alone on their line, links in lists, cards and table cells, and
+every form control are not exempt.
+
+A checkbox or radio button counts with its label: tapping the label ticks it, so the label's
+box (when it holds the input, or names it with ``for``) is the target.
+"""
+
+from __future__ import annotations
+
+import datetime
+import random
+from typing import Any
+
+import pytest
+from django.urls import reverse
+
+from clubsite.models import Member
+from meetings import services as meetups
+from meetings.models import Venue
+from scoring.ledger import hanchan_import
+from scoring.models import Hanchan
+from scoring.sample_games import sample_hands
+from scoring.standings import club_today
+from tests.browser import PHONE, screenshot
+from tests.conftest import make_member
+from tests.test_browser_confirmation import log_in
+from tests.test_tournaments import play_round
+from tournaments.models import Round
+from tournaments.services import event_create, event_draw, participants_set, round_start
+
+pytestmark = pytest.mark.browser
+
+MINIMUM = 44
+
+# Runs in the page: the targets under 44 px and the boxes whose text overflows.
+MEASURE = """
+(minimum) => {
+  // What a tap opens is measured too: the filters, "more", a game's history.
+  for (const details of document.querySelectorAll("details")) details.open = true;
+  const visible = (el) => {
+    const r = el.getBoundingClientRect();
+    const style = getComputedStyle(el);
+    return r.width > 0 && r.height > 0 && style.visibility !== "hidden"
+      && el.closest("[hidden], [aria-hidden=true]") === null;
+  };
+  const describe = (el) => {
+    const text = (el.innerText || el.value || el.getAttribute("aria-label") || "").trim();
+    const id = el.id ? "#" + el.id : "";
+    const cls = typeof el.className === "string" && el.className
+      ? "." + el.className.trim().split(/\\s+/).join(".") : "";
+    return `${el.tagName.toLowerCase()}${id}${cls} "${text.slice(0, 30)}"`;
+  };
+  const inRunningText = (el) => {
+    if (el.tagName !== "A") return false;
+    const prose = el.parentElement && el.parentElement.closest("p, .prose");
+    if (prose === null) return false;
+    // Prose: words or figures around the links, not only separators ("a · b · c" is a
+    // row of links, and each must be a full target).
+    const words = prose.cloneNode(true);
+    for (const link of words.querySelectorAll("a")) link.remove();
+    return /[\\p{L}\\p{N}]/u.test(words.textContent);
+  };
+  const targetBox = (el) => {
+    const r = el.getBoundingClientRect();
+    if (el.tagName === "INPUT" && (el.type === "checkbox" || el.type === "radio")) {
+      const label = el.closest("label")
+        || (el.id && document.querySelector(`label[for="${el.id}"]`));
+      if (label) {
+        const l = label.getBoundingClientRect();
+        const left = Math.min(r.left, l.left), right = Math.max(r.right, l.right);
+        const top = Math.min(r.top, l.top), bottom = Math.max(r.bottom, l.bottom);
+        return {width: right - left, height: bottom - top};
+      }
+    }
+    return {width: r.width, height: r.height};
+  };
+  const small = [];
+  const selector = "a[href], button, input[type=checkbox], input[type=radio], "
+    + "input[type=submit], select, summary";
+  for (const el of document.querySelectorAll(selector)) {
+    if (!visible(el) || inRunningText(el)) continue;
+    const box = targetBox(el);
+    if (box.width < minimum - 0.5 || box.height < minimum - 0.5) {
+      small.push(`${describe(el)} ${Math.round(box.width)}x${Math.round(box.height)}`);
+    }
+  }
+  const overflowing = [];
+  for (const el of document.body.querySelectorAll("*")) {
+    const style = getComputedStyle(el);
+    if (style.display === "inline" || style.display === "contents") continue;
+    if (style.overflowX === "auto" || style.overflowX === "scroll") continue;
+    // A text field scrolls its own value; a name cut with an ellipsis is cut on purpose.
+    if (el.tagName === "INPUT" || el.tagName === "TEXTAREA" || el.tagName === "SELECT") continue;
+    if (style.textOverflow === "ellipsis" && style.overflowX !== "visible") continue;
+    if (el.closest("svg") !== null && el.tagName.toLowerCase() !== "svg") continue;
+    if (el.clientWidth === 0 || !visible(el)) continue;
+    if (el.scrollWidth > el.clientWidth + 1) {
+      overflowing.push(`${describe(el)} ${el.scrollWidth}>${el.clientWidth}`);
+    }
+  }
+  return {small, overflowing, pageWidth: document.documentElement.scrollWidth};
+}
+"""
+
+
+def _import_game(players: list[Member], rng: random.Random, days_ago: int) -> Hanchan:
+    record = {
+        "format": "club-game/1",
+        "ruleset": "makura-1.5",
+        "players": [m.display_name for m in players],
+        "hands": sample_hands(rng, "makura-1.5"),
+        "venue": "ビック",
+        "table": "A",
+    }
+    return hanchan_import(
+        record=record,
+        members_by_name={m.display_name: m for m in players},
+        played_on=club_today() - datetime.timedelta(days=days_ago),
+        by=players[0],
+        steward=True,
+    )
+
+
+@pytest.fixture
+def club(
+    settings: Any, member: Member, other_member: Member, coordinator: Member, staff_member: Member
+):
+    """A small club like the demo's: finished games, a meetup, a tournament with a round
+    played (which the race counts)."""
+    # One game makes a monthly champion here, as in the races' tests.
+    settings.CHAMPION_MIN_GAMES = settings.HALF_YEAR_CHAMPION_MIN_GAMES = 1
+    rng = random.Random(20261126)
+    others = [make_member(f"tt{i}", f"長めの名前の選手{i}", f"せんしゅ{i}") for i in range(4)]
+    four = [member, other_member, coordinator, staff_member]
+    games = [_import_game(four, rng, 3), _import_game(four[::-1], rng, 2)]
+    games.append(_import_game([member, *others[:3]], rng, 1))
+    # Last month's game makes a monthly champion, who leads the Grand Champion race.
+    last_month = club_today().replace(day=1) - datetime.timedelta(days=1)
+    _import_game(four, rng, (club_today() - last_month).days)
+
+    venue = Venue.default() or Venue.objects.create(name="ビック", address="札幌市中央区")
+    meetup = meetups.meetup_post(
+        by=coordinator.user,
+        dates=[
+            club_today() + datetime.timedelta(days=3),
+            club_today() + datetime.timedelta(days=4),
+        ],
+        venue=venue,
+        ruleset_id="makura-1.5",
+        note="金曜か土曜、どちらか都合のいい方で。",
+    )
+    meetups.meetup_apply(meetup_id=meetup.pk, by=member.user)
+
+    event = event_create(
+        name="グランドチャンピオン戦 2026", format_key="grand_champion",
+        ruleset_id="makura-1.5", starts_on=club_today(), seed=5,
+    )  # fmt: skip
+    participants_set(event_id=event.pk, members=[*four, *others])
+    event_draw(event_id=event.pk)
+    first = Round.objects.get(event=event, number=1)
+    round_start(round_id=first.pk)
+    play_round(Round.objects.get(pk=first.pk), better=lambda n: n)
+    return {
+        "game": games[0],
+        "meetup": meetup,
+        "event": event,
+        "member": member,
+        "race_year": last_month.year,
+    }
+
+
+def _pages(club: dict[str, Any]) -> list[tuple[str, str]]:
+    return [
+        ("games", reverse("game_list")),
+        ("game", reverse("game_detail", args=[club["game"].pk])),
+        ("standings", reverse("standings")),
+        ("champions", reverse("champions")),
+        ("yaku", reverse("yaku_records")),
+        ("member", reverse("member_detail", args=[club["member"].pk])),
+        ("rulesets", reverse("ruleset_list")),
+        ("ruleset", reverse("ruleset_detail", args=["makura-1.5"])),
+        ("meetups", reverse("meetings:list")),
+        ("meetup", reverse("meetings:detail", args=[club["meetup"].pk])),
+        ("tournaments", reverse("tournaments:list")),
+        ("event", reverse("tournaments:detail", args=[club["event"].pk])),
+        ("race", reverse("tournaments:race_grand_champion", args=[club["race_year"]])),
+        ("online-names", reverse("online_names")),
+        ("import", reverse("game_import")),
+        ("password", reverse("password_change")),
+    ]
+
+
+@pytest.mark.parametrize("language", ["ja", "en"])
+def test_every_tap_target_is_44_px_and_no_text_overflows(
+    phone: Any, club: dict[str, Any], language: str
+) -> None:
+    log_in(phone, club["member"].user.username)
+    phone.context.add_cookies(
+        [{"name": "django_language", "value": language, "url": phone.base_url}]
+    )
+    problems: list[str] = []
+    for name, path in _pages(club):
+        response = phone.goto(phone.base_url + path)
+        assert response is not None and response.ok, (name, path)
+        phone.wait_for_load_state()
+        found = phone.evaluate(MEASURE, MINIMUM)
+        problems += [f"{name}: small {entry}" for entry in found["small"]]
+        problems += [f"{name}: overflows {entry}" for entry in found["overflowing"]]
+        if found["pageWidth"] > PHONE["width"]:
+            problems.append(f"{name}: the page is {found['pageWidth']} px wide")
+        screenshot(phone, f"tap-targets-{name}-{language}")
+    assert not problems, "\n".join(problems)
