@@ -1,6 +1,6 @@
-"""Running a tournament: create it from a format, enter participants, draw, start rounds,
-seat by standing, call time (docs/rules-spec.md §4, issue 11). The ranking they seat by is
-read in :mod:`tournaments.live_ranking`.
+"""Running a tournament: create it from a format, edit, cancel or delete it (issue 21), enter
+participants, draw, start rounds, seat by standing, call time (docs/rules-spec.md §4, issue
+11). The ranking they seat by is read in :mod:`tournaments.live_ranking`.
 
 Each function is one transaction and refuses bad input with :class:`EventError`, changing
 nothing. Every table of a started round is a hanchan of the ledger, started through

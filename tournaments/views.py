@@ -1,12 +1,14 @@
 """The tournament pages: the list, a new tournament, the event page (players, the draw, rounds
 with their tables and games, the live ranking, the steward's next step), "my next table",
-the printable seating chart, the ranking as CSV and the event as an .ics entry.
+the printable seating chart, the ranking as CSV and the event as an .ics entry; the
+steward's desk (edit, cancel, delete) and member picker.
 
 Everyone logged in may look; stewards create and run events (every POST here is theirs);
 participants enter their tables' games on the ledger's own table screen. Every action is a
 POST of a real form answered with a redirect back to the event (post/redirect/get); a refused
 action re-renders the page with its message and changes nothing (403 for a non-steward, 409
-for a step the event is not ready for).
+for a step the event is not ready for); a form with bad input comes back with its errors
+(200).
 """
 
 from __future__ import annotations
