@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from tournaments import views
+from tournaments import desk_views, views
 
 app_name = "tournaments"
 
@@ -13,10 +13,10 @@ urlpatterns = [
     path("<int:pk>/seating/", views.seating_chart, name="chart"),
     path("<int:pk>/ranking.csv", views.ranking_csv, name="csv"),
     path("<int:pk>/tournament.ics", views.event_ics, name="ics"),
-    path("<int:pk>/players/", views.event_participants, name="participants"),
-    path("<int:pk>/edit/", views.event_edit, name="edit"),
-    path("<int:pk>/cancel/", views.event_cancel, name="cancel"),
-    path("<int:pk>/delete/", views.event_delete, name="delete"),
+    path("<int:pk>/players/", desk_views.event_participants, name="participants"),
+    path("<int:pk>/edit/", desk_views.event_edit, name="edit"),
+    path("<int:pk>/cancel/", desk_views.event_cancel, name="cancel"),
+    path("<int:pk>/delete/", desk_views.event_delete, name="delete"),
     path("<int:pk>/draw/", views.event_draw, name="draw"),
     path("<int:pk>/withdraw/", views.event_withdraw, name="withdraw"),
     path("<int:pk>/advance/", views.event_advance, name="advance"),

@@ -1,7 +1,7 @@
 """The tournament pages: the list, a new tournament, the event page (players, the draw, rounds
 with their tables and games, the live ranking, the steward's next step), "my next table",
-the printable seating chart, the ranking as CSV and the event as an .ics entry; the
-steward's desk (edit, cancel, delete) and member picker.
+the printable seating chart, the ranking as CSV and the event as an .ics entry. The steward's
+desk (edit, cancel, delete) and member picker are in :mod:`tournaments.desk_views`.
 
 Everyone logged in may look; stewards create and run events (every POST here is theirs);
 participants enter their tables' games on the ledger's own table screen. Every action is a
@@ -20,7 +20,6 @@ from functools import wraps
 from typing import Any, Concatenate
 
 from django.conf import settings
-from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -31,7 +30,6 @@ from icalendar import Calendar
 from icalendar import Event as CalendarEvent
 
 from clubsite.formatting import MINUS, settlement_points
-from clubsite.htmx import wants_fragment
 from clubsite.models import Member
 from clubsite.permissions import is_steward
 from clubsite.spreadsheet import safe_cell
@@ -110,16 +108,17 @@ def event_new(request: HttpRequest) -> HttpResponse:
 def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The event page."""
     event = get_object_or_404(Event, pk=pk)
-    return _event_page(request, event)
+    return event_page(request, event)
 
 
-def _event_page(
+def event_page(
     request: HttpRequest,
     event: Event,
     *,
     error: str = "",
     status: int = 200,
 ) -> HttpResponse:
+    """The event page, with ``error`` (a refused step) shown at the top."""
     view = event_view(event)
     member = Member.for_user(request.user)
     steward = is_steward(request.user)
@@ -149,169 +148,8 @@ def _event_action(request: HttpRequest, event: Event, action: Callable[[], objec
     try:
         action()
     except services.EventError as error:
-        return _event_page(request, event, error=str(error), status=409)
+        return event_page(request, event, error=str(error), status=409)
     return redirect("tournaments:detail", pk=event.pk)
-
-
-@require_http_methods(["GET", "HEAD", "POST"])
-@steward_only
-def event_participants(request: HttpRequest, pk: int) -> HttpResponse:
-    """The member picker: every member one per row (name and reading), a search by name or
-    reading (a GET of the same form, keeping the ticks; htmx swaps the list in place), the
-    number ticked. Saving enters exactly the ticked members."""
-    event = get_object_or_404(Event, pk=pk)
-    if event.status != Event.Status.OPEN:
-        return _event_page(
-            request,
-            event,
-            error=gettext("The tournament has started: its players are set."),
-            status=409,
-        )
-    members = list(Member.objects.order_by("furigana", "display_name"))
-    if request.method == "POST":
-        form = forms.ParticipantsForm(request.POST, members=Member.objects.all())
-        if form.is_valid():
-            chosen = sorted(
-                form.cleaned_data["members"], key=lambda m: (m.furigana, m.display_name)
-            )
-            try:
-                services.participants_set(event_id=event.pk, members=chosen)
-            except services.EventError as error:
-                form.add_error(None, str(error))
-            else:
-                return redirect("tournaments:detail", pk=event.pk)
-        ticked = _keys(request.POST.getlist("members"))
-        query = request.POST.get("q", "")
-    else:
-        form = forms.ParticipantsForm(members=Member.objects.none())
-        # A search carries the ticks made so far (``picked``); the first visit shows those saved.
-        if "picked" in request.GET:
-            ticked = _keys(request.GET.getlist("members"))
-        else:
-            ticked = set(event.participants.values_list("member_id", flat=True))
-        query = request.GET.get("q", "")
-    shown = forms.members_matching(members, query)
-    shown_keys = {m.pk for m in shown}
-    context = {
-        "event": event,
-        "form": form,
-        "query": query,
-        "shown": shown,
-        "ticked": ticked,
-        "hidden_ticked": [m for m in members if m.pk in ticked and m.pk not in shown_keys],
-        "ticked_count": sum(1 for m in members if m.pk in ticked),
-        "member_count": len(members),
-        "table_size": event.table_size,
-    }
-    template = "tournaments/players.html"
-    if wants_fragment(request):
-        template += "#picker-list"
-    return render(request, template, context)
-
-
-def _keys(values: list[str]) -> set[int]:
-    return {int(v) for v in values if v.isdigit()}
-
-
-@require_http_methods(["GET", "HEAD", "POST"])
-@steward_only
-def event_edit(request: HttpRequest, pk: int) -> HttpResponse:
-    """The event desk: name, days and venue; the format while no round has started; and the
-    ways out, cancelling it (its games stay) or deleting it (no game played)."""
-    event = get_object_or_404(Event, pk=pk)
-    started = event.rounds.filter(started_at__isnull=False).exists()
-    format_locked = started or event.status in (Event.Status.FINISHED, Event.Status.CANCELLED)
-    form = forms.EventEditForm(
-        request.POST or None,
-        ruleset_choices=ruleset_choices(),
-        initial=forms.event_initial(event),
-        format_locked=format_locked,
-    )
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        rules: dict[str, Any] = {}
-        if not format_locked:
-            rules = {
-                "format_key": data["format"],
-                "ruleset_id": data["ruleset"],
-                "carry_over": bool(data.get("carry_over")),
-                "plan": data.get("plan"),
-                "tobi": form.tobi_choice,
-            }
-        try:
-            services.event_edit(
-                event_id=event.pk,
-                name=data["name"],
-                starts_on=data["starts_on"],
-                ends_on=data.get("ends_on"),
-                venue=data.get("venue") or "",
-                **rules,
-            )
-        except services.EventError as error:
-            form.add_error(None, str(error))
-        else:
-            return redirect("tournaments:detail", pk=event.pk)
-    return _edit_page(request, event, form, started=started)
-
-
-def _edit_page(
-    request: HttpRequest,
-    event: Event,
-    form: forms.EventEditForm,
-    *,
-    started: bool,
-    error: str = "",
-    status: int = 200,
-) -> HttpResponse:
-    return render(
-        request,
-        "tournaments/edit.html",
-        {
-            "event": event,
-            "form": form,
-            "started": started,
-            "drawn": event.rounds.exists(),
-            "error": error,
-            "can_cancel": event.status in (Event.Status.OPEN, Event.Status.RUNNING),
-        },
-        status=status,
-    )
-
-
-def _desk_refusal(request: HttpRequest, event: Event, error: str) -> HttpResponse:
-    """A refused cancel or delete: the desk again with why (409), nothing changed."""
-    started = event.rounds.filter(started_at__isnull=False).exists()
-    form = forms.EventEditForm(
-        ruleset_choices=ruleset_choices(),
-        initial=forms.event_initial(event),
-        format_locked=True,
-    )
-    return _edit_page(request, event, form, started=started, error=error, status=409)
-
-
-@require_POST
-@steward_only
-def event_cancel(request: HttpRequest, pk: int) -> HttpResponse:
-    event = get_object_or_404(Event, pk=pk)
-    try:
-        services.event_cancel(event_id=event.pk)
-    except services.EventError as error:
-        return _desk_refusal(request, event, str(error))
-    return redirect("tournaments:detail", pk=event.pk)
-
-
-@require_POST
-@steward_only
-def event_delete(request: HttpRequest, pk: int) -> HttpResponse:
-    event = get_object_or_404(Event, pk=pk)
-    try:
-        services.event_delete(event_id=event.pk)
-    except services.EventError as error:
-        return _desk_refusal(request, event, str(error))
-    messages.success(
-        request, gettext("The tournament “%(name)s” is deleted.") % {"name": event.name}
-    )
-    return redirect("tournaments:list")
 
 
 @require_POST
@@ -351,7 +189,7 @@ def event_withdraw(request: HttpRequest, pk: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=pk)
     form = forms.WithdrawForm(request.POST, participants=list(event.participants.all()))
     if not form.is_valid():
-        return _event_page(
+        return event_page(
             request, event, error=gettext("Choose players who are still in."), status=409
         )
     numbers = form.cleaned_data["numbers"]
