@@ -245,26 +245,35 @@ def test_the_search_finds_a_name_or_a_reading_in_either_kana_and_width(db):
 # The pages
 
 
-def actions(event: Event) -> list[tuple[str, dict]]:
-    return [
-        (reverse("tournaments:edit", args=[event.pk]), {"name": "Hijacked", "starts_on": DAY}),
-        (reverse("tournaments:cancel", args=[event.pk]), {}),
-        (reverse("tournaments:delete", args=[event.pk]), {}),
-        (reverse("tournaments:participants", args=[event.pk]), {"members": []}),
-    ]
+DESK_ACTIONS = {
+    "edit": {"name": "Hijacked", "format": "meijin", "ruleset": "makura-1.5", "starts_on": DAY},
+    "cancel": {},
+    "delete": {},
+    "participants": {"members": []},
+}
 
 
-def test_a_member_who_is_no_steward_gets_403_for_every_desk_action(member, client_for):
+@pytest.mark.parametrize("action", DESK_ACTIONS)
+def test_a_member_who_is_no_steward_gets_403_and_nothing_changes(member, client_for, action):
     event = gp()
+    players = field(8)
+    participants_set(event_id=event.pk, members=players)
     client = client_for(member)
-    for path, data in actions(event):
-        assert post(client, path, data).status_code == 403, path
-    for path in [reverse("tournaments:edit", args=[event.pk]), actions(event)[3][0]]:
-        assert client.get(path).status_code == 403, path
+    path = reverse(f"tournaments:{action}", args=[event.pk])
+    assert post(client, path, DESK_ACTIONS[action]).status_code == 403
+    if action in ("edit", "participants"):
+        assert client.get(path).status_code == 403
     event.refresh_from_db()
-    assert (event.name, event.status) == ("Autumn GP", Event.Status.OPEN)
-    page = client.get(reverse("tournaments:detail", args=[event.pk])).text
-    assert 'id="edit-event"' not in page
+    assert (event.name, event.format, event.status) == ("Autumn GP", "gp", Event.Status.OPEN)
+    assert event.participants.count() == 8
+    assert phases_of(event) == [("preliminary", 4, "lot"), ("final", 2, "standing")]
+
+
+def test_the_event_page_offers_the_desk_to_stewards_only(member, staff_member, client_for):
+    event = gp()
+    detail = reverse("tournaments:detail", args=[event.pk])
+    assert 'id="edit-event"' not in client_for(member).get(detail).text
+    assert 'id="edit-event"' in client_for(staff_member).get(detail).text
 
 
 def test_a_steward_edits_an_event_on_its_desk(staff_member, client_for):
@@ -436,3 +445,40 @@ def test_the_picker_of_a_drawn_event_is_refused(staff_member, client_for):
     response = steward.get(reverse("tournaments:participants", args=[event.pk]))
     assert response.status_code == 409
     assert "its players are set" in response.text
+
+
+def test_a_steward_changes_the_format_of_a_drawn_event_and_draws_again(staff_member, client_for):
+    event = drawn_gp(field(16))
+    steward = client_for(staff_member)
+    edit = reverse("tournaments:edit", args=[event.pk])
+    assert 'id="format-redraw"' in steward.get(edit).text
+    response = post(
+        steward,
+        edit,
+        {
+            "name": "Autumn custom",
+            "format": "custom",
+            "ruleset": "makura-1.5",
+            "starts_on": DAY.isoformat(),
+            "preliminary_rounds": "3",
+            "preliminary_seating": "lot",
+            "final_rounds": "1",
+            "finalists": "4",
+            "carry_over": "on",
+        },
+        page=edit,
+    )
+    assert response.status_code == 302
+    event.refresh_from_db()
+    assert (event.format, event.status) == ("custom", Event.Status.OPEN)
+    assert phases_of(event) == [("preliminary", 3, "lot"), ("final", 1, "standing")]
+    assert not Round.objects.filter(event=event).exists()
+    page = steward.get(reverse("tournaments:detail", args=[event.pk])).text
+    assert 'id="draw"' in page and 'id="choose-players"' in page
+    assert event_initial(event) | {"name": "x"} == event_initial(event) | {
+        "name": "x",
+        "preliminary_rounds": 3,
+        "final_rounds": 1,
+        "finalists": 4,
+        "carry_over": True,
+    }
