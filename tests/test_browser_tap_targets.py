@@ -5,10 +5,11 @@ played and a race, and opens each main page in Japanese and English at 390 x 844
 
 - every visible ``a``, ``button``, ``input[type=checkbox|radio|submit]``, ``select`` and
   ``summary`` is at least 44 x 44 CSS px (its ``getBoundingClientRect``);
-- no text box overflows: no element whose overflow is visible or clipped has a
-  ``scrollWidth`` beyond its ``clientWidth`` (a deliberate scroller, ``overflow-x: auto``,
-  is a scroller and not an overflow; a text field scrolls its value; a name cut with
-  ``text-overflow: ellipsis`` is cut on purpose), and the page never scrolls sideways.
+- no text overflows its box: every line of text (its ``Range.getClientRects``) stays within
+  the border of the block, inline-block, flex item or cell that holds it; no box that clips
+  (``overflow: hidden``) has a ``scrollWidth`` beyond its ``clientWidth``; and the page never
+  scrolls sideways. A deliberate scroller (``overflow-x: auto``, the wide tables) is not an
+  overflow, nor is a text field's long value or a name cut with ``text-overflow: ellipsis``.
 
 Every ``details`` is opened first, so what a tap reveals (the standings' filters) is measured.
 
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import datetime
 import random
+import uuid
 from typing import Any
 
 import pytest
@@ -35,7 +37,7 @@ from django.urls import reverse
 from clubsite.models import Member
 from meetings import services as meetups
 from meetings.models import Venue
-from scoring.ledger import hanchan_import
+from scoring.ledger import hanchan_import, hanchan_start, hand_record
 from scoring.models import Hanchan
 from scoring.sample_games import sample_hands
 from scoring.standings import club_today
@@ -103,17 +105,50 @@ MEASURE = """
     }
   }
   const overflowing = [];
+  const blockOf = (el) => {
+    while (el && ["inline", "contents"].includes(getComputedStyle(el).display)) {
+      el = el.parentElement;
+    }
+    return el;
+  };
+  const cutOnPurpose = (el) => {
+    const style = getComputedStyle(el);
+    // A name cut with an ellipsis; a visually hidden label (clipped to 1 px).
+    return (style.textOverflow === "ellipsis" && style.overflowX !== "visible")
+      || el.clientWidth <= 1;
+  };
+  // Text outside its box: each line of text stays within the inner edge of the border of the
+  // block (or inline-block, flex item, cell) that holds it.
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const reported = new Set();
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (!node.textContent.trim() || !node.parentElement) continue;
+    if (node.parentElement.closest("svg, script, style, noscript, template")) continue;
+    const box = blockOf(node.parentElement);
+    if (!box || reported.has(box) || !visible(box) || cutOnPurpose(box)) continue;
+    const r = box.getBoundingClientRect();
+    const style = getComputedStyle(box);
+    const left = r.left + parseFloat(style.borderLeftWidth);
+    const right = r.right - parseFloat(style.borderRightWidth);
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    for (const line of range.getClientRects()) {
+      if (line.width > 0 && (line.left < left - 1 || line.right > right + 1)) {
+        reported.add(box);
+        overflowing.push(`${describe(box)} text ${Math.round(line.left)}-${Math.round(line.right)}`
+          + ` outside ${Math.round(left)}-${Math.round(right)}`);
+        break;
+      }
+    }
+  }
+  // A box that clips its content loses what is wider than it.
   for (const el of document.body.querySelectorAll("*")) {
     const style = getComputedStyle(el);
-    if (style.display === "inline" || style.display === "contents") continue;
-    if (style.overflowX === "auto" || style.overflowX === "scroll") continue;
-    // A text field scrolls its own value; a name cut with an ellipsis is cut on purpose.
+    if (!["hidden", "clip"].includes(style.overflowX) || style.display === "inline") continue;
     if (el.tagName === "INPUT" || el.tagName === "TEXTAREA" || el.tagName === "SELECT") continue;
-    if (style.textOverflow === "ellipsis" && style.overflowX !== "visible") continue;
-    if (el.closest("svg") !== null && el.tagName.toLowerCase() !== "svg") continue;
-    if (el.clientWidth === 0 || !visible(el)) continue;
+    if (el.closest("svg") !== null || !visible(el) || cutOnPurpose(el)) continue;
     if (el.scrollWidth > el.clientWidth + 1) {
-      overflowing.push(`${describe(el)} ${el.scrollWidth}>${el.clientWidth}`);
+      overflowing.push(`${describe(el)} clips ${el.scrollWidth}>${el.clientWidth}`);
     }
   }
   return {small, overflowing, pageWidth: document.documentElement.scrollWidth};
@@ -143,8 +178,8 @@ def _import_game(players: list[Member], rng: random.Random, days_ago: int) -> Ha
 def club(
     settings: Any, member: Member, other_member: Member, coordinator: Member, staff_member: Member
 ):
-    """A small club like the demo's: finished games, a meetup, a tournament with a round
-    played (which the race counts)."""
+    """A small club like the demo's: finished games, one in play, a meetup, a tournament with
+    a round played, last month's champion in the Grand Champion race."""
     # One game makes a monthly champion here, as in the races' tests.
     settings.CHAMPION_MIN_GAMES = settings.HALF_YEAR_CHAMPION_MIN_GAMES = 1
     rng = random.Random(20261126)
@@ -152,6 +187,18 @@ def club(
     four = [member, other_member, coordinator, staff_member]
     games = [_import_game(four, rng, 3), _import_game(four[::-1], rng, 2)]
     games.append(_import_game([member, *others[:3]], rng, 1))
+    # A game in play at the table screen, a hand in: 37,000 / 13,000.
+    in_play = hanchan_start(
+        ruleset_id="makura-1.5", members=four, played_on=club_today(), by=member
+    )
+    hand_record(
+        hanchan_id=in_play.pk,
+        hand={"result": "ron", "loser": 2, "wins": [{"winner": 1, "limit": "mangan"}]},
+        expected_version=in_play.version,
+        request_id=uuid.uuid4(),
+        by=member,
+        user_id=member.user_id,
+    )
     # Last month's game makes a monthly champion, who leads the Grand Champion race.
     last_month = club_today().replace(day=1) - datetime.timedelta(days=1)
     _import_game(four, rng, (club_today() - last_month).days)
@@ -180,6 +227,7 @@ def club(
     play_round(Round.objects.get(pk=first.pk), better=lambda n: n)
     return {
         "game": games[0],
+        "table": in_play,
         "meetup": meetup,
         "event": event,
         "member": member,
@@ -191,6 +239,7 @@ def _pages(club: dict[str, Any]) -> list[tuple[str, str]]:
     return [
         ("games", reverse("game_list")),
         ("game", reverse("game_detail", args=[club["game"].pk])),
+        ("table", reverse("game_detail", args=[club["table"].pk])),
         ("standings", reverse("standings")),
         ("champions", reverse("champions")),
         ("yaku", reverse("yaku_records")),
