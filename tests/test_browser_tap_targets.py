@@ -1,7 +1,8 @@
 """Tap targets and text boxes on the main pages at a phone's size (issue 25, item 4).
 
-A member logs in to a club with a few finished games, a meetup, a tournament with a round
-played and a race, and opens each main page in Japanese and English at 390 x 844. On each:
+A member logs in to a club with a few finished games, one in play, a meetup, a tournament
+with a round played and a race, and opens each main page (the login and password-reset pages
+before logging in) in Japanese and English at 390 x 844. On each:
 
 - every visible ``a``, ``button``, ``input[type=checkbox|radio|submit]``, ``select`` and
   ``summary`` is at least 44 x 44 CSS px (its ``getBoundingClientRect``);
@@ -254,26 +255,36 @@ def _pages(club: dict[str, Any]) -> list[tuple[str, str]]:
         ("online-names", reverse("online_names")),
         ("import", reverse("game_import")),
         ("password", reverse("password_change")),
+        ("password-changed", reverse("password_change_done")),
     ]
+
+
+def _problems(page: Any, name: str, path: str, language: str) -> list[str]:
+    """What is wrong on one page: small targets, overflowing text, a page wider than the phone.
+    Saves its screenshot as tap-targets-<name>-<language>."""
+    response = page.goto(page.base_url + path)
+    assert response is not None and response.ok, (name, path)
+    page.wait_for_load_state()
+    found = page.evaluate(MEASURE, MINIMUM)
+    problems = [f"{name}: small {entry}" for entry in found["small"]]
+    problems += [f"{name}: overflows {entry}" for entry in found["overflowing"]]
+    if found["pageWidth"] > PHONE["width"]:
+        problems.append(f"{name}: the page is {found['pageWidth']} px wide")
+    screenshot(page, f"tap-targets-{name}-{language}")
+    return problems
 
 
 @pytest.mark.parametrize("language", ["ja", "en"])
 def test_every_tap_target_is_44_px_and_no_text_overflows(
     phone: Any, club: dict[str, Any], language: str
 ) -> None:
-    log_in(phone, club["member"].user.username)
     phone.context.add_cookies(
         [{"name": "django_language", "value": language, "url": phone.base_url}]
     )
     problems: list[str] = []
+    for name, path in [("login", reverse("login")), ("password-reset", reverse("password_reset"))]:
+        problems += _problems(phone, name, path, language)
+    log_in(phone, club["member"].user.username)
     for name, path in _pages(club):
-        response = phone.goto(phone.base_url + path)
-        assert response is not None and response.ok, (name, path)
-        phone.wait_for_load_state()
-        found = phone.evaluate(MEASURE, MINIMUM)
-        problems += [f"{name}: small {entry}" for entry in found["small"]]
-        problems += [f"{name}: overflows {entry}" for entry in found["overflowing"]]
-        if found["pageWidth"] > PHONE["width"]:
-            problems.append(f"{name}: the page is {found['pageWidth']} px wide")
-        screenshot(phone, f"tap-targets-{name}-{language}")
+        problems += _problems(phone, name, path, language)
     assert not problems, "\n".join(problems)
