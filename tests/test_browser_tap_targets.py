@@ -178,7 +178,7 @@ def _import_game(players: list[Member], rng: random.Random, days_ago: int) -> Ha
 @pytest.fixture
 def club(
     settings: Any, member: Member, other_member: Member, coordinator: Member, staff_member: Member
-):
+) -> dict[str, Any]:
     """A small club like the demo's: finished games, one in play, a meetup, a tournament with
     a round played, last month's champion in the Grand Champion race."""
     # One game makes a monthly champion here, as in the races' tests.
