@@ -367,3 +367,31 @@ def test_the_race_pages(m, client_for, monkeypatch):
     assert "20.0" in gc  # M0: two titles
     assert client.get("/tournaments/races/meijin/1900/").status_code == 404
     assert 'href="/tournaments/races/grand-champion/' in client.get("/tournaments/").text
+
+
+def test_the_meijin_b_seats_tie_by_titles_then_reading():
+    """Issue 20 item 7: equal champion months are ordered by the number of monthly titles
+    (most first), then by the reading of the name, as the race page says."""
+    from tournaments.races import Runner, meijin_b_order
+
+    one_title = Runner(1, "Aoki", "あおき", False)
+    three_titles = Runner(2, "Wada", "わだ", False)
+    for runner, titles in ((one_title, 1), (three_titles, 3)):
+        runner.best_month, runner.titles = 560, titles
+    better_month = Runner(3, "Zen", "ぜん", False)
+    better_month.best_month, better_month.titles = 700, 1
+    assert sorted([one_title, three_titles, better_month], key=meijin_b_order) == [
+        better_month,
+        three_titles,
+        one_title,
+    ]
+
+
+def test_a_half_year_decided_with_no_holder_gives_its_seat_to_the_months(m):
+    # Nobody plays 99 games in a half year: both halves are decided without a holder.
+    with override_settings(CHAMPION_MIN_GAMES=1, HALF_YEAR_CHAMPION_MIN_GAMES=99):
+        race = meijin_race(2026, today=TODAY)
+    assert len(race.qualified) == 8
+    assert all(e.reason.startswith("monthly champion") for e in race.qualified)
+    # The four +70.0 months first (M0 July, M1 June, M4 December, M6 February: by reading).
+    assert [e.runner.name for e in race.qualified[:4]] == ["M0", "M1", "M4", "M6"]

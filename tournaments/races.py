@@ -324,6 +324,14 @@ def previous_winner(year: int) -> Member | None:
 # -- the Meijin -----------------------------------------------------------------------------
 
 
+def meijin_b_order(runner: Runner) -> tuple[int, int, str, str]:
+    """The order of the Meijin's B seats (§4.3 B, T-05): the champion month's points
+    (highest first), then the number of monthly titles in the window (most first), then the
+    reading of the name, as the race page says (issue 20 item 7: a member with three titles
+    no longer loses a tied seat to a one-title member by name)."""
+    return (-(runner.best_month or 0), -runner.titles, runner.reading or runner.name, runner.name)
+
+
 def meijin_race(year: int, *, today: datetime.date | None = None) -> Race:
     """The Meijin race of ``year`` (§4.3, T-04, T-05): A the second-half champion of
     ``year - 1`` and the first-half champion of ``year``; B the monthly champions of July
@@ -364,6 +372,11 @@ def meijin_race(year: int, *, today: datetime.date | None = None) -> Race:
     ]
     for half, label in a_titles:
         if half is None:
+            continue  # not decided yet: the seat waits for its champion
+        if not half.holders:
+            # Decided with nobody holding it (no one met the minimum): its seat goes to the
+            # months, as a member holding both halves leaves one (issue 20 item 7, T-05).
+            seats_b += 1
             continue
         for holder in half.holders:
             if holder.member_id in taken:
@@ -372,10 +385,7 @@ def meijin_race(year: int, *, today: datetime.date | None = None) -> Race:
             runner = runners[holder.member_id]
             qualified.append(Entry(runner, label, in_tenths(holder.total_points)))
             taken.add(holder.member_id)
-    by_month = sorted(
-        (runners[m] for m in champions if m not in taken),
-        key=lambda r: (-(r.best_month or 0), r.reading or r.name, r.name),
-    )
+    by_month = sorted((runners[m] for m in champions if m not in taken), key=meijin_b_order)
     for runner in by_month[:seats_b]:
         assert runner.champion_month is not None and runner.best_month is not None
         won = f"{runner.champion_month:%Y-%m}"
@@ -388,10 +398,7 @@ def meijin_race(year: int, *, today: datetime.date | None = None) -> Race:
         order += [Entry(r, "total points", r.points) for r in others]
     else:
         order = [Entry(r, "monthly champion not selected", r.points) for r in _order(missed)]
-    ranking = sorted(
-        (r for r in runners.values() if r.best_month is not None),
-        key=lambda r: (-(r.best_month or 0), r.reading or r.name, r.name),
-    )
+    ranking = sorted((r for r in runners.values() if r.best_month is not None), key=meijin_b_order)
     cutoff = None
     chosen_b = [e for e in qualified if e.reason.startswith("monthly champion")]
     monthly_seats_left = seats_b - len(chosen_b)
