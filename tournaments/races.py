@@ -335,8 +335,10 @@ def meijin_b_order(runner: Runner) -> tuple[int, int, str, str]:
 def meijin_race(year: int, *, today: datetime.date | None = None) -> Race:
     """The Meijin race of ``year`` (§4.3, T-04, T-05): A the second-half champion of
     ``year - 1`` and the first-half champion of ``year``; B the monthly champions of July
-    ``year - 1`` to June ``year`` with the best champion-month points; substitutes as the
-    ``meijin_substitutes`` setting says."""
+    ``year - 1`` to June ``year`` with the best champion-month points (ties: more titles,
+    then reading, :func:`meijin_b_order`; a champion's seat is labelled with their best
+    month, the latest of equal ones); substitutes as the ``meijin_substitutes`` setting
+    says. A half year decided with no holder gives its A seat to B."""
     today = club_today() if today is None else today
     start, end = datetime.date(year - 1, 7, 1), datetime.date(year, 6, 30)
     history = champions_history(today=_decided(today, end), since=start)
@@ -353,6 +355,8 @@ def meijin_race(year: int, *, today: datetime.date | None = None) -> Race:
             continue
         for holder in title.holders:
             best = champions.get(holder.member_id)
+            # The history lists months newest first, so of two best months with equal points
+            # the latest names the seat (issue 20 item 7; the points are the same either way).
             if best is None or points > best[0]:
                 champions[holder.member_id] = (points, title.period.start)
     runners = _runners(set(champions) | set(totals) | _holders(second_half, first_half))
