@@ -17,33 +17,17 @@ from __future__ import annotations
 from scoring.engine import Ruleset, basic_points
 
 from . import house_rules
-from .hand import (
-    MELD_KINDS,
-    WINDS,
-    HandRefused,
-    HandTiles,
-    HandValue,
-    Meld,
-    RawValue,
-    Situation,
-    Yaku,
-)
-from .package_reading import YAKU_NAMES, options_for, package_config, package_meld
+from .hand import HandRefused, HandTiles, HandValue, Meld, RawValue, Situation
+from .package_reading import package_config, package_meld
 
 __all__ = [
-    "MELD_KINDS",
-    "WINDS",
-    "YAKU_NAMES",
     "HandRefused",
     "HandTiles",
     "HandValue",
     "Meld",
-    "RawValue",
     "Situation",
-    "Yaku",
     "evaluate",
     "finish",
-    "options_for",
     "package_config",
     "package_meld",
 ]
