@@ -16,20 +16,17 @@ from __future__ import annotations
 
 import datetime
 import logging
+from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import PasswordResetForm
-from django.contrib.auth.tokens import default_token_generator
 from django.core.mail import EmailMessage
 from django.http import HttpResponse, HttpResponseRedirect
 from django.tasks import task
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
-from django.utils.encoding import force_bytes
-from django.utils.http import urlsafe_base64_encode
 
 from clubsite.accounts import client_address
 from clubsite.mail import send_each
@@ -77,6 +74,28 @@ class PasswordResetView(auth_views.PasswordResetView):
         return HttpResponseRedirect(self.get_success_url())
 
 
+class _CollectedResetMails(PasswordResetForm):
+    """Django's reset form, whose :meth:`save` builds each e-mail (uid, token, link) and
+    hands it here instead of sending it: :func:`send_each` sends them, counting."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.messages: list[EmailMessage] = []
+
+    def send_mail(
+        self,
+        subject_template_name: str,
+        email_template_name: str,
+        context: dict[str, Any],
+        from_email: str | None,
+        to_email: str,
+        html_email_template_name: str | None = None,
+    ) -> None:
+        subject = "".join(render_to_string(subject_template_name, context).splitlines())
+        body = render_to_string(email_template_name, context)
+        self.messages.append(EmailMessage(subject, body, from_email, [to_email]))
+
+
 @task
 def send_password_reset_emails(email: str, language: str) -> int:
     """Mail a reset link, in ``language``, to each login that may reset its password by
@@ -85,25 +104,18 @@ def send_password_reset_emails(email: str, language: str) -> int:
     The links start with ``CLUB_SITE_URL``: a worker has no request to take the host from.
     Returns the number of e-mails sent."""
     site = urlsplit(settings.CLUB_SITE_URL)
-    user_model = get_user_model()
-    email_field = user_model.get_email_field_name()
-    messages = []
+    form = _CollectedResetMails(data={"email": email})
+    if not form.is_valid():  # the view enqueues only what this same form accepted
+        return 0
     with translation.override(language):
-        for user in PasswordResetForm().get_users(email):
-            primary_key = user_model._meta.pk.value_to_string(user)
-            context = {
-                "email": getattr(user, email_field),
-                "user": user,
-                "uid": urlsafe_base64_encode(force_bytes(primary_key)),
-                "token": default_token_generator.make_token(user),
-                "protocol": site.scheme,
-                # The template puts the page's path after the domain: a path of CLUB_SITE_URL's
-                # own (a site served under /club/) stays in front of it.
-                "domain": site.netloc + site.path.rstrip("/"),
-                "site_name": site.netloc,
-            }
-            subject = "".join(render_to_string(SUBJECT_TEMPLATE, context).splitlines())
-            body = render_to_string(BODY_TEMPLATE, context)
-            messages.append(EmailMessage(subject, body, to=[context["email"]]))
-    sent, _failed = send_each(messages, "password reset")
+        form.save(
+            # The template puts the page's path after the domain: a path of CLUB_SITE_URL's
+            # own (a site served under /club/) stays in front of it.
+            domain_override=site.netloc + site.path.rstrip("/"),
+            use_https=site.scheme == "https",
+            subject_template_name=SUBJECT_TEMPLATE,
+            email_template_name=BODY_TEMPLATE,
+            extra_email_context={"site_name": site.netloc},
+        )
+    sent, _failed = send_each(form.messages, "password reset")
     return sent
