@@ -11,7 +11,7 @@ contract checks it). What it offers:
   :func:`import_verified` (an online log, with :func:`match_players`).
 - **Previews**: :func:`stored_game`, :func:`plan_for` (the plan a write would store) and
   :func:`state_before`, with the changes :class:`NewHand`, :class:`Correction`, ...
-- **Loading a game** for a page: :func:`hanchan_with_seats` (one query), :func:`with_seats`.
+- **Loading a game** for a page: :func:`hanchan_with_seats` (one query).
 - **The one read of what counts**: :func:`counted_results`, :func:`counted_games`,
   :func:`counted_yaku`, :func:`settled`, :func:`is_settled`, :func:`is_waiting`,
   :func:`waiting_states`, :func:`confirmation_state`; the roll-ups' figures
@@ -30,7 +30,6 @@ stores engine results; ``rows`` builds the rows), ``confirmation`` (the trust ru
 
 from scoring.ledger.checks import plan_for, stored_game
 from scoring.ledger.confirmation import POLICIES, ConfirmationState
-from scoring.ledger.confirmation import policy as confirmation_policy
 from scoring.ledger.confirmation import state_of as confirmation_state
 from scoring.ledger.counts import (
     counted_games,
@@ -44,19 +43,16 @@ from scoring.ledger.counts import (
 )
 from scoring.ledger.errors import LedgerError, StaleHanchan
 from scoring.ledger.fingerprint import DuplicateGame
-from scoring.ledger.loading import hanchan_with_seats, with_seats
+from scoring.ledger.loading import hanchan_with_seats
 from scoring.ledger.online import (
     AlreadyImported,
-    Players,
     UnknownNames,
     import_verified,
     match_players,
 )
 from scoring.ledger.plan import (
     Correction,
-    FinalScoresEntry,
     NewHand,
-    Plan,
     Undo,
     Void,
     state_before,
@@ -95,18 +91,14 @@ __all__ = [
     "ConfirmationState",
     "Correction",
     "DuplicateGame",
-    "FinalScoresEntry",
     "GameToImport",
     "LedgerError",
     "NewHand",
-    "Plan",
-    "Players",
     "Recorded",
     "StaleHanchan",
     "Undo",
     "UnknownNames",
     "Void",
-    "confirmation_policy",
     "confirmation_state",
     "counted_games",
     "counted_results",
@@ -134,5 +126,4 @@ __all__ = [
     "stored_game",
     "waiting_games",
     "waiting_states",
-    "with_seats",
 ]
