@@ -187,10 +187,9 @@ def _import(
         hanchan = import_verified(
             verified, players, played_on=timezone.localdate(), by=member, steward=steward
         )
-    except AlreadyImported as done:
-        return Outcome(name, "already", _("Already imported: nothing stored."), done.hanchan)
-    except DuplicateGame as done:
-        # The same game from another file (its mjlog and its JSON, a changed log id).
+    except (AlreadyImported, DuplicateGame) as done:
+        # DuplicateGame: the same game from another file (its mjlog and its JSON, a changed
+        # log id).
         return Outcome(name, "already", _("Already imported: nothing stored."), done.hanchan)
     except NotAGameLog:
         return Outcome(
