@@ -1,6 +1,6 @@
 """Online games into the ledger (issue 12): players matched by their online names, the game
 re-scored (:mod:`scoring.online.verify`), then stored through the ledger's one path
-(:func:`scoring.records.hanchan_import`) with where it came from (:class:`OnlineGame`).
+(:func:`scoring.ledger.hanchan_import`) with where it came from (:class:`OnlineGame`).
 
 The engine plays each hand once: the hands verification played are the ledger's plan
 (:func:`verified_plan`), which is written as it is (issue 19 item 6).
@@ -237,7 +237,7 @@ def import_verified(
     Raises:
         AlreadyImported: the log was imported before (also when another import of it
             commits first).
-        LedgerError: as :func:`scoring.records.hanchan_import` (a member at two seats, ...).
+        LedgerError: as :func:`scoring.ledger.hanchan_import` (a member at two seats, ...).
     """
     log = verified.log
     try:
