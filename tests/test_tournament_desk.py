@@ -7,16 +7,14 @@ Everyone else gets 403 and nothing changes; bad input comes back as the form wit
 from __future__ import annotations
 
 import datetime
-from collections.abc import Callable
 
 import pytest
-from django.test import Client
 from django.urls import reverse
-from django.utils import translation
 
 from clubsite.models import Member
 from scoring.ledger import counted_games
 from scoring.models import Hanchan
+from tests import test_tournament_pages
 from tests.conftest import make_member
 from tests.test_tournament_pages import drawn_gp, field, post
 from tests.test_tournaments import play_round
@@ -33,23 +31,11 @@ from tournaments.services import (
     round_start,
 )
 
+# The pages' fixtures: English throughout, and the personas' clients reading English.
+english = test_tournament_pages.english
+client_for = test_tournament_pages.client_for
+
 DAY = datetime.date(2026, 11, 28)
-
-
-@pytest.fixture(autouse=True)
-def english():
-    with translation.override("en"):
-        yield
-
-
-@pytest.fixture
-def client_for(client_for: Callable[[Member], Client]) -> Callable[[Member], Client]:
-    def english_client(member: Member) -> Client:
-        client = client_for(member)
-        client.cookies["django_language"] = "en"
-        return client
-
-    return english_client
 
 
 def gp(**kwargs) -> Event:
