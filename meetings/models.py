@@ -25,9 +25,7 @@ from clubsite.permissions import is_steward
 from meetings.display import (
     GameResult,
     format_day,
-    format_iso_day,
     join_list,
-    join_sentences,
     lineup_names,
     members_of,
 )
@@ -54,9 +52,7 @@ __all__ = [
     "Venue",
     "Viewer",
     "format_day",
-    "format_iso_day",
     "join_list",
-    "join_sentences",
     "lineup_names",
     "members_of",
     "phone_visible_to",
