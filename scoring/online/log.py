@@ -194,6 +194,13 @@ def date_of_log_id(log_id: str) -> datetime.date | None:
         return None
 
 
+def stated_changes(stated: tuple[StatedEnd, ...], players: int) -> tuple[int, ...]:
+    """Each seat's change over a hand as the log writes it: the sum of its ends' ``changes``
+    (:class:`StatedEnd`), in points, the riichi sticks put out in the hand left out; zeros
+    for a hand that states none."""
+    return tuple(sum(end.changes[seat] for end in stated) for seat in range(players))
+
+
 def deltas_between(before: tuple[int, ...], after: tuple[int, ...]) -> tuple[int, ...]:
     """Each seat's change from ``before`` to ``after`` (two score tuples of equal length)."""
     return tuple(b - a for a, b in zip(before, after, strict=True))

@@ -30,6 +30,7 @@ from .log import (
     deltas_between,
     points_of,
     round_label,
+    stated_changes,
 )
 from .tenhou_rules import ruleset_ids
 
@@ -168,7 +169,7 @@ def _hand(
     if horas and draws:
         raise LogError(f"{where}: a hand ends with hora or ryukyoku, not both")
     stated = tuple(_stated(n, event, players) for n, event in horas or draws)
-    log_deltas = [sum(end.changes[seat] for end in stated) for seat in range(players)]
+    log_deltas = stated_changes(stated, players)
     if i + 1 < len(kyokus):
         n_next, nxt, _ = kyokus[i + 1]
         deltas = deltas_between(scores, _scores(nxt.get("scores"), players, f"line {n_next}"))
@@ -241,7 +242,7 @@ def _draws(
     base: dict[str, Any],
     players: int,
     dealer: int,
-    log_deltas: list[int],
+    log_deltas: tuple[int, ...],
 ) -> tuple[dict[str, Any], ...]:
     reason = str(event.get("reason", "")).lower()
     if reason in ABORTS:

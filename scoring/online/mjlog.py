@@ -30,6 +30,7 @@ from .log import (
     deltas_between,
     round_label,
     settlement_points,
+    stated_changes,
 )
 from .mjlog_hands import win_description
 from .tenhou_rules import THREE_PLAYERS, mjlog_win_value, rulesets_of_go_type, rulesets_to_try
@@ -157,7 +158,7 @@ def _hand(
         raise LogError(f"{where}: a hand ends with AGARI or RYUUKYOKU, not both")
     ends = agari or draws
     stated = tuple(_stated(end, players, where) for end in ends)
-    log_deltas = [sum(end.changes[seat] for end in stated) for seat in range(players)]
+    log_deltas = stated_changes(stated, players)
     if nxt is not None:
         deltas = deltas_between(start, _scores(nxt.get("ten"), players, f"hand {i + 2}: ten"))
     else:
@@ -256,7 +257,7 @@ def _draw(
     base: dict[str, Any],
     players: int,
     dealer: int,
-    log_deltas: list[int],
+    log_deltas: tuple[int, ...],
     where: str,
 ) -> tuple[dict[str, Any], ...]:
     kind = element.get("type")

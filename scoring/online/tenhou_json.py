@@ -31,6 +31,7 @@ from .log import (
     deltas_between,
     points_of,
     round_label,
+    stated_changes,
 )
 from .tenhou_rules import json_yaku, rulesets_of_disp, rulesets_to_try, win_value
 
@@ -111,7 +112,7 @@ def _hand(rounds: list[Any], i: int, players: int) -> LogHand:
         raise LogError(f"{where}: the round has no result")
     riichi = _riichi_seats(rnd, players, result)
     stated = _stated(result, players, where)
-    log_deltas = tuple(sum(end.changes[seat] for end in stated) for seat in range(players))
+    log_deltas = stated_changes(stated, players)
     if i + 1 < len(rounds):
         nxt = rounds[i + 1]
         if not isinstance(nxt, list) or len(nxt) < 2:
