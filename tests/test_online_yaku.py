@@ -61,11 +61,16 @@ def test_every_yaku_of_the_json_logs_is_read(path):
     read = [y for win in wins_yaku(path) for y in win]
     assert len(read) == len(stated) > 0
     # Each win's han add up to the han of its result string (below yakuman).
-    for rnd in data["log"]:
-        for win in rnd[16][2::2] if rnd[16][0] == "和了" else ():
-            counted = re.match(r"\d+符(\d+)飜", win[3])
-            if counted:
-                assert sum(y["han"] for y in json_yaku(win[4:])) == int(counted[1])
+    counted_wins = [
+        (win, counted)
+        for rnd in data["log"]
+        if rnd[16][0] == "和了"
+        for win in rnd[16][2::2]
+        if (counted := re.match(r"\d+符(\d+)飜", win[3]))
+    ]
+    assert counted_wins  # the log has wins of counted han to check
+    for win, counted in counted_wins:
+        assert sum(y["han"] for y in json_yaku(win[4:])) == int(counted[1])
 
 
 def test_the_same_game_as_mjlog_and_json_gives_the_same_yaku():
