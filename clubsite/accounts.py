@@ -77,6 +77,10 @@ class LoginFailures(AxesDatabaseHandler):
     parameter's count on ``AXES_FAILURE_LIMIT``'s scale, the largest of them."""
 
     def get_failures(self, request: HttpRequest, credentials: dict[str, Any] | None = None) -> int:
+        """The failures axes compares with ``AXES_FAILURE_LIMIT`` (an int >= 0): for each
+        lockout parameter, its failures within the cool-off time times ``AXES_FAILURE_LIMIT``
+        divided (rounding down) by that parameter's own limit; the largest of them. So 20
+        failures from one address at a limit of 20 count as 5 of 5: locked."""
         return max(
             failures * settings.AXES_FAILURE_LIMIT // _limit_of(parameter)
             for parameter, failures in self._failures(request, credentials)
@@ -159,6 +163,9 @@ def lockout_response(
     original_response: HttpResponse | None = None,
     credentials: dict[str, Any] | None = None,
 ) -> HttpResponse:
+    """``AXES_LOCKOUT_CALLABLE``: the page a locked-out login gets, HTTP 429, saying the
+    minutes to wait (the cool-off time rounded up; None without one), the per-username limit,
+    and whether the whole address is locked out (:meth:`LoginFailures.locked_by_address`)."""
     cool_off = get_cool_off(request)
     minutes = math.ceil(cool_off.total_seconds() / 60) if cool_off else None
     handler = AxesProxyHandler.get_implementation()

@@ -125,6 +125,9 @@ def _say(message: str) -> None:
 
 
 def main(arguments: Sequence[str]) -> int:
+    """The command line: ``arguments`` are a Procfile's path and, optionally, the names of
+    the processes to run (all by default). Returns :func:`run`'s status, or 2 without a path
+    or for a name the Procfile lacks; a malformed Procfile raises :class:`ValueError`."""
     if not arguments:
         _say("usage: python -m clubsite.procfile PROCFILE [NAME ...]")
         return 2

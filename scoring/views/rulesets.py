@@ -76,12 +76,16 @@ class RulesetHeader:
 
 @require_safe
 def ruleset_list(request: HttpRequest) -> HttpResponse:
+    """Every built-in ruleset's headline figures (:class:`RulesetHeader`), in the engine's
+    order (:func:`scoring.engine.available_rulesets`)."""
     rulesets = [RulesetHeader.of(load_ruleset(ruleset_id)) for ruleset_id in available_rulesets()]
     return render(request, "rulesets/list.html", {"rulesets": rulesets})
 
 
 @require_safe
 def ruleset_detail(request: HttpRequest, ruleset_id: str) -> HttpResponse:
+    """One built-in ruleset's rules sheet (:func:`scoring.ruleset_sheet.rules_sheet`) and its
+    sources in the reader's language; 404 for an id the engine does not know."""
     try:
         ruleset = load_ruleset(ruleset_id)
     except KeyError:
