@@ -94,8 +94,8 @@ def event_edit(request: HttpRequest, pk: int) -> HttpResponse:
     """The event desk: name, days and venue; the format while no round has started; and the
     ways out, cancelling it (its games stay) or deleting it (no game played)."""
     event = get_object_or_404(Event, pk=pk)
-    started = event.rounds.filter(started_at__isnull=False).exists()
-    format_locked = started or event.status in (Event.Status.FINISHED, Event.Status.CANCELLED)
+    started = event.round_started()
+    format_locked = event.format_locked(round_started=started)
     form = forms.EventEditForm(
         request.POST or None,
         ruleset_choices=ruleset_choices(),
@@ -147,7 +147,7 @@ def _edit_page(
             "started": started,
             "drawn": event.rounds.exists(),
             "error": error,
-            "can_cancel": event.status in (Event.Status.OPEN, Event.Status.RUNNING),
+            "can_cancel": event.cancellable,
         },
         status=status,
     )
@@ -155,7 +155,7 @@ def _edit_page(
 
 def _desk_refusal(request: HttpRequest, event: Event, error: str) -> HttpResponse:
     """A refused cancel or delete: the desk again with why (409), nothing changed."""
-    started = event.rounds.filter(started_at__isnull=False).exists()
+    started = event.round_started()
     form = forms.EventEditForm(
         ruleset_choices=ruleset_choices(),
         initial=forms.event_initial(event),

@@ -59,7 +59,24 @@ class Event(models.Model):
 
     @property
     def cancelled(self) -> bool:
+        """Called off by a steward (:func:`tournaments.services.event_cancel`)."""
         return self.status == self.Status.CANCELLED
+
+    @property
+    def cancellable(self) -> bool:
+        """Still open or running: a finished or cancelled event cannot be cancelled."""
+        return self.status in (self.Status.OPEN, self.Status.RUNNING)
+
+    def round_started(self) -> bool:
+        """Whether a round has started: its games are in the ledger, so the event keeps its
+        format and can be cancelled but not deleted. One query."""
+        return self.rounds.filter(started_at__isnull=False).exists()
+
+    def format_locked(self, *, round_started: bool) -> bool:
+        """Whether the format and the rules stay as they are: once ``round_started`` (the
+        answer of :meth:`round_started`, passed in to spare its query) or once the event is
+        finished or cancelled."""
+        return round_started or not self.cancellable
 
     @property
     def table_size(self) -> int:

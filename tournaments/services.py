@@ -179,9 +179,7 @@ def event_edit(
                 or phases != [_phase_fields(p) for p in new_plan.phases]
             )
             if changed:
-                if event.status not in (Event.Status.OPEN, Event.Status.RUNNING) or (
-                    Round.objects.filter(event=event, started_at__isnull=False).exists()
-                ):
+                if event.format_locked(round_started=event.round_started()):
                     raise EventError(_("The format can change only while no round has started."))
                 Round.objects.filter(event=event).delete()
                 event.phases.all().delete()
@@ -223,7 +221,7 @@ def event_delete(*, event_id: int) -> None:
     """
     with transaction.atomic():
         event = _locked(event_id)
-        if Round.objects.filter(event=event, started_at__isnull=False).exists():
+        if event.round_started():
             raise EventError(
                 _("A round has started: its games stay; cancel the tournament instead.")
             )
