@@ -49,12 +49,19 @@ def standard_keys() -> tuple[str, ...]:
     return (*settings.CLUB_STANDARD_RULESETS, *settings.CLUB_ONLINE_IN_STANDINGS)
 
 
+def split_key(name: str) -> tuple[str, str]:
+    """A standings key's ruleset id and online service (``""`` for club games):
+    ``"tenhou-4p@tenhou"`` -> ``("tenhou-4p", "tenhou")``."""
+    ruleset_id, _, service = name.partition("@")
+    return ruleset_id, service
+
+
 def counted_versions(ruleset_ids: Sequence[str] | None) -> Versions:
     """The versions of ``ruleset_ids`` (standings keys: a ruleset id for club games,
     ``"<ruleset id>@<service>"`` for online games; ``None``: :func:`standard_keys`). One
     query."""
     names = tuple(standard_keys() if ruleset_ids is None else ruleset_ids)
-    wanted = {tuple(name.split("@", 1)) if "@" in name else (name, "") for name in names}
+    wanted = {split_key(name) for name in names}
     ruleset_of: dict[int, str] = {}
     players_of: dict[int, int] = {}
     units: set[str] = set()

@@ -24,7 +24,7 @@ from clubsite.models import ONLINE_SERVICES, Member
 from scoring.engine import available_rulesets, load_ruleset
 from scoring.ledger import counted_results
 from scoring.models import CountedSeat, HandSeat, RulesetVersion
-from scoring.standings.counted import standard_keys
+from scoring.standings.counted import split_key, standard_keys
 from scoring.standings.table import round_half_away
 
 
@@ -98,12 +98,6 @@ def selection(
         )
     ids = tuple(pk for key in sorted(wanted) for pk, _ in stored.get(key, []))
     return Selection(names, ids, next(iter(families)), start, end)
-
-
-def split_key(name: str) -> tuple[str, str]:
-    """A standings key's ruleset id and online service (``""`` for club games)."""
-    ruleset_id, _, service = name.partition("@")
-    return ruleset_id, service
 
 
 def counted_seats(chosen: Selection) -> QuerySet[CountedSeat]:
