@@ -37,7 +37,8 @@ SCORE_LIMIT = INT_LIMIT
 
 # How a minus is typed: on a phone's Japanese keyboard (fullwidth, the long-vowel mark), as
 # the minus sign, or as a bookkeeper's triangle (▲1200).
-MINUS_SIGNS = str.maketrans(dict.fromkeys("−－ー▲△", "-"))
+MINUS_CHARACTERS = "−－ー▲△"
+MINUS_SIGNS = str.maketrans(dict.fromkeys(MINUS_CHARACTERS, "-"))
 
 
 class SignedPointsField(forms.IntegerField):
@@ -52,7 +53,8 @@ class SignedPointsField(forms.IntegerField):
         self.widget.attrs.update(
             {
                 "inputmode": "text",
-                "pattern": r"\s*[\-−－ー▲△]?\s*[0-9０-９,，]+\s*",
+                # What to_python reads: the browser refuses the rest before it is posted.
+                "pattern": rf"\s*[\-{MINUS_CHARACTERS}]?\s*[0-9０-９,，]+\s*",
                 "autocomplete": "off",
                 "title": gettext_lazy("Points, below zero with a minus: -1200"),
             }
