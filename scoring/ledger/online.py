@@ -14,7 +14,7 @@ from __future__ import annotations
 import datetime
 import secrets
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
@@ -89,21 +89,13 @@ class UnknownNames(LedgerError):
 @dataclass(frozen=True)
 class Players:
     """The members at the log's seats, and the online names newly saved for them (never a
-    name at two seats, nor ``NoName``: those name nobody in particular)."""
+    name at two seats, nor ``NoName``: those name nobody in particular); ``created`` is
+    ``(online name, new member)`` for each seat that gets a new member (fixed when the
+    players are matched: it still names them once :func:`import_verified` has saved them)."""
 
     members: list[Member]
     saved: list[str]
-
-    @property
-    def created(self) -> list[tuple[str, Member]]:
-        """``(online name, new member)`` for each seat that gets a new member."""
-        return [
-            (name, member)
-            for name, member in zip(self._names, self.members, strict=True)
-            if member.pk is None
-        ]
-
-    _names: tuple[str, ...] = ()
+    created: list[tuple[str, Member]] = field(default_factory=list)
 
 
 def existing_game(log: OnlineLog) -> Hanchan | None:
@@ -195,7 +187,12 @@ def match_players(
             unknown.append(name)
     if unknown or unmatched:
         raise UnknownNames(log.service, unknown, unmatched)
-    return Players(members=members, saved=new_names, _names=tuple(log.players))
+    created = [
+        (name, member)
+        for name, member in zip(log.players, members, strict=True)
+        if member.pk is None
+    ]
+    return Players(members=members, saved=new_names, created=created)
 
 
 def _free_display_name(name: str, taken: set[str]) -> str:
