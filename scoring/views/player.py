@@ -33,6 +33,7 @@ from scoring.views.standings_filters import (
     thousands_one_decimal,
     two_decimals,
     unit_cell,
+    unit_label,
 )
 from scoring.views.table import HtmxHttpRequest
 
@@ -265,12 +266,8 @@ def member_page(request: HtmxHttpRequest, member_id: int) -> HttpResponse:
         "total": points_cell(stats.total_points),
         # The club's own units over the period (issue 20 item 1), where the rulesets have them.
         "units": [
-            (label, unit_cell(value))
-            for unit, label, value in (
-                ("ep", _("ep"), stats.uma_ep),
-                ("chips", _("Chips"), stats.chips),
-            )
-            if unit in stats.units
+            (unit_label(unit), unit_cell(stats.uma_ep if unit == "ep" else stats.chips))
+            for unit in stats.units
         ],
         "average_rank": (
             two_decimals(Fraction(stats.rank_sum, stats.game_count)) if stats.game_count else "–"

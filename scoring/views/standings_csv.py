@@ -17,6 +17,7 @@ from clubsite.models import Member
 from clubsite.spreadsheet import safe_cell
 from scoring import standings as st
 from scoring.standings.counted import counted_versions
+from scoring.standings.player import member_games_of
 from scoring.views.player import default_player_period, seat_label
 from scoring.views.standings_filters import (
     csv_thousands,
@@ -24,6 +25,7 @@ from scoring.views.standings_filters import (
     period_params,
     read_filters,
     two_decimals,
+    unit_label,
 )
 from scoring.views.table import HtmxHttpRequest
 
@@ -54,11 +56,10 @@ def standings_export(request: HtmxHttpRequest) -> HttpResponse:
         filters.period, ruleset_ids=filters.ruleset_ids, min_games=filters.min_games
     )
     # The club's own units after the total, where the table's rulesets settle them (issue 20).
-    units = [unit for unit in ("ep", "chips") if unit in table.units]
-    unit_names = {"ep": _("ep"), "chips": _("Chips")}
+    units = table.units
     header = [
         _("Place"), _("Player"), _("Games"), _("Total"),
-        *(unit_names[unit] for unit in units),
+        *(unit_label(unit) for unit in units),
         _("Average"), _("Avg. rank"),
         _("1st %"), _("2nd %"), _("3rd %"), _("4th %"), _("Top rate %"),
         _("Last avoided %"), _("Bust rate %"), _("Best game"), _("Best game id"),
@@ -97,17 +98,13 @@ def member_games_export(request: HtmxHttpRequest, member_id: int) -> HttpRespons
     """The member's games in the period as CSV, oldest first."""
     member = get_object_or_404(Member, pk=member_id)
     filters = read_filters(request.GET, default_player_period(), with_sort=False)
-    games = st.member_games(
-        member.pk,
-        start=filters.period.start,
-        end=filters.period.end,
-        ruleset_ids=filters.ruleset_ids,
-    )
+    counted = counted_versions(filters.ruleset_ids)
+    games = member_games_of(counted, member.pk, filters.period.start, filters.period.end)
     # The club's own units where the rulesets settle them (issue 20 item 1).
-    units = [u for u in ("ep", "chips") if u in counted_versions(filters.ruleset_ids).units]
+    units = counted.units
     header = [
         _("Date"), _("Game id"), _("Ruleset"), _("Seat"), _("Score"), _("Rank"), _("Points"),
-        *({"ep": _("ep"), "chips": _("Chips")}[u] for u in units),
+        *(unit_label(u) for u in units),
     ]  # fmt: skip
     rows = [
         [

@@ -39,6 +39,11 @@ def unit_cell(count: int) -> Cell:
     return Cell(signed_count(count), sign_class(count))
 
 
+def unit_label(unit: str) -> str:
+    """A club unit's column name (``"ep"``, ``"chips"``, as ``Versions.units`` names them)."""
+    return _("ep") if unit == "ep" else _("Chips")
+
+
 def two_decimals(value: Fraction) -> str:
     """An average rank: Fraction(5, 2) -> "2.50"."""
     hundredths = st.round_half_away(value * 100)
