@@ -143,8 +143,9 @@ class Standings:
 
     ``rows``: members with at least ``min_games`` games, in the order of
     :func:`table_order_key` (``rows[0]`` leads); ``below_minimum``: the others who played,
-    in the same order. ``ruleset_ids`` are the rulesets whose games counted; ``units`` the
-    units besides points they settle (``"ep"``, ``"chips"``), shown as columns.
+    in the same order. ``ruleset_ids`` are the rulesets whose games counted, ``version_ids``
+    their stored versions; ``units`` the units besides points they settle (``"ep"``,
+    ``"chips"``), shown as columns.
     """
 
     start: date
@@ -154,6 +155,7 @@ class Standings:
     rows: tuple[StandingsRow, ...]
     below_minimum: tuple[StandingsRow, ...]
     units: tuple[str, ...] = ()
+    version_ids: tuple[int, ...] = ()
 
 
 def standings(
@@ -193,6 +195,7 @@ def standings(
         rows=tuple(r for r in rows if r.games >= min_games),
         below_minimum=tuple(r for r in rows if r.games < min_games),
         units=counted.units,
+        version_ids=counted.ids,
     )
 
 

@@ -18,7 +18,6 @@ from django.views.decorators.http import require_safe
 
 from scoring import standings as st
 from scoring.ledger import waiting_games
-from scoring.standings.counted import counted_versions
 from scoring.views.display import Cell
 from scoring.views.standings_filters import (
     Filters,
@@ -164,7 +163,7 @@ def standings_page(request: HtmxHttpRequest) -> HttpResponse:
         .filter(
             counted_version__isnull=True,
             played_on__range=(filters.period.start, filters.period.end),
-            ruleset_version_id__in=counted_versions(filters.ruleset_ids).ids,
+            ruleset_version_id__in=table.version_ids,
         )
         .count(),
         "filters": filters,
