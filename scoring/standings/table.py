@@ -171,8 +171,9 @@ def standings(
 
     Returns:
         A :class:`Standings`: one :class:`StandingsRow` per member who played, ordered by
-        total points, then average rank, then best game, then display name (no seed says
-        how to order equal totals; see :func:`table_order_key`).
+        total points, then ep (where a ruleset keeps it), then average rank, then best game,
+        then display name (no seed says how to order equal totals; see
+        :func:`table_order_key`).
 
     Raises:
         ValueError: ``end`` before ``start``, or a negative ``min_games``.
