@@ -130,7 +130,7 @@ def hanchan_import(
     ``members_by_name`` maps each of the record's player names to a member. The record is
     played through the engine once (:func:`prepare_import`), then the hanchan, its hands,
     their facts and the settlement are written. Who counts it is the one confirmation of
-    every path (issue 19 item 3, :func:`scoring.ledger.write.create_games`): an import by a
+    every path (issue 19 item 3, :func:`scoring.ledger.create.create_games`): an import by a
     command (``by`` None) or by a ``steward`` counts at once; an import by a member (an
     upload) is vouched for by that member's own seat and waits for the other seated
     players or a steward. Must run inside the caller's transaction when several records go
