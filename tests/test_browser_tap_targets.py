@@ -288,3 +288,20 @@ def test_every_tap_target_is_44_px_and_no_text_overflows(
     for name, path in _pages(club):
         problems += _problems(phone, name, path, language)
     assert not problems, "\n".join(problems)
+
+
+def test_it_measures_a_small_target_and_overflowing_text(phone: Any) -> None:
+    """The measure itself: on a page made for it, it names the small button and the text that
+    runs out of its box, and lets the link in running text and the full-size button be (so
+    the pages' test above cannot pass by measuring nothing)."""
+    phone.set_content(
+        '<body style="margin:0">'
+        '<button id="tiny" style="width:20px;height:20px;padding:0">x</button>'
+        '<button id="full" style="width:48px;height:48px">ok</button>'
+        '<p>Read <a id="inline" href="#">the rules</a> first.</p>'
+        '<div id="narrow" style="width:40px;white-space:nowrap">a line far too long for it</div>'
+        "</body>"
+    )
+    found = phone.evaluate(MEASURE, MINIMUM)
+    assert len(found["small"]) == 1 and found["small"][0].startswith("button#tiny ")
+    assert len(found["overflowing"]) == 1 and found["overflowing"][0].startswith("div#narrow")
