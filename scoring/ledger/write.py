@@ -8,8 +8,7 @@ status, version and fingerprint (``Hanchan``); the settlement and its facts per 
 (``Seat``); the history (``LedgerChange``); then the one confirmation
 (:func:`scoring.ledger.confirmation.vouch`), which counts the game and keeps the members'
 totals (:mod:`scoring.ledger.totals`). :mod:`scoring.services` locks, checks and calls
-:func:`write_plan`; a new game is :func:`~scoring.ledger.create.create_games`'s (re-exported
-here for its callers).
+:func:`write_plan`; a new game is :func:`~scoring.ledger.create.create_games`'s.
 """
 
 from __future__ import annotations
@@ -21,7 +20,6 @@ from django.utils import timezone
 
 from clubsite.models import Member
 from scoring.ledger import confirmation
-from scoring.ledger.create import NewGame, create_games
 from scoring.ledger.fingerprint import game_fingerprint
 from scoring.ledger.plan import (
     Correction,
@@ -222,4 +220,4 @@ def _stored_fingerprint(hanchan: Hanchan, plan: Plan) -> str:
     )
 
 
-__all__ = ["NewGame", "create_games", "write_plan"]
+__all__ = ["write_plan"]
