@@ -10,10 +10,9 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from django.db.models import Count, QuerySet
+from django.db.models import Count
 
 from scoring.ledger import counted_yaku
-from scoring.models import WinYaku
 
 NOT_YAKU = ("dora", "aka_dora", "ura_dora")
 
@@ -31,13 +30,9 @@ class YakumanRecord:
     tiles: dict[str, Any] | None
 
 
-def _counted() -> QuerySet[WinYaku]:
-    return counted_yaku()
-
-
 def yakuman_records(limit: int = 100, *, member_id: int | None = None) -> list[YakumanRecord]:
     """The latest ``limit`` yakuman wins (of one member, if given), newest first. One query."""
-    found = _counted().filter(yakuman=True)
+    found = counted_yaku().filter(yakuman=True)
     if member_id is not None:
         found = found.filter(member_id=member_id)
     rows = list(
@@ -79,7 +74,7 @@ def _tiles_of(data: dict[str, Any], seat: int) -> dict[str, Any] | None:
 def yaku_counts(member_id: int | None = None) -> tuple[int, list[tuple[str, int]]]:
     """``(wins with their yaku, [(yaku id, wins with it), ...])``, most frequent first, for
     the club or one member. Dora, red fives and ura dora are not yaku. Two queries."""
-    rows = _counted().exclude(name__in=NOT_YAKU)
+    rows = counted_yaku().exclude(name__in=NOT_YAKU)
     if member_id is not None:
         rows = rows.filter(member_id=member_id)
     wins = rows.values("hand_id", "member_id").distinct().count()
