@@ -135,8 +135,17 @@ def _as_date(value: datetime.date | datetime.datetime) -> datetime.date:
     return value.date() if isinstance(value, datetime.datetime) else value
 
 
-__all__ = ["HAND_SUMS", "refresh"]
-
-
 def _month_end(month: datetime.date) -> datetime.date:
+    # Not periods.month_period: the ledger imports nothing of the standings (issue 19 item 1).
     return month.replace(day=calendar.monthrange(month.year, month.month)[1])
+
+
+__all__ = [
+    "ADDED",
+    "AGGREGATES",
+    "BEST_MASK",
+    "BEST_SHIFT",
+    "HAND_SUMS",
+    "MONTH_SUMS",
+    "refresh",
+]
