@@ -31,6 +31,9 @@ def check_record_values(record: Any) -> None:
             (``players[0]``, ``final_scores.scores[1]``), and a value inside a hand is
             attributed to that hand (``hand 3: wins[0].chips: ...``).
     """
+    # Replays are a hot path: a plain scan first, the paths only to name a fault found.
+    if not _has_fault(record):
+        return
     stack: list[tuple[tuple[str | int, ...], Any]] = [((), record)]
     while stack:
         path, value = stack.pop()
@@ -59,6 +62,34 @@ def check_record_values(record: Any) -> None:
             stack.extend(((*path, str(name)), value[name]) for name in reversed(list(value)))
         elif isinstance(value, list | tuple):
             stack.extend(((*path, i), value[i]) for i in reversed(range(len(value))))
+
+
+def _has_fault(record: Any) -> bool:
+    """Whether ``record`` holds, at any depth, what :func:`check_record_values` refuses.
+    Exact types first (parsed JSON is dicts, lists, str and int), the ABCs only otherwise."""
+    stack = [record]
+    while stack:
+        value = stack.pop()
+        kind = type(value)
+        if kind is str:
+            if "\x00" in value or (not value.isascii() and _text_fault(value)):
+                return True
+        elif kind is int:
+            if not -INT_LIMIT <= value <= INT_LIMIT:
+                return True
+        elif kind is dict or isinstance(value, Mapping):
+            for name in value:
+                text = name if type(name) is str else str(name)
+                if "\x00" in text or (not text.isascii() and _text_fault(text)):
+                    return True
+            stack.extend(value.values())
+        elif kind is list or kind is tuple or isinstance(value, list | tuple):
+            stack.extend(value)
+        elif isinstance(value, str):
+            stack.append(str(value))
+        elif isinstance(value, int) and not isinstance(value, bool):
+            stack.append(int(value))
+    return False
 
 
 def _text_fault(text: str) -> str | None:
