@@ -352,3 +352,7 @@ AXES_CLIENT_IP_CALLABLE = "clubsite.accounts.client_address"
 # other, and no e-mail.
 CLUB_PASSWORD_RESET_ACCOUNT_LIMIT = int(os.environ.get("CLUB_PASSWORD_RESET_ACCOUNT_LIMIT", "3"))
 CLUB_PASSWORD_RESET_ADDRESS_LIMIT = int(os.environ.get("CLUB_PASSWORD_RESET_ADDRESS_LIMIT", "10"))
+if CLUB_PASSWORD_RESET_ACCOUNT_LIMIT < 1 or CLUB_PASSWORD_RESET_ADDRESS_LIMIT < 1:
+    raise ImproperlyConfigured(
+        "CLUB_PASSWORD_RESET_ACCOUNT_LIMIT and _ADDRESS_LIMIT must be >= 1"
+    )
