@@ -24,8 +24,7 @@ from clubsite.models import Member
 from scoring.ledger import hanchan_import, hanchan_void
 from scoring.ledger.facts import hand_facts
 from scoring.models import HandEntry, HandSeat
-from scoring.standings import club_today
-from scoring.stats.counts import in_tenths
+from scoring.standings import club_today, in_tenths
 from tests.conftest import make_member
 
 DAY = club_today()

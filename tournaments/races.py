@@ -46,7 +46,6 @@ import datetime
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any
 
 from django.conf import settings
@@ -58,9 +57,9 @@ from scoring.standings import (
     Title,
     champions_history,
     club_today,
+    in_tenths,
     period_standings,
     range_period,
-    round_half_away,
 )
 from tournaments.live_ranking import event_ranking
 from tournaments.models import Event
@@ -89,11 +88,6 @@ SEATS = 8  # both races (§4.2 "８名限定", §4.3 2 + 6)
 def setting(name: str) -> Any:
     """A qualification setting: ``settings.QUALIFICATION[name]``, else :data:`DEFAULTS`."""
     return getattr(settings, "QUALIFICATION", {}).get(name, DEFAULTS[name])
-
-
-def in_tenths(points: int) -> int:
-    """Ledger points in the races' unit: 52000 -> 520 (halves away from zero)."""
-    return round_half_away(Fraction(points, 100))
 
 
 @dataclass

@@ -33,6 +33,12 @@ def round_half_away(value: Fraction) -> int:
     return magnitude if numerator >= 0 else -magnitude
 
 
+def in_tenths(points: int) -> int:
+    """Ledger points in the standings' unit times ten, as ``manage.py qualifiers`` and
+    ``player_stats`` print them: 52000 -> 520 (halves away from zero)."""
+    return round_half_away(Fraction(points, 100))
+
+
 @dataclass(frozen=True, slots=True)
 class StandingsRow:
     """One member's record over a period (finished games under the counted rulesets).

@@ -15,7 +15,6 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
-from fractions import Fraction
 from typing import Any
 
 from django.db.models import Count, Q, QuerySet, Sum
@@ -25,7 +24,7 @@ from scoring.engine import available_rulesets, load_ruleset
 from scoring.ledger import counted_results
 from scoring.models import CountedSeat, HandSeat, RulesetVersion
 from scoring.standings.counted import split_key, standard_keys
-from scoring.standings.table import round_half_away
+from scoring.standings.table import in_tenths
 
 
 class BadArguments(ValueError):
@@ -108,12 +107,6 @@ def counted_seats(chosen: Selection) -> QuerySet[CountedSeat]:
     if chosen.end is not None:
         seats = seats.filter(played_on__lte=chosen.end)
     return seats
-
-
-def in_tenths(points: int) -> int:
-    """Ledger points in the standings' unit times ten, as ``manage.py qualifiers`` prints
-    them: 52000 -> 520 (halves away from zero)."""
-    return round_half_away(Fraction(points, 100))
 
 
 # The hand-level counts, over the HandSeat facts of counted games. A chombo hand is played
