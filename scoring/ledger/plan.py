@@ -7,7 +7,7 @@ is over, the settlement. It plays the engine exactly once over the hands that ch
 nothing else: a new hand starts from the stored snapshot, a correction of hand *k* from the
 snapshot stored before hand *k* (``HandEntry.before``), an undo plays nothing.
 
-The table screen's preview renders a plan; the services (:mod:`scoring.services`) and the
+The table screen's preview renders a plan; the services (:mod:`scoring.ledger.services`) and the
 history seeding write one (:mod:`scoring.ledger.write`). Nothing else plays the engine.
 No database access here: the caller loads the stored game and writes the plan.
 """

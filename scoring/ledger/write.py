@@ -7,7 +7,7 @@ transaction: the hands (``HandEntry``: hand, result, snapshot before), their per
 status, version and fingerprint (``Hanchan``); the settlement and its facts per seat
 (``Seat``); the history (``LedgerChange``); then the one confirmation
 (:func:`scoring.ledger.confirmation.vouch`), which counts the game and keeps the members'
-totals (:mod:`scoring.ledger.totals`). :mod:`scoring.services` locks, checks and calls
+totals (:mod:`scoring.ledger.totals`). :mod:`scoring.ledger.services` locks, checks and calls
 :func:`write_plan`; a new game is :func:`~scoring.ledger.create.create_games`'s.
 """
 
