@@ -19,6 +19,7 @@ from scoring.engine import load_ruleset
 from scoring.hand_labels import (
     MAX_PLAYERS,
 )
+from scoring.ruleset_choices import split_choice
 
 
 class MemberChoiceField(KeyModelChoiceField):
@@ -32,6 +33,10 @@ class MemberChoiceField(KeyModelChoiceField):
 
 class GameStartForm(forms.Form):
     """New game: the ruleset, up to four seats in order, seat draw, date, venue and table.
+
+    A ruleset's variant (e.g. the home game's East round only) is a choice of its own; the
+    cleaned ``ruleset`` is then the ruleset's id and ``overrides`` the variant's parameters
+    (``{}`` without a variant).
 
     ``ruleset_choices`` puts the club's default first. The seats are all optional fields; the
     number of players filled in must be what the chosen ruleset plays with, which is checked
@@ -70,9 +75,10 @@ class GameStartForm(forms.Form):
 
     def players_needed(self) -> int:
         """How many seats to show: the chosen (or initial) ruleset's number of players."""
-        ruleset_id = self.data.get("ruleset") if self.is_bound else self.initial.get("ruleset")
+        choice = self.data.get("ruleset") if self.is_bound else self.initial.get("ruleset")
         try:
-            return load_ruleset(str(ruleset_id)).players
+            ruleset_id, _overrides = split_choice(str(choice))
+            return load_ruleset(ruleset_id).players
         except KeyError:
             return MAX_PLAYERS
 
@@ -82,9 +88,12 @@ class GameStartForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         super().clean()
         data = self.cleaned_data
-        ruleset_id = data.get("ruleset")
-        if not ruleset_id:
+        choice = data.get("ruleset")
+        if not choice:
             return data
+        # The choice is one the field offered (a ruleset, or "<ruleset>:<variant>").
+        ruleset_id, data["overrides"] = split_choice(choice)
+        data["ruleset"] = ruleset_id
         players = [data[name] for name in self._seat_names() if data.get(name) is not None]
         needed = load_ruleset(ruleset_id).players
         if len(players) != needed:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.utils.translation import gettext
 
-from scoring.engine import available_rulesets, load_ruleset
+from scoring.engine import available_rulesets, load_ruleset, ruleset_variants
 from scoring.ruleset_names import ruleset_title
 
 
@@ -24,3 +26,42 @@ def ruleset_choices() -> list[tuple[str, str]]:
         }
         choices.append((ruleset_id, label))
     return choices
+
+
+def game_ruleset_choices() -> list[tuple[str, str]]:
+    """:func:`ruleset_choices` with each ruleset's variants after it, as a new game offers
+    them: ``("<id>:<variant>", label)``, e.g. the home game's East round only (seed 003
+    L53-57). :func:`split_choice` reads the value back."""
+    choices = []
+    for ruleset_id, label in ruleset_choices():
+        choices.append((ruleset_id, label))
+        ruleset = load_ruleset(ruleset_id)
+        for variant in ruleset_variants(ruleset_id):
+            choices.append(
+                (
+                    variant.choice,
+                    gettext("%(name)s · %(variant)s (%(players)d players)")
+                    % {
+                        "name": ruleset_title(ruleset.name),
+                        "variant": gettext(variant.name),
+                        "players": ruleset.players,
+                    },
+                )
+            )
+    return choices
+
+
+def split_choice(choice: str) -> tuple[str, dict[str, Any]]:
+    """A value of :func:`game_ruleset_choices` as ``(ruleset id, overrides)``.
+
+    Raises:
+        KeyError: no built-in ruleset or variant of that name.
+    """
+    ruleset_id, _colon, key = choice.partition(":")
+    if not key:
+        load_ruleset(ruleset_id)
+        return ruleset_id, {}
+    for variant in ruleset_variants(ruleset_id):
+        if variant.key == key:
+            return ruleset_id, dict(variant.overrides)
+    raise KeyError(choice)

@@ -7,7 +7,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from clubsite.models import ONLINE_SERVICES
-from scoring.engine import load_ruleset
+from scoring.engine import load_ruleset, variant_of
 
 # The built-in rulesets' names (scoring/rulesets/*.toml), here for makemessages: a game shows
 # its pinned ruleset's name in the reader's language when the name is one of these.
@@ -22,6 +22,9 @@ RULESET_NAMES = (
     gettext_noop("Tenhou 4-player East-only (般東喰赤)"),
     gettext_noop("Tenhou 3-player East-only (三般東喰赤)"),
 )
+
+# The built-in variants' names (scoring/rulesets/variants/*.toml), likewise.
+VARIANT_NAMES = (gettext_noop("East round only (short of time)"),)
 
 
 def ruleset_title(name: str) -> str:
@@ -43,3 +46,14 @@ def ruleset_label(ruleset_id: str) -> str:
             "service": dict(ONLINE_SERVICES).get(service, service),
         }
     return label
+
+
+def game_ruleset_title(name: str, ruleset_id: str, overrides: dict | None) -> str:
+    """A game's rules as the reader says them: its ruleset's ``name`` and, when the game's
+    ``overrides`` are one of the ruleset's variants, that variant's name, e.g. "Home game house
+    rules (nashi-nashi, chips) · East round only (short of time)"."""
+    title = ruleset_title(name)
+    variant = variant_of(ruleset_id, overrides)
+    if variant is None:
+        return title
+    return _("%(ruleset)s · %(variant)s") % {"ruleset": title, "variant": _(variant.name)}

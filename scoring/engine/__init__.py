@@ -3,7 +3,9 @@
 Public API:
 
 - :func:`load_ruleset`, :func:`available_rulesets`, :class:`Ruleset` — rulesets (TOML files in
-  ``scoring/rulesets/``, rules-spec §1 and Appendix A).
+  ``scoring/rulesets/``, rules-spec §1 and Appendix A); :func:`ruleset_variants`,
+  :func:`variant_of`, :class:`Variant` — the variants a ruleset offers when a game starts
+  (``scoring/rulesets/variants/``).
 - :func:`parse_hand`, :class:`Hand`, :class:`Win`, :class:`Penalty` — hand outcomes.
 - :class:`Game` — one hanchan fed hand by hand; :class:`HandResult`, :class:`TableState`.
 - :func:`final_settlement`, :class:`Settlement`, :class:`Payment` — the end of a game.
@@ -24,10 +26,13 @@ from .record_values import check_record_values
 from .replay import Replay, record_players, replay_record, ruleset_of_record
 from .ruleset import Ruleset
 from .ruleset_files import (
+    Variant,
     apply_overrides,
     available_rulesets,
     load_ruleset,
     ruleset_from_mapping,
+    ruleset_variants,
+    variant_of,
 )
 from .settlement import Payment, Settlement, final_settlement
 
@@ -43,6 +48,7 @@ __all__ = [
     "Ruleset",
     "Settlement",
     "TableState",
+    "Variant",
     "Win",
     "apply_overrides",
     "available_rulesets",
@@ -58,4 +64,6 @@ __all__ = [
     "replay_record",
     "ruleset_from_mapping",
     "ruleset_of_record",
+    "ruleset_variants",
+    "variant_of",
 ]

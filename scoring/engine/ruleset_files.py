@@ -6,6 +6,7 @@ import dataclasses
 import functools
 import re
 import tomllib
+import types
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,9 @@ from .errors import RecordError
 from .ruleset import ABORTIVE_KINDS, LOCAL_YAKU, WINDS, Ruleset
 
 RULESET_DIR = Path(__file__).resolve().parent.parent / "rulesets"
+# A ruleset's variants live in a file of their own, so that the ruleset's file stays a flat
+# table of parameters (ruleset_from_mapping) whatever is appended to it.
+VARIANT_DIR = RULESET_DIR / "variants"
 
 _FIELDS = {f.name: f for f in dataclasses.fields(Ruleset)}
 _NOT_OVERRIDABLE = ("id", "players")
@@ -73,6 +77,98 @@ def apply_overrides(base: Ruleset, overrides: Mapping[str, Any]) -> Ruleset:
     data = base.parameters()
     data.update(overrides)
     return ruleset_from_mapping(data, key_prefix="overrides.")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Variant:
+    """A variant a built-in ruleset offers when a game starts: ``overrides`` of some of its
+    parameters for that game only (e.g. the home game's East round only, seed 003 L53-57).
+
+    ``key`` is the variant's id within its ruleset, ``name`` its stable English name (the pages
+    translate it), ``sources`` the seed lines and rules-spec items it follows.
+    """
+
+    ruleset_id: str
+    key: str
+    name: str
+    overrides: Mapping[str, Any]
+    sources: tuple[str, ...]
+
+    @property
+    def choice(self) -> str:
+        """The variant as one form value: ``"<ruleset id>:<key>"``."""
+        return f"{self.ruleset_id}:{self.key}"
+
+
+def ruleset_variants(ruleset_id: str) -> tuple[Variant, ...]:
+    """The variants the built-in ruleset ``ruleset_id`` offers, in file order (``()`` for most).
+
+    Raises:
+        KeyError: no built-in ruleset has that id.
+        RecordError: a variant file with a bad entry or overrides the ruleset refuses (a
+            packaging error, found by the tests of every built-in).
+    """
+    load_ruleset(ruleset_id)
+    return _variants(ruleset_id)
+
+
+def variant_of(ruleset_id: str, overrides: Mapping[str, Any] | None) -> Variant | None:
+    """The variant of ``ruleset_id`` whose overrides are exactly ``overrides`` (a game's), or
+    ``None``; an unknown ruleset has none."""
+    if not overrides:
+        return None
+    try:
+        variants = ruleset_variants(ruleset_id)
+    except KeyError:
+        return None
+    wanted = {name: _plain(value) for name, value in overrides.items()}
+    return next((v for v in variants if dict(v.overrides) == wanted), None)
+
+
+def _plain(value: Any) -> Any:
+    return list(value) if isinstance(value, tuple) else value
+
+
+@functools.cache
+def _variants(ruleset_id: str) -> tuple[Variant, ...]:
+    path = VARIANT_DIR / f"{ruleset_id}.toml"
+    if not path.is_file():
+        return ()
+    with path.open("rb") as fh:
+        data = tomllib.load(fh)
+    base = _builtin(ruleset_id)
+    variants = []
+    for key, entry in data.items():
+        prefix = f"variants/{path.name}: {key}."
+        if not isinstance(entry, dict) or set(entry) != {"name", "sources", "overrides"}:
+            raise RecordError(
+                None,
+                prefix.rstrip("."),
+                "a variant has exactly name, sources and overrides",
+                code="parameter_wrong_type",
+                params={"type": "variant"},
+            )
+        if not _RULESET_ID.fullmatch(key):
+            raise RecordError(
+                None,
+                prefix.rstrip("."),
+                "a variant key is lower-case letters, digits and -",
+                code="parameter_wrong_type",
+                params={"type": "variant"},
+            )
+        apply_overrides(base, entry["overrides"])
+        variants.append(
+            Variant(
+                ruleset_id,
+                key,
+                str(entry["name"]),
+                types.MappingProxyType(
+                    {name: _plain(value) for name, value in entry["overrides"].items()}
+                ),
+                tuple(str(source) for source in entry["sources"]),
+            )
+        )
+    return tuple(variants)
 
 
 # What a ruleset id looks like (the file name in scoring/rulesets/, a RulesetVersion slug).

@@ -28,6 +28,7 @@ from scoring.hand_labels import (
 )
 
 # The ledger's pages take it from here with the rest of what they show.
+from scoring.ruleset_names import game_ruleset_title as game_ruleset_title
 from scoring.ruleset_names import ruleset_title as ruleset_title
 
 ROUND_WINDS: dict[str, Promise] = {

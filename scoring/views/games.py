@@ -26,7 +26,7 @@ from scoring.ledger import (
     hand_undo_last,
 )
 from scoring.models import Hanchan, Seat
-from scoring.ruleset_choices import ruleset_choices
+from scoring.ruleset_choices import game_ruleset_choices
 from scoring.views.access import (
     acting_member,
     actor,
@@ -38,7 +38,7 @@ from scoring.views.confirmations import awaiting_viewer
 from scoring.views.display import (
     Cell,
     TableView,
-    ruleset_title,
+    game_ruleset_title,
     sign_class,
 )
 from scoring.views.table import (
@@ -90,7 +90,9 @@ class GameCard:
         return cls(
             pk=hanchan.pk,
             played_on=hanchan.played_on,
-            ruleset_name=ruleset_title(hanchan.ruleset_version.name),
+            ruleset_name=game_ruleset_title(
+                hanchan.ruleset_version.name, hanchan.ruleset_version.ruleset_id, hanchan.overrides
+            ),
             table_name=hanchan.table_name,
             venue=hanchan.venue,
             table=TableView.of(hanchan.state["table"], names) if in_play else None,
@@ -136,7 +138,7 @@ def game_new(request: HtmxHttpRequest) -> HttpResponse:
     the ``seats`` region; without JavaScript the "Update" button posts ``refresh``)."""
     source = request.POST if request.method == "POST" else request.GET
     seats = [source.get(f"player_{seat}", "") for seat in range(4)]
-    choices = ruleset_choices()
+    choices = game_ruleset_choices()
     members = member_options(source.get("q", ""), seats)
     member = acting_member(request)
     if request.method == "POST" and "refresh" not in request.POST:
@@ -148,6 +150,7 @@ def game_new(request: HtmxHttpRequest) -> HttpResponse:
             try:
                 hanchan = hanchan_start(
                     ruleset_id=data["ruleset"],
+                    overrides=data["overrides"],
                     members=data["players"],
                     played_on=data["played_on"],
                     venue=data["venue"],

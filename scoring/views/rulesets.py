@@ -14,9 +14,9 @@ from django.utils.translation import gettext, gettext_noop
 from django.views.decorators.http import require_safe
 
 from clubsite.formatting import format_points, format_uma
-from scoring.engine import available_rulesets, load_ruleset
+from scoring.engine import Ruleset, available_rulesets, load_ruleset, ruleset_variants
 from scoring.ruleset_names import ruleset_title
-from scoring.ruleset_sheet import rules_sheet
+from scoring.ruleset_sheet import SheetRow, rules_sheet
 
 # The built-in rulesets' source citations that carry English words (scoring/rulesets/*.toml),
 # here for makemessages: the rules sheet cites them in the reader's language. The files keep
@@ -94,5 +94,32 @@ def ruleset_detail(request: HttpRequest, ruleset_id: str) -> HttpResponse:
         "ruleset": RulesetHeader.of(ruleset),
         "sheet": rules_sheet(ruleset),
         "sources": [gettext(source) for source in ruleset.sources],
+        "variants": ruleset_variant_sheets(ruleset),
     }
     return render(request, "rulesets/detail.html", context)
+
+
+@dataclass(frozen=True)
+class VariantSheet:
+    """A variant the ruleset offers when a game starts: its ``name`` in the reader's language
+    and the ``rows`` of the rules sheet it changes, as the variant has them."""
+
+    name: str
+    rows: list[SheetRow]
+
+
+def ruleset_variant_sheets(ruleset: Ruleset) -> list[VariantSheet]:
+    """Per variant of ``ruleset`` (:func:`scoring.engine.ruleset_variants`), the sheet's rows
+    that read otherwise under it, in the sheet's order."""
+    base = {row.name: row for section in rules_sheet(ruleset) for row in section.rows}
+    sheets = []
+    for variant in ruleset_variants(ruleset.id):
+        varied = load_ruleset(ruleset.id, variant.overrides)
+        rows = [
+            row
+            for section in rules_sheet(varied)
+            for row in section.rows
+            if base.get(row.name) != row
+        ]
+        sheets.append(VariantSheet(gettext(variant.name), rows))
+    return sheets

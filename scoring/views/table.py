@@ -60,12 +60,12 @@ from scoring.views.display import (
     Preview,
     TableView,
     ended_by_label,
+    game_ruleset_title,
     hand_extras,
     hand_summary,
     honba_label,
     rank_label,
     round_label,
-    ruleset_title,
     sign_class,
     signed_count,
 )
@@ -370,7 +370,9 @@ def table_context(
     finished = hanchan.status == Hanchan.Status.FINISHED
     last_round = entries[0].result["round"] if entries else ""
     context |= {
-        "ruleset_name": ruleset_title(hanchan.ruleset_version.name),
+        "ruleset_name": game_ruleset_title(
+            hanchan.ruleset_version.name, hanchan.ruleset_version.ruleset_id, hanchan.overrides
+        ),
         "table": TableView.of(hanchan.state["table"], names),
         "finished": finished,
         "voided": hanchan.status == Hanchan.Status.VOIDED,
