@@ -120,6 +120,7 @@ def event_edit(request: HttpRequest, pk: int) -> HttpResponse:
                 starts_on=data["starts_on"],
                 ends_on=data.get("ends_on"),
                 venue=data.get("venue") or "",
+                public=bool(data.get("public")),
                 **rules,
             )
         except services.EventError as error:

@@ -31,7 +31,8 @@ class PhasePlan:
     drawn at random for all the phase's rounds) or ``"standing"`` (tables by the ranking so
     far, 1st-4th at table 1, re-drawn every ``reseat_every`` rounds); ``qualifiers``: how many
     of the ranking enter this phase (``None``: everyone); ``counts``: its games count in the
-    final ranking; ``time_limited``: its games may be cut off by time (T-07)."""
+    final ranking; ``time_limited``: its games may be cut off by time (T-07); ``minutes``: the
+    length of each of its rounds on the clock (``None``: no clock)."""
 
     kind: Literal["preliminary", "final", "main"]
     rounds: int
@@ -40,6 +41,13 @@ class PhasePlan:
     qualifiers: int | None = None
     counts: bool = True
     time_limited: bool = False
+    minutes: int | None = None
+
+
+# The GP's preliminaries are time-limited ("予選は時間制限あり", seed 001 L376) but the seed
+# gives no length (rules-spec T-07, M-17): one hour a game by default; a steward gives
+# another length when starting a round.
+GP_ROUND_MINUTES = 60
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +71,7 @@ def gp() -> FormatPlan:
     return FormatPlan(
         "gp",
         (
-            PhasePlan("preliminary", 4, "lot", time_limited=True),
+            PhasePlan("preliminary", 4, "lot", time_limited=True, minutes=GP_ROUND_MINUTES),
             PhasePlan("final", 2, "standing"),
         ),
         overrides={"tobi": False},

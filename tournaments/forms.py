@@ -125,6 +125,15 @@ class EventEditForm(EventForm):
     round has started (``format_locked``: those fields are shown, disabled, and their posted
     values ignored)."""
 
+    public = forms.BooleanField(
+        label=_("Show the live board without a login"),
+        required=False,
+        help_text=_(
+            "For a screen at the venue: the board shows the tables and the ranking, nothing "
+            "else. Unticked: members only."
+        ),
+    )
+
     def __init__(self, *args: Any, format_locked: bool, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.format_locked = format_locked
@@ -151,6 +160,7 @@ def event_initial(event: Event) -> dict[str, Any]:
         "starts_on": event.starts_on,
         "ends_on": event.ends_on if event.ends_on != event.starts_on else None,
         "venue": event.venue,
+        "public": event.public,
         "tobi": "" if tobi is None else ("on" if tobi else "off"),
         "carry_over": bool(
             event.format in (Event.Format.GRAND_CHAMPION, Event.Format.CUSTOM)

@@ -48,6 +48,9 @@ class Event(models.Model):
         Member, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # The live board (/tournaments/<id>/board/) may be shown without a login: a screen at the
+    # venue, a link for the players' families. Off: members only, as every other page.
+    public = models.BooleanField(_("live board without login"), default=False)
 
     class Meta:
         ordering = ["-starts_on", "-pk"]
@@ -124,6 +127,9 @@ class Phase(models.Model):
     qualifiers = models.PositiveSmallIntegerField(null=True, blank=True)
     counts = models.BooleanField(default=True)
     time_limited = models.BooleanField(default=False)
+    # The length of each of its rounds on the clock, in minutes (a time-limited phase; None:
+    # no clock, time is called by hand). The steward may give another length at the start.
+    minutes = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["event", "number"]
@@ -145,6 +151,9 @@ class Round(models.Model):
     number = models.PositiveSmallIntegerField()
     seating = models.JSONField(default=list)
     started_at = models.DateTimeField(null=True, blank=True)
+    # When its time is up: the start plus the round's length, or earlier when a steward calls
+    # time (None: no clock). A table's own end adds its extra time (Table.extra_minutes).
+    ends_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["event", "number"]
@@ -162,6 +171,8 @@ class Table(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField()
     hanchan = models.OneToOneField(Hanchan, on_delete=models.PROTECT, related_name="event_table")
+    # Extra time a steward gave this table (a dispute stopped play), added to the round's end.
+    extra_minutes = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["round", "number"]

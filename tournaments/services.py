@@ -21,13 +21,15 @@ from django.utils.translation import gettext as _
 
 from clubsite.models import Member
 from scoring.engine import Ruleset, load_ruleset
-from scoring.ledger import LedgerError, hanchan_call_time, hanchan_start, settled
-from scoring.models import Hanchan
+from scoring.ledger import LedgerError, hanchan_start, settled
 from scoring.standings.periods import club_today
-from tournaments import emails, formats, seating
+from tournaments import clock, emails, formats, seating
 from tournaments.live_ranking import event_ranking
 from tournaments.models import Event, Participant, Phase, Round, Table
 from tournaments.ranking import RankRow, seating_order
+
+MAX_ROUND_MINUTES = 300
+"""The longest round on the clock (five hours: longer is a typing error)."""
 
 
 class EventError(Exception):
@@ -122,6 +124,7 @@ def _phases_create(event: Event, plan: formats.FormatPlan) -> None:
             qualifiers=phase.qualifiers,
             counts=phase.counts,
             time_limited=phase.time_limited,
+            minutes=phase.minutes if phase.time_limited else None,
         )
         for number, phase in enumerate(plan.phases, start=1)
     )
@@ -151,8 +154,10 @@ def event_edit(
     carry_over: bool = False,
     plan: formats.FormatPlan | None = None,
     tobi: bool | None = None,
+    public: bool | None = None,
 ) -> Event:
-    """Change an event's name, days and venue (always), and with ``format_key`` its format,
+    """Change an event's name, days and venue (always), whether its live board is ``public``
+    (shown without a login; ``None``: as it is), and with ``format_key`` its format,
     ruleset and rule overrides as :func:`event_create` takes them. A format that differs from
     the event's replaces its phases; rounds drawn but not started are discarded, and a drawn
     event takes participants again (to be drawn anew for the new format).
@@ -166,6 +171,8 @@ def event_edit(
         event = _locked(event_id)
         event.name, event.starts_on, event.ends_on = name, starts_on, ends_on
         event.venue = venue.strip()[:120]
+        if public is not None:
+            event.public = public
         if format_key is not None:
             new_plan, ruleset = _format_plan(
                 format_key, ruleset_id or event.ruleset_id, carry_over=carry_over, plan=plan
@@ -347,12 +354,15 @@ def _wind_history(event: Event) -> dict[int, list[int]]:
     return counts
 
 
-def round_start(*, round_id: int) -> Round:
-    """Start a round: one game of the ledger per table, seated as drawn, dated today.
+def round_start(*, round_id: int, minutes: int | None = None) -> Round:
+    """Start a round: one game of the ledger per table, seated as drawn, dated today. A
+    time-limited round's clock starts now for ``minutes`` (``None``: its phase's length,
+    e.g. the GP's :data:`tournaments.formats.GP_ROUND_MINUTES`; T-07).
 
     Raises:
-        EventError: the round started already, or an earlier round has a game not finished
-            (a round by standing needs the results before it).
+        EventError: the round started already, an earlier round has a game not finished
+            (a round by standing needs the results before it), or a length not from 1 to
+            :data:`MAX_ROUND_MINUTES` minutes.
     """
     with transaction.atomic():
         rnd = Round.objects.select_for_update().select_related("event", "phase").get(pk=round_id)
@@ -361,6 +371,9 @@ def round_start(*, round_id: int) -> Round:
             raise EventError(_("The tournament is not running."))
         if rnd.started_at is not None:
             raise EventError(_("This round has started already."))
+        length = rnd.phase.minutes if minutes is None else minutes
+        if rnd.phase.time_limited and length is not None and not 1 <= length <= MAX_ROUND_MINUTES:
+            raise EventError(_("A round lasts 1 to %(n)d minutes.") % {"n": MAX_ROUND_MINUTES})
         unfinished = Table.objects.filter(round__event=event, round__number__lt=rnd.number).exclude(
             settled("hanchan__")
         )
@@ -395,26 +408,33 @@ def round_start(*, round_id: int) -> Round:
                 raise EventError(str(error)) from None
             Table.objects.create(round=rnd, number=number, hanchan=hanchan)
         rnd.started_at = timezone.now()
-        rnd.save(update_fields=["started_at"])
+        if rnd.phase.time_limited and length:
+            rnd.ends_at = rnd.started_at + datetime.timedelta(minutes=length)
+        rnd.save(update_fields=["started_at", "ends_at"])
     return rnd
 
 
 def round_call_time(*, round_id: int, by: Member | None = None) -> int:
-    """Call time at every table of a time-limited round that is still playing (T-07).
-    Returns how many tables were called.
+    """Call time in a time-limited round (T-07): its clock ends now, and every table still
+    playing is called through the ledger, except one whose extra time
+    (:func:`tournaments.clock.table_extra_time`) still runs: the clock calls it at its own
+    end. Returns how many tables were called. One transaction.
 
     Raises:
-        EventError: the round's phase is not time-limited.
+        EventError: the round's phase is not time-limited, or the round has not started.
     """
-    rnd = Round.objects.select_related("phase").get(pk=round_id)
-    if not rnd.phase.time_limited:
-        raise EventError(_("This round has no time limit."))
-    called = 0
-    for table in rnd.tables.select_related("hanchan"):
-        if table.hanchan.status == Hanchan.Status.IN_PLAY and not table.hanchan.time_called:
-            hanchan_call_time(hanchan_id=table.hanchan_id, by=by)
-            called += 1
-    return called
+    with transaction.atomic():
+        rnd = Round.objects.select_for_update().select_related("phase").get(pk=round_id)
+        if not rnd.phase.time_limited:
+            raise EventError(_("This round has no time limit."))
+        if rnd.started_at is None:
+            raise EventError(_("This round has not started."))
+        now = timezone.now()
+        if rnd.ends_at is None or rnd.ends_at > now:
+            rnd.ends_at = now
+            rnd.save(update_fields=["ends_at"])
+        tables = rnd.tables.select_related("hanchan")
+        return clock.call_due(((rnd, table, table.hanchan) for table in tables), by=by)
 
 
 def event_advance(*, event_id: int) -> Event:

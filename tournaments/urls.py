@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from tournaments import desk_views, views
+from tournaments import board_views, clock_views, desk_views, views
 
 app_name = "tournaments"
 
@@ -22,4 +22,8 @@ urlpatterns = [
     path("<int:pk>/advance/", views.event_advance, name="advance"),
     path("<int:pk>/rounds/<int:number>/start/", views.round_start, name="round_start"),
     path("<int:pk>/rounds/<int:number>/call-time/", views.round_call_time, name="call_time"),
+    path("<int:pk>/rounds/<int:number>/clock/", clock_views.round_clock, name="round_clock"),
+    path("<int:pk>/games/<int:hanchan_id>/extra-time/", clock_views.extra_time, name="extra_time"),
+    path("games/<int:hanchan_id>/clock/", clock_views.table_clock, name="table_clock"),
+    path("<int:pk>/board/", board_views.event_board, name="board"),
 ]

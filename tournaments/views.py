@@ -37,6 +37,7 @@ from scoring.ruleset_choices import ruleset_choices
 from scoring.ruleset_names import ruleset_label
 from scoring.standings.periods import club_today
 from tournaments import forms, services
+from tournaments.clock_display import round_clock_context
 from tournaments.display import EventView, event_view, phase_label
 from tournaments.models import Event, Round
 
@@ -140,6 +141,9 @@ def event_page(
     }
     if steward and event.status == Event.Status.RUNNING:
         context["withdraw_form"] = forms.WithdrawForm(participants=view.participants)
+    playing = context["playing_round"]
+    if playing is not None and playing.phase.time_limited:
+        context["round_clock"] = round_clock_context(playing.round)
     return render(request, "tournaments/detail.html", context, status=status)
 
 
@@ -162,8 +166,19 @@ def event_draw(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 @steward_only
 def round_start(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """Start a round; a time-limited round's clock runs for the form's ``minutes`` (empty:
+    its phase's length)."""
     rnd = get_object_or_404(Round, event_id=pk, number=number)
-    return _event_action(request, rnd.event, lambda: services.round_start(round_id=rnd.pk))
+    raw = request.POST.get("minutes", "").strip()
+    try:
+        minutes = int(raw) if raw else None
+    except ValueError:
+        return event_page(
+            request, rnd.event, error=gettext("Give the round's length in minutes."), status=409
+        )
+    return _event_action(
+        request, rnd.event, lambda: services.round_start(round_id=rnd.pk, minutes=minutes)
+    )
 
 
 @require_POST

@@ -18,7 +18,16 @@ from scoring.engine import (
 )
 from scoring.ledger.errors import LedgerError, StaleHanchan
 from scoring.ledger.loading import hanchan_with_seats
-from scoring.ledger.plan import Change, Correction, Plan, StoredGame, StoredHand, Undo, plan
+from scoring.ledger.plan import (
+    Change,
+    Correction,
+    NewHand,
+    Plan,
+    StoredGame,
+    StoredHand,
+    Undo,
+    plan,
+)
 from scoring.models import Hanchan, HandEntry, OnlineGame
 
 
@@ -44,7 +53,20 @@ def plan_for(hanchan: Hanchan, change: Change, entries: Sequence[HandEntry] = ()
         LedgerError: as :func:`scoring.ledger.plan`.
     """
     needs_hands = isinstance(change, Correction | Undo)
+    if isinstance(change, NewHand):
+        # The preview plans the hand as the write will record it: after a call of time, the
+        # last (issue 21 item 2: the table sees "time up" before the tap, not after).
+        change = NewHand(time_up_marked(hanchan, change.hand))
     return plan(stored_game(hanchan, list(entries) if needs_hands else None), change)
+
+
+def time_up_marked(hanchan: Hanchan, hand: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``hand`` as the ledger records it: once time is called in the game (rules-spec T-07),
+    the next hand is the last, marked ``time_up`` (docs/game-record-format.md,
+    "Extensions"); a hand that says ``time_up`` itself is left as it is."""
+    if hanchan.time_called and isinstance(hand, Mapping) and "time_up" not in hand:
+        return {**hand, "time_up": True}
+    return hand
 
 
 def with_overrides(base: Ruleset, overrides: Mapping[str, Any] | None) -> Ruleset:

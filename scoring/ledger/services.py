@@ -36,6 +36,7 @@ from scoring.ledger.checks import (
     locked_hanchan,
     seated_members,
     stored_game,
+    time_up_marked,
     with_overrides,
 )
 from scoring.ledger.create import NewGame, create_games
@@ -161,10 +162,8 @@ def _record(
         if done is not None:
             return Recorded(done, created=False)
     check_playable(hanchan, expected_version)
-    if hanchan.time_called and isinstance(hand, Mapping) and "time_up" not in hand:
-        # T-07: time was called; this hand, the one in play then, is the last.
-        hand = {**hand, "time_up": True}
-    planned = plan(stored_game(hanchan), NewHand(hand))
+    # T-07: once time is called, this hand, the one in play then, is the last.
+    planned = plan(stored_game(hanchan), NewHand(time_up_marked(hanchan, hand)))
     entry = write_plan(
         hanchan, planned, by=by, request_id=request_id, steward=steward, user_id=user_id
     )
