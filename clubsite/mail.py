@@ -1,27 +1,150 @@
 """Sending the club's e-mails: one message at a time, so that one bad address never stops the
-others (issue 9)."""
+others (issue 9), and a message the mail server did not take sent again later, with backoff
+(issue 24, item 1).
+
+A message that fails is logged and, where the task backend runs tasks later (the worker's
+queue, ``CLUB_TASKS_BACKEND=database``), handed to :func:`resend_email`: attempt 2 runs a
+minute later, then 5 minutes, 30 minutes, 2 hours and 6 hours after each failed attempt
+(``RETRY_DELAYS``). The last attempt that fails marks its task failed, with the error, on the
+stewards' task page (``clubsite.task_queue``). The immediate backend (``make run``, the tests)
+has no later: there a failed message is logged only, as before.
+"""
 
 from __future__ import annotations
 
+import datetime
 import logging
 from collections.abc import Sequence
+from typing import Any
 
-from django.core.mail import EmailMessage, mailers
+from django.core.mail import EmailMessage, EmailMultiAlternatives, mailers
+from django.tasks import task
+from django.utils import timezone
 
 logger = logging.getLogger("clubsite.mail")
+
+# The wait before attempt 2, 3, ... of one message; attempt 1 is the first send.
+RETRY_DELAYS = (
+    datetime.timedelta(minutes=1),
+    datetime.timedelta(minutes=5),
+    datetime.timedelta(minutes=30),
+    datetime.timedelta(hours=2),
+    datetime.timedelta(hours=6),
+)
+MAX_ATTEMPTS = 1 + len(RETRY_DELAYS)
+
+
+class MailNotDelivered(Exception):
+    """The last attempt at a message failed: its task ends failed, with this error."""
 
 
 def send_each(messages: Sequence[EmailMessage], what: str) -> tuple[int, list[str]]:
     """Send the messages one by one: one that fails (a refused address, a name the mail
-    server chokes on, the server gone) is logged with ``what`` and its recipient, and the
-    others still go out. Returns how many were sent and the recipients that failed."""
+    server chokes on, the server gone) is logged with ``what`` and its recipient and queued
+    for another attempt (:func:`retry_later`), and the others still go out. Returns how many
+    were sent and the recipients that failed this time."""
     sent = 0
     failed: list[str] = []
     for message in messages:
         try:
             sent += mailers.default.send_messages([message]) or 0
-        except Exception:
+        except Exception as error:
             recipient = ", ".join(message.to)
             logger.exception("%s: e-mail to %s not delivered", what, recipient)
             failed.append(recipient)
+            retry_later(message, what=what, attempt=2, error=error)
     return sent, failed
+
+
+def message_data(message: EmailMessage) -> dict[str, Any] | None:
+    """The message as a task's JSON argument: subject, body, sender, recipients and extra
+    headers; None for one with attachments or alternative parts, which the site's e-mails
+    never have and which are not carried."""
+    if message.attachments or (
+        isinstance(message, EmailMultiAlternatives) and message.alternatives
+    ):
+        return None
+    return {
+        "subject": str(message.subject),
+        "body": str(message.body),
+        "from_email": message.from_email,
+        "to": list(message.to),
+        "cc": list(message.cc),
+        "bcc": list(message.bcc),
+        "reply_to": list(message.reply_to),
+        "headers": {str(k): str(v) for k, v in message.extra_headers.items()},
+    }
+
+
+def message_from_data(data: dict[str, Any]) -> EmailMessage:
+    """The message :func:`message_data` described."""
+    return EmailMessage(
+        subject=data["subject"],
+        body=data["body"],
+        from_email=data["from_email"],
+        to=data["to"],
+        cc=data["cc"],
+        bcc=data["bcc"],
+        reply_to=data["reply_to"],
+        headers=data["headers"],
+    )
+
+
+def error_text(error: BaseException) -> str:
+    """An error as one line for the task page: its class and message."""
+    return f"{type(error).__name__}: {error}".strip().rstrip(":")
+
+
+def retry_later(
+    message: EmailMessage | dict[str, Any], *, what: str, attempt: int, error: BaseException
+) -> bool:
+    """Queue attempt number ``attempt`` (2 or more) of ``message`` after its delay; returns
+    whether it was queued: not past ``MAX_ATTEMPTS``, nor with a backend that runs nothing
+    later (the immediate one), nor for a message that cannot be carried (:func:`message_data`)."""
+    data = message if isinstance(message, dict) else message_data(message)
+    if data is None:
+        logger.error("%s: e-mail with attachments not retried", what)
+        return False
+    if attempt > MAX_ATTEMPTS:
+        return False
+    if not resend_email.get_backend().supports_defer:
+        return False
+    run_after = timezone.now() + RETRY_DELAYS[attempt - 2]
+    resend_email.using(run_after=run_after).enqueue(data, what, attempt, error_text(error))
+    logger.warning(
+        "%s: e-mail to %s queued for attempt %d of %d at %s",
+        what,
+        ", ".join(data["to"]),
+        attempt,
+        MAX_ATTEMPTS,
+        run_after.isoformat(timespec="seconds"),
+    )
+    return True
+
+
+@task
+def resend_email(message: dict[str, Any], what: str, attempt: int, last_error: str) -> int:
+    """Attempt number ``attempt`` at a message that failed before (``last_error``: why the
+    previous attempt failed, shown on the task page while this one waits). Returns 1 once
+    sent, 0 when it failed again and the next attempt is queued.
+
+    Raises:
+        MailNotDelivered: this was attempt ``MAX_ATTEMPTS`` and it failed too.
+    """
+    recipient = ", ".join(message["to"])
+    try:
+        return mailers.default.send_messages([message_from_data(message)]) or 0
+    except Exception as error:
+        logger.exception(
+            "%s: e-mail to %s not delivered (attempt %d of %d)",
+            what,
+            recipient,
+            attempt,
+            MAX_ATTEMPTS,
+        )
+        if retry_later(message, what=what, attempt=attempt + 1, error=error):
+            return 0
+        raise MailNotDelivered(
+            f"{what}: e-mail to {recipient} not delivered after {attempt} attempts: "
+            f"{error_text(error)}"
+        ) from error

@@ -1,22 +1,19 @@
 """Meetup transitions after the final notice (rules-spec §5.2, T9-T12): change requests,
-re-recruiting, moving or cancelling, marking held and reporting the results; and the
-reminders to confirm."""
+re-recruiting, moving or cancelling, marking held and reporting the results (the reminders
+to confirm are ``meetings.reminders``')."""
 
 from __future__ import annotations
 
 import datetime
 from collections.abc import Sequence
-from functools import partial
 
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubsite.models import Member
-from meetings import emails
 from meetings.models import (
     Action,
-    Application,
     CandidateDate,
     ChangeRequest,
     Meetup,
@@ -229,34 +226,6 @@ def meetup_report(
         to=members_of(meetup.lineup()),
     )
     return meetup
-
-
-# Reminders
-
-
-def reminders_send(*, after: datetime.timedelta, now: datetime.datetime | None = None) -> int:
-    """E-mail each member of a provisional line-up who was asked to confirm more than ``after``
-    ago and has not, once per request to confirm (``Application.reminded_at``). Returns how many
-    members were reminded."""
-    now = now or timezone.now()
-    with transaction.atomic():
-        due = list(
-            Application.objects.select_for_update(skip_locked=True).filter(
-                meetup__state=State.PROVISIONAL,
-                seated=True,
-                withdrawn_at__isnull=True,
-                confirmed_at__isnull=True,
-                reminded_at__isnull=True,
-                confirm_requested_at__lte=now - after,
-            )
-        )
-        for application in due:
-            application.reminded_at = now
-            application.save(update_fields=["reminded_at"])
-        ids = [application.pk for application in due]
-        if ids:
-            transaction.on_commit(partial(emails.send_reminder_emails.enqueue, ids), robust=True)
-    return len(ids)
 
 
 # Helpers

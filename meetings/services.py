@@ -24,7 +24,6 @@ from meetings.changes import (
     meetup_report,
     meetup_request_change,
     meetup_rerecruit,
-    reminders_send,
 )
 from meetings.models import (
     Action,
@@ -38,6 +37,7 @@ from meetings.models import (
     lineup_names,
     members_of,
 )
+from meetings.reminders import reminders_send
 from meetings.transitions import (
     MeetupError,
     announce,

@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubsite.models import Member
-from meetings import emails
+from meetings import emails, reminders
 from meetings.models import (
     Action,
     Application,
@@ -113,7 +113,8 @@ def announce(
     """Store the notice and e-mail it, after the commit, to ``to`` (but not to whoever did it:
     they know), to ``asked_to_confirm`` (even whoever did it: they have a confirmation to
     give) and to the club's list address. A notice of a change of the meetup itself is a new
-    revision of its calendar event."""
+    revision of its calendar event. After the commit the reminders are scheduled anew
+    (``meetings.reminders.schedule_reminders``)."""
     notice = Notice.objects.create(meetup=meetup, kind=kind, actor=by, params=params)
     if revises(kind, params):
         bump_sequence(meetup)
@@ -125,6 +126,8 @@ def announce(
     transaction.on_commit(
         partial(emails.send_notice_emails.enqueue, notice.pk, recipients), robust=True
     )
+    # Whoever this asked to confirm is reminded when their time comes (with the worker).
+    transaction.on_commit(partial(reminders.schedule_reminders, meetup.pk), robust=True)
     return notice
 
 

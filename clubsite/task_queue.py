@@ -1,0 +1,96 @@
+"""The stewards' task page (issue 24, item 1): the tasks of the worker's queue that failed,
+with their error, and those waiting or running, with the error of a mail's previous attempt
+(``clubsite.mail.resend_email``). Read-only: the admin ("Tasks Database Backend") has every
+field and the full traceback; the worker retries the e-mails itself.
+
+Tasks are named by what they do, not their code path; a task's arguments are not shown (a
+password reset's holds the address that was asked for), except the recipients of a mail being
+sent again.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.tasks import TaskResultStatus
+from django.utils.translation import gettext_lazy as _
+from django_tasks_db.models import DBTaskResult, get_date_max
+
+from clubsite.mail import MAX_ATTEMPTS, resend_email
+from clubsite.permissions import is_steward
+from clubsite.worker_health import heartbeat, uses_worker, worker_state
+
+# What each task does, by its code path (the task modules of every app; the page imports none).
+TASK_LABELS = {
+    "clubsite.password_reset.send_password_reset_emails": _("Password reset e-mail"),
+    "clubsite.mail.resend_email": _("E-mail, another attempt"),
+    "meetings.emails.send_notice_emails": _("Meetup notice e-mails"),
+    "meetings.emails.send_reminder_emails": _("Meetup reminder e-mails"),
+    "meetings.reminders.send_due_reminders": _("Scheduled meetup reminders"),
+    "tournaments.emails.send_seating_emails": _("Seating e-mails"),
+}
+# The most rows of each list on the page; the admin has them all.
+SHOWN = 100
+
+
+@dataclass(frozen=True)
+class TaskRow:
+    """One task as the page shows it. ``when``: finished (failed), due (waiting, None for
+    "now") or started (running); ``error``: one line, or ""; ``attempt`` and ``to`` only for
+    a mail sent again."""
+
+    label: str
+    status: str
+    when: datetime.datetime | None
+    error: str
+    attempt: int | None
+    to: str
+
+
+def task_row(result: DBTaskResult) -> TaskRow:
+    """The page's row of one stored task."""
+    label = str(TASK_LABELS.get(result.task_path, result.task_path.rsplit(".", 1)[-1]))
+    attempt, to, error = None, "", ""
+    if result.task_path == resend_email.module_path:
+        args = result.args_kwargs.get("args", [])
+        if len(args) == 4 and isinstance(args[0], dict):
+            to = ", ".join(str(address) for address in args[0].get("to", []))
+            attempt, error = int(args[2]), str(args[3])
+    if result.status == TaskResultStatus.FAILED:
+        lines = [line for line in result.traceback.splitlines() if line.strip()]
+        error = lines[-1].strip() if lines else result.exception_class_path
+        when = result.finished_at
+    elif result.status == TaskResultStatus.RUNNING:
+        when = result.started_at
+    else:
+        when = None if result.run_after == get_date_max() else result.run_after
+    return TaskRow(label, result.status, when, error, attempt, to)
+
+
+def task_queue_page(request: HttpRequest) -> HttpResponse:
+    """The task page, for stewards only.
+
+    Raises:
+        PermissionDenied: not a steward.
+    """
+    if not is_steward(request.user):
+        raise PermissionDenied(_("Only stewards may see the task queue."))
+    context: dict[str, object] = {"uses_worker": uses_worker(), "max_attempts": MAX_ATTEMPTS}
+    if uses_worker():
+        tasks = DBTaskResult.objects.exclude(task_path=heartbeat.module_path)
+        failed = tasks.filter(status=TaskResultStatus.FAILED).order_by("-finished_at")
+        waiting = tasks.filter(
+            status__in=[TaskResultStatus.READY, TaskResultStatus.RUNNING]
+        ).order_by("run_after", "enqueued_at")
+        context.update(
+            failed=[task_row(r) for r in failed[:SHOWN]],
+            failed_count=failed.count(),
+            waiting=[task_row(r) for r in waiting[:SHOWN]],
+            waiting_count=waiting.count(),
+            worker=worker_state(),
+        )
+    return render(request, "tasks/queue.html", context)
