@@ -7,15 +7,17 @@
 // writes the hidden field tiles_<seat> (the hand-value contract's keys, JSON); the server
 // values the tiles under the game's ruleset and shows the yaku and fu in the preview
 // (scoring/hand_form.py), so the page and the ledger never value a hand differently.
+//
+// The keys are the ruleset's set (issue 20; templates/scoring/_tile_keyboard.html): no 2m-8m
+// in a 3-player set, a red five key only where the set has red fives of that suit (two red 5p
+// in 003's yellow set, L91-94: the key takes two), a note where every five of a suit is a dora
+// (004 L22-23), and keys for the north (kita) and flowers set aside as nuki dora where the set
+// has them (Tenhou's and 002's 3-player north, 004's four flowers).
 (function () {
   "use strict";
 
-  var ROWS = [
-    ["m", ["1", "2", "3", "4", "5", "0", "6", "7", "8", "9"]],
-    ["p", ["1", "2", "3", "4", "5", "0", "6", "7", "8", "9"]],
-    ["s", ["1", "2", "3", "4", "5", "0", "6", "7", "8", "9"]],
-    ["z", ["1", "2", "3", "4", "5", "6", "7"]],
-  ];
+  var SUITED = ["1", "2", "3", "4", "5", "0", "6", "7", "8", "9"];
+  var HONOUR_KEYS = ["1", "2", "3", "4", "5", "6", "7"];
   var HONOURS = { 1: "東", 2: "南", 3: "西", 4: "北", 5: "白", 6: "發", 7: "中" };
   var SUIT_MARKS = { m: "萬", p: "筒", s: "索" };
   var MELD_SIZE = { chi: 3, pon: 3, kan: 4, ankan: 4 };
@@ -86,6 +88,7 @@
       return;
     }
     var labels = JSON.parse(root.dataset.labels || "{}");
+    var tileSet = readSet(root.dataset);
     var state = load(input.value);
     var mode = "hand";
     var pending = [];
@@ -114,6 +117,8 @@
       return {
         hand: hand,
         win: win,
+        kita: Math.min(Number(spec.kita) || 0, tileSet.kita),
+        flowers: Math.min(Number(spec.flowers) || 0, tileSet.flowers),
         melds: (spec.melds || []).map(function (meld) {
           return { type: meld.type, tiles: split(meld.tiles) };
         }),
@@ -125,6 +130,9 @@
 
     function allTiles() {
       var tiles = state.hand.concat(state.dora, state.ura, pending);
+      for (var k = 0; k < state.kita; k++) {
+        tiles.push("4z");
+      }
       state.melds.forEach(function (meld) {
         tiles = tiles.concat(meld.tiles);
       });
@@ -163,6 +171,12 @@
           out[flag] = true;
         }
       });
+      if (state.kita) {
+        out.kita = state.kita;
+      }
+      if (state.flowers) {
+        out.flowers = state.flowers;
+      }
       return out;
     }
 
@@ -280,14 +294,17 @@
         modes.appendChild(button);
       });
       root.appendChild(modes);
-      // The keys.
-      ROWS.forEach(function (row) {
+      // The keys of the ruleset's set.
+      tileSet.rows.forEach(function (row) {
         var keys = node("div", { class: "kb-row kb-" + row[0] });
+        if (row[1].length !== (row[0] === "z" ? 7 : 10)) {
+          keys.style.gridTemplateColumns = "repeat(" + row[1].length + ", minmax(0, 1fr))";
+        }
         row[1].forEach(function (digit) {
           var tile = digit + row[0];
           var button = tileButton(tile, "");
           button.setAttribute("data-tile", tile);
-          var full = digit === "0" ? copies(tile) >= 1 : copies(tile) >= 4;
+          var full = digit === "0" ? copies(tile) >= tileSet.red[row[0]] : copies(tile) >= 4;
           button.disabled = full || copies(kind(tile)) >= 4;
           button.addEventListener("click", function () {
             tap(tile);
@@ -296,6 +313,36 @@
         });
         root.appendChild(keys);
       });
+      if (tileSet.fiveDora.length) {
+        root.appendChild(
+          node("p", { class: "kb-hint kb-five-dora" }, tileSet.labels.fiveDora + " " + tileSet.fiveDora.map(function (suit) {
+            return face("5" + suit);
+          }).join(" "))
+        );
+      }
+      // Tiles set aside as nuki dora: each tap adds one, past the last back to none.
+      var asides = [];
+      if (tileSet.kita) {
+        asides.push(["kita", tileSet.labels.kita + " " + HONOURS[4], tileSet.kita]);
+      }
+      if (tileSet.flowers) {
+        asides.push(["flowers", tileSet.labels.flower, tileSet.flowers]);
+      }
+      if (asides.length) {
+        var aside = node("div", { class: "kb-flags kb-aside" });
+        asides.forEach(function (item) {
+          var name = item[0];
+          var most = name === "kita" ? Math.min(item[2], 4 - copies("4z") + state.kita) : item[2];
+          var button = node("button", { type: "button", class: "kb-flag", "aria-pressed": String(state[name] > 0), "data-aside": name }, item[1] + " ×" + state[name]);
+          button.addEventListener("click", function () {
+            state[name] = state[name] >= most ? 0 : state[name] + 1;
+            save();
+            draw();
+          });
+          aside.appendChild(button);
+        });
+        root.appendChild(aside);
+      }
       // Situational yaku no tile shows.
       var flags = node("div", { class: "kb-flags" });
       FLAGS.forEach(function (flag) {
@@ -342,6 +389,35 @@
     }
 
     draw();
+  }
+
+  // The ruleset's set from the keyboard's data attributes; without them, Tenhou's 4-player
+  // set (one red five a suit, nothing set aside).
+  function readSet(data) {
+    var three = data.players === "3";
+    var redText = data.red === undefined ? "mps" : data.red;
+    var red = { m: 0, p: 0, s: 0 };
+    redText.split("").forEach(function (suit) {
+      red[suit] += 1;
+    });
+    var rows = ["m", "p", "s"].map(function (suit) {
+      var digits = SUITED.filter(function (digit) {
+        if (digit === "0") {
+          return red[suit] > 0 && !(three && suit === "m");
+        }
+        return !(three && suit === "m" && digit !== "1" && digit !== "9");
+      });
+      return [suit, digits];
+    });
+    rows.push(["z", HONOUR_KEYS]);
+    return {
+      rows: rows,
+      red: red,
+      fiveDora: (data.fiveDora || "").split("").filter(Boolean),
+      kita: Number(data.kita) || 0,
+      flowers: Number(data.flowers) || 0,
+      labels: { kita: data.labelKita || "", flower: data.labelFlower || "", fiveDora: data.labelFiveDora || "" },
+    };
   }
 
   function mountAll() {
