@@ -77,7 +77,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
 	$(BIN)/python manage.py makemigrations --check --dry-run
-	$(BIN)/mypy clubsite scoring meetings tournaments benchmarks
+	$(BIN)/mypy clubsite scoring meetings tournaments ratings benchmarks
 
 # uv resolves for every platform and Python 3.12+ at once; it is needed only to write the lock.
 lock: $(STAMP)

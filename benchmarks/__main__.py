@@ -10,7 +10,8 @@
   (:mod:`benchmarks.standings`; seeding the 10-year history takes a minute or two);
 - pairing tables by lot against the best published ones (:mod:`benchmarks.seating`);
 - hands valued from their tiles per second against the ``mahjong`` package alone
-  (:mod:`benchmarks.hand_tiles`).
+  (:mod:`benchmarks.hand_tiles`);
+- the rating's targets on the simulated club (:mod:`benchmarks.ratings`).
 
 Each figure is the best of several rounds, to keep other load on the machine out of it.
 """
@@ -25,6 +26,7 @@ from mahjong.hand_calculating.hand_config import HandConfig, OptionalRules
 from mahjong.hand_calculating.scores import ScoresCalculator
 
 from benchmarks.hand_tiles import run_hand_tiles_bench
+from benchmarks.ratings import run_ratings_bench
 from benchmarks.seating import run_seating_bench
 from benchmarks.standings import run_standings_bench
 from benchmarks.timing import best_rate
@@ -115,6 +117,9 @@ def main() -> int:
     standings_lines = run_standings_bench()
     print("\n".join(standings_lines))
     failures += any("BELOW" in line or "ABOVE" in line for line in standings_lines)
+    ratings_lines = run_ratings_bench()
+    print("\n".join(ratings_lines))
+    failures += any("BELOW" in line for line in ratings_lines)
     return 1 if failures else 0
 
 

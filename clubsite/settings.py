@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "scoring",
     "meetings",
     "tournaments",
+    "ratings",
     "axes",
     # The task queue in the database (TASKS below): installed whatever the backend, so that
     # its tables exist and its results show in the admin ("Tasks Database Backend").
@@ -225,6 +226,10 @@ TASKS = {"default": {"BACKEND": _task_backends[CLUB_TASKS_BACKEND]}}
 CLUB_LIST_ADDRESS = os.environ.get("CLUB_LIST_ADDRESS", "club-list@example.org")
 CLUB_SITE_URL = os.environ.get("CLUB_SITE_URL", "http://127.0.0.1:8000")
 MEETUP_REMINDER_HOURS = int(os.environ.get("MEETUP_REMINDER_HOURS", "24"))
+
+# Ratings (docs/ratings.md): a rating is shown as provisional until the member has this many
+# rated games in the family.
+RATING_PROVISIONAL_GAMES = int(os.environ.get("RATING_PROVISIONAL_GAMES", "10"))
 
 # -- Errors and logs ---------------------------------------------------------------------------
 # One line per record on standard error, where a process manager (systemd, a container) keeps

@@ -80,6 +80,7 @@ urlpatterns = [
     ),
     path("meetups/", include("meetings.urls")),
     path("tournaments/", include("tournaments.urls")),
+    path("ratings/", include("ratings.urls")),
     *account_patterns,
     path("i18n/setlang/", views.set_language, name="set_language"),
     path("admin/", admin.site.urls),

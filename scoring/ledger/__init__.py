@@ -14,7 +14,8 @@ contract checks it). What it offers:
 - **Loading a game** for a page: :func:`hanchan_with_seats` (one query).
 - **The one read of what counts**: :func:`counted_results`, :func:`counted_games`,
   :func:`counted_yaku`, :func:`settled`, :func:`is_settled`, :func:`is_waiting`,
-  :func:`waiting_states`, :func:`confirmation_state`; the roll-ups' figures
+  :func:`waiting_states`, :func:`confirmation_state`, the signal :data:`games_counted`
+  (sent when what counts changes); the roll-ups' figures
   (:data:`TOTALS_AGGREGATES` and friends) for the standings.
 - **Export**: :func:`hanchan_record`.
 - **Refusals**: :class:`LedgerError` and its kinds :class:`StaleHanchan`,
@@ -29,7 +30,7 @@ stores engine results; ``rows`` builds the rows), ``confirmation`` (the trust ru
 """
 
 from scoring.ledger.checks import plan_for, stored_game
-from scoring.ledger.confirmation import POLICIES, ConfirmationState
+from scoring.ledger.confirmation import POLICIES, ConfirmationState, games_counted
 from scoring.ledger.confirmation import state_of as confirmation_state
 from scoring.ledger.counts import (
     counted_games,
@@ -103,6 +104,7 @@ __all__ = [
     "counted_games",
     "counted_results",
     "counted_yaku",
+    "games_counted",
     "hand_correct",
     "hand_record",
     "hand_undo_last",

@@ -27,6 +27,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db.models import Count, Q, Sum
+from django.dispatch import Signal
 
 from clubsite.dates import club_today
 from clubsite.models import Member
@@ -34,6 +35,11 @@ from scoring.ledger import totals
 from scoring.models import Confirmation, CountedSeat, Hanchan, HandSeat, LedgerChange, Seat
 
 POLICIES = ("every_other", "one_other", "steward", "none")
+
+# Sent inside the transaction that changes what counts (a game counted, a counted game's
+# correction or void confirmed), with ``hanchan_ids``: the games whose counted result changed.
+# Readers that keep figures of their own (the ratings) follow the ledger through it.
+games_counted = Signal()
 
 
 def policy() -> str:
@@ -264,12 +270,14 @@ def count_new(hanchans: Sequence[Hanchan], seats: dict[int, list[Seat]]) -> None
 
 
 def _refresh_totals(hanchans: Sequence[Hanchan], seats: Sequence[Seat]) -> None:
-    """The one place the members' totals follow what counts (:mod:`scoring.ledger.totals`)."""
+    """The one place the members' totals follow what counts (:mod:`scoring.ledger.totals`);
+    :data:`games_counted` tells the other readers."""
     totals.refresh(
         {seat.member_id for seat in seats},
         {h.played_on.replace(day=1) for h in hanchans},
         {h.ruleset_version_id for h in hanchans},
     )
+    games_counted.send(sender=Hanchan, hanchan_ids=[h.pk for h in hanchans])
 
 
 def counted_seats(hanchans: Sequence[Hanchan], seats: dict[int, list[Seat]]) -> list[CountedSeat]:

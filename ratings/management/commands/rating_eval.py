@@ -1,0 +1,84 @@
+"""``python manage.py rating_eval``: the rating's harness (issue 23 item 3; docs/ratings.md).
+(a) a seeded simulated club, random and same-strength tables: Spearman against the true skill
+and the log-loss of placement predictions against uniform and an oracle; (b) the club's own
+counted games in time order, each predicted before it is rated. ``--tune`` searches the
+parameter grid first (:func:`ratings.evaluation.tune`)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandParser
+
+from ratings.evaluation import BENCH_CLUB, SimulatedFigures, real, simulated, tune
+from ratings.model import TUNED, Parameters
+from ratings.models import Family
+from ratings.simulation import Figures, Game
+from ratings.updating import counted_in_order
+
+
+def figures_line(label: str, figures: Figures) -> str:
+    """One line of figures."""
+    rho = "–" if figures.spearman is None else f"{figures.spearman:.3f}"
+    oracle = "–" if figures.oracle is None else f"{figures.oracle:.4f}"
+    share = "–" if figures.gain_share is None else f"{figures.gain_share:.3f}"
+    return (
+        f"{label:<22} games {figures.games:>6}  players {figures.players:>4}  spearman {rho:>6}  "
+        f"log-loss {figures.log_loss:.4f}  uniform {figures.uniform:.4f}  oracle {oracle:>6}  "
+        f"gain share {share:>6}"
+    )
+
+
+class Command(BaseCommand):
+    help = (
+        "Measure the rating: a seeded simulated club (random and same-strength tables: "
+        "Spearman against the true skill, log-loss against uniform and an oracle) and the "
+        "club's own counted games in time order. --tune searches the parameter grid first."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--seed", type=int, default=BENCH_CLUB.seed)
+        parser.add_argument("--rounds", type=int, default=BENCH_CLUB.rounds)
+        parser.add_argument("--players", type=int, default=BENCH_CLUB.players)
+        parser.add_argument("--tune", action="store_true")
+        parser.add_argument("--no-club", action="store_true", help="skip the club's own games")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        club = replace(
+            BENCH_CLUB, seed=options["seed"], rounds=options["rounds"], players=options["players"]
+        )
+        parameters = TUNED
+        if options["tune"]:
+
+            def progress(p: Parameters, f: SimulatedFigures) -> None:
+                self.stdout.write(
+                    f"sigma {p.sigma:5.2f} beta {p.beta:5.2f} tau {p.tau:5.3f} "
+                    f"gamma {p.gamma:4.1f}: "
+                    f"random share {f.random.gain_share or 0:.3f} "
+                    f"rho {f.random.spearman or 0:.3f}; "
+                    f"same-strength rho {f.same_strength.spearman or 0:.3f}"
+                )
+
+            parameters = tune(club, progress)
+            self.stdout.write(f"best: {parameters}")
+        self.stdout.write(f"model: {parameters}")
+        self.stdout.write(f"simulated club: {club}")
+        figures = simulated(club, parameters)
+        self.stdout.write(figures_line("random tables", figures.random))
+        self.stdout.write(figures_line("same-strength tables", figures.same_strength))
+        self.stdout.write(
+            "targets (same-strength spearman >= 0.85, random gain share >= 0.85): "
+            + ("met" if figures.meets_targets() else "NOT MET")
+        )
+        if options["no_club"]:
+            return
+        for family in Family:
+            games = [Game(players, placements) for players, placements in counted_in_order(family)]
+            result = real(games, parameters)
+            label = f"club, {family.value}-player"
+            if result is None:
+                self.stdout.write(f"{label:<22} no counted games")
+                continue
+            verdict = "better than uniform" if result.log_loss < result.uniform else "NOT better"
+            self.stdout.write(f"{figures_line(label, result)}  {verdict}")

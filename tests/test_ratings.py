@@ -1,0 +1,240 @@
+"""Ratings (issue 23 item 3; docs/ratings.md): OpenSkill per family, following what counts
+through the ledger's games_counted signal and the task queue (immediate backend here)."""
+
+from __future__ import annotations
+
+import datetime
+import io
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from typing import Any
+
+import pytest
+from django.core.management import call_command
+from django.test import Client
+from django.test.utils import override_settings
+from django.urls import reverse
+
+from clubsite.models import Member
+from ratings.model import Rating as ModelRating
+from ratings.model import RatingModel
+from ratings.models import RatedGame, Rating, RatingStep
+from scoring.ledger import hanchan_confirm, hanchan_final_scores, hanchan_start, hanchan_void
+from scoring.models import Hanchan
+from scoring.standings import club_today
+from tests.conftest import make_member
+
+Capture = Callable[..., AbstractContextManager[Any]]
+DAY = datetime.timedelta(days=1)
+
+
+@pytest.fixture
+def four(member: Member, other_member: Member, coordinator: Member, outsider: Member):
+    """Aoki, Baba, Chiba, Endo."""
+    return [member, other_member, coordinator, outsider]
+
+
+@pytest.fixture
+def commit(django_capture_on_commit_callbacks: Capture) -> Callable[[], Any]:
+    """Run what the ledger's transactions leave for their commit (the ratings' task)."""
+    return lambda: django_capture_on_commit_callbacks(execute=True)
+
+
+def play(
+    players: list[Member],
+    scores: list[int],
+    played_on: datetime.date,
+    commit: Callable[[], Any],
+    *,
+    steward: Member | None = None,
+) -> Hanchan:
+    """A game entered as final scores by the first player; counted at once when a steward
+    enters it, else waiting for confirmation."""
+    by = steward or players[0]
+    with commit():
+        game = hanchan_start(ruleset_id="makura-1.5", members=players, played_on=played_on, by=by)
+        hanchan_final_scores(
+            hanchan_id=game.pk,
+            final_scores={"scores": scores},
+            expected_version=game.version,
+            by=by,
+            steward=steward is not None,
+            user_id=by.user_id,
+        )
+    game.refresh_from_db()
+    return game
+
+
+def confirm(game: Hanchan, steward: Member, commit: Callable[[], Any]) -> None:
+    game.refresh_from_db()
+    with commit():
+        assert hanchan_confirm(
+            hanchan_id=game.pk,
+            expected_version=game.version,
+            user_id=steward.user_id,
+            by=steward,
+            steward=True,
+        )
+
+
+def by_hand(games: list[tuple[list[Member], list[int]]]) -> dict[int, ModelRating]:
+    """The ratings the model gives the games in order (placements from the scores)."""
+    model = RatingModel()
+    ratings: dict[int, ModelRating] = {}
+    for players, scores in games:
+        order = sorted(range(len(scores)), key=lambda i: (-scores[i], i))
+        placements = [order.index(i) + 1 for i in range(len(scores))]
+        before = [ratings.get(p.pk) or model.new() for p in players]
+        for p, r in zip(players, model.rate(before, placements), strict=True):
+            ratings[p.pk] = r
+    return ratings
+
+
+def stored() -> dict[int, tuple[float, float, int]]:
+    return {r.member_id: (r.mu, r.sigma, r.games) for r in Rating.objects.filter(family=4)}
+
+
+def assert_ratings(expected: dict[int, ModelRating]) -> None:
+    got = stored()
+    assert set(got) == set(expected)
+    for pk, rating in expected.items():
+        assert got[pk][0] == pytest.approx(rating.mu, abs=1e-9)
+        assert got[pk][1] == pytest.approx(rating.sigma, abs=1e-9)
+
+
+A = [40000, 30000, 20000, 10000]
+B = [10000, 20000, 30000, 40000]
+C = [25000, 35000, 15000, 25000]
+
+
+def test_it_rates_a_game_when_it_counts_not_while_it_waits(
+    four: list[Member], staff_member: Member, commit: Callable[[], Any]
+) -> None:
+    game = play(four, A, club_today(), commit)
+    assert game.counted_version is None  # the others have not confirmed
+    assert not Rating.objects.exists() and not RatedGame.objects.exists()
+    confirm(game, staff_member, commit)
+    assert_ratings(by_hand([(four, A)]))
+    winner = Rating.objects.get(member=four[0], family=4)
+    assert winner.games == 1 and winner.mu > 25 > Rating.objects.get(member=four[3]).mu
+    steps = RatingStep.objects.filter(game__hanchan=game).order_by("placement")
+    assert [s.member_id for s in steps] == [p.pk for p in four]
+    assert RatedGame.objects.get(hanchan=game).counted_version == game.version
+
+
+def test_it_rates_in_the_order_played_when_an_older_game_is_confirmed_late(
+    four: list[Member], staff_member: Member, commit: Callable[[], Any]
+) -> None:
+    today = club_today()
+    late = play(four, B, today - 2 * DAY, commit)  # waits: played two days ago
+    play(four, A, today - 3 * DAY, commit, steward=staff_member)
+    play(four, C, today - DAY, commit, steward=staff_member)
+    assert_ratings(by_hand([(four, A), (four, C)]))
+    confirm(late, staff_member, commit)
+    # As if the three had been rated in the order played, not the order confirmed.
+    assert_ratings(by_hand([(four, A), (four, B), (four, C)]))
+    assert [g.hanchan.played_on for g in RatedGame.objects.order_by("played_on")] == [
+        today - 3 * DAY,
+        today - 2 * DAY,
+        today - DAY,
+    ]
+    assert list(
+        RatingStep.objects.filter(member=four[0])
+        .order_by("games")
+        .values_list("placement", flat=True)
+    ) == [1, 4, 2]
+
+
+def test_it_takes_a_counted_game_out_when_its_void_is_confirmed(
+    four: list[Member], staff_member: Member, commit: Callable[[], Any]
+) -> None:
+    today = club_today()
+    first = play(four, A, today - DAY, commit, steward=staff_member)
+    play(four, C, today, commit, steward=staff_member)
+    first.refresh_from_db()
+    with commit():
+        hanchan_void(
+            hanchan_id=first.pk, expected_version=first.version, by=staff_member, steward=True
+        )
+    assert_ratings(by_hand([(four, C)]))
+    assert not RatedGame.objects.filter(hanchan=first).exists()
+
+
+def test_it_rebuilds_what_it_updated_game_by_game(
+    four: list[Member], staff_member: Member, commit: Callable[[], Any]
+) -> None:
+    fifth = make_member("fujii", "Fujii", "ふじい")
+    today = club_today()
+    late = play(four, B, today - 4 * DAY, commit)
+    play(four, A, today - 5 * DAY, commit, steward=staff_member)
+    play([fifth, *four[1:]], C, today - 3 * DAY, commit, steward=staff_member)
+    play(four, A, today - 2 * DAY, commit, steward=staff_member)
+    confirm(late, staff_member, commit)
+    incremental = stored()
+    steps = sorted(RatingStep.objects.values_list("member_id", "games", "mu", "sigma"))
+    out = io.StringIO()
+    call_command("rating_rebuild", stdout=out)
+    assert out.getvalue() == "4 games rated.\n"
+    # The same floating-point operations in the same order: equal to the last bit.
+    assert stored() == incremental
+    assert sorted(RatingStep.objects.values_list("member_id", "games", "mu", "sigma")) == steps
+    assert stored()[fifth.pk][2] == 1 and stored()[four[1].pk][2] == 4
+
+
+@override_settings(RATING_PROVISIONAL_GAMES=2)
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", ["Rating", "Provisional", "Uncertainty (σ)", "Rated games"]),
+        ("ja", ["レーティング", "暫定", "不確かさ (σ)", "レーティング対象の半荘"]),
+    ],
+)
+def test_the_member_page_shows_the_rating_with_sigma(
+    four: list[Member],
+    staff_member: Member,
+    commit: Callable[[], Any],
+    client: Client,
+    language: str,
+    words: list[str],
+) -> None:
+    play(four, A, club_today() - DAY, commit, steward=staff_member)
+    client.force_login(four[0].user)
+    client.cookies["django_language"] = language
+    html = client.get(reverse("member_detail", args=[four[0].pk])).content.decode()
+    section = html[html.index('id="member-rating"') :]
+    section = section[: section.index("</section>")]
+    rating = Rating.objects.get(member=four[0], family=4)
+    assert f"{rating.ordinal:.1f}" in section
+    assert f"±{rating.sigma:.1f}" in section
+    for word in words:
+        assert word in section
+    # Two games: no longer provisional under a threshold of 2.
+    play(four, A, club_today(), commit, steward=staff_member)
+    html = client.get(reverse("member_detail", args=[four[0].pk])).content.decode()
+    section = html[html.index('id="member-rating"') : html.index('id="hands-head"')]
+    assert words[1] not in section
+    assert 'id="rating-chart-4"' in section
+
+
+def test_a_rating_is_provisional_below_the_threshold(
+    four: list[Member], staff_member: Member, commit: Callable[[], Any], client: Client
+) -> None:
+    for day in range(3):
+        play(four, A, club_today() - day * DAY, commit, steward=staff_member)
+    client.force_login(four[0].user)
+    client.cookies["django_language"] = "en"
+    url = reverse("rating_list")
+    html = client.get(url).content.decode()
+    assert html.count("Provisional</span>") == 4  # 3 games each, the default threshold is 10
+    with override_settings(RATING_PROVISIONAL_GAMES=3):
+        html = client.get(url).content.decode()
+    assert "Provisional</span>" not in html
+    body = html[html.index("<tbody>") :]
+    names = [p.display_name for p in four]
+    assert sorted(names, key=body.index) == names  # Aoki won all three: first
+    assert client.get(url + "?family=3").content.decode().count("No rated games yet.") == 1
+
+
+def test_the_standings_link_to_the_ratings(member: Member, client: Client) -> None:
+    client.force_login(member.user)
+    assert reverse("rating_list") in client.get(reverse("standings")).content.decode()
