@@ -383,6 +383,8 @@ class CandidateDate(models.Model):
 
     class Meta:
         ordering = ["date"]
+        verbose_name = _("candidate date")
+        verbose_name_plural = _("candidate dates")
         constraints = [
             models.UniqueConstraint(fields=["meetup", "date"], name="unique_candidate_date")
         ]
@@ -401,7 +403,12 @@ class Application(models.Model):
     """
 
     meetup = models.ForeignKey(Meetup, on_delete=models.CASCADE, related_name="applications")
-    member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="meetup_applications")
+    member = models.ForeignKey(
+        Member,
+        on_delete=models.PROTECT,
+        related_name="meetup_applications",
+        verbose_name=_("member"),
+    )
     dates = models.ManyToManyField(CandidateDate, blank=True, related_name="applications")
     applied_at = models.DateTimeField(_("applied at"))
     withdrawn_at = models.DateTimeField(_("withdrawn at"), null=True, blank=True)
@@ -412,6 +419,8 @@ class Application(models.Model):
 
     class Meta:
         ordering = ["meetup", "applied_at", "pk"]
+        verbose_name = _("application")
+        verbose_name_plural = _("applications")
         constraints = [
             models.UniqueConstraint(fields=["meetup", "member"], name="unique_application")
         ]
@@ -440,16 +449,22 @@ class ChangeRequest(models.Model):
         CANCEL = "cancel", _("I cannot come")
         CHANGE = "change", _("Please change the date or time")
 
-    meetup = models.ForeignKey(Meetup, on_delete=models.CASCADE, related_name="change_requests")
-    member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="+")
+    meetup = models.ForeignKey(
+        Meetup, on_delete=models.CASCADE, related_name="change_requests", verbose_name=_("meetup")
+    )
+    member = models.ForeignKey(
+        Member, on_delete=models.PROTECT, related_name="+", verbose_name=_("member")
+    )
     kind = models.CharField(_("request"), max_length=8, choices=Kind.choices)
     message = models.TextField(_("message"), blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    resolved_at = models.DateTimeField(null=True, blank=True)
-    decision = models.CharField(max_length=16, blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    resolved_at = models.DateTimeField(_("resolved at"), null=True, blank=True)
+    decision = models.CharField(_("decision"), max_length=16, blank=True)
 
     class Meta:
         ordering = ["meetup", "created_at", "pk"]
+        verbose_name = _("change request")
+        verbose_name_plural = _("change requests")
 
     def __str__(self) -> str:
         return f"{self.meetup_id}: {self.member} {self.kind}"
@@ -464,19 +479,28 @@ class Notice(models.Model):
 
     Kind = NoticeKind
 
-    meetup = models.ForeignKey(Meetup, on_delete=models.CASCADE, related_name="notices")
-    kind = models.CharField(max_length=20, choices=Kind.choices)
-    actor = models.ForeignKey(
-        Member, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    meetup = models.ForeignKey(
+        Meetup, on_delete=models.CASCADE, related_name="notices", verbose_name=_("meetup")
     )
-    params = models.JSONField(default=dict)
-    created_at = models.DateTimeField(auto_now_add=True)
+    kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices)
+    actor = models.ForeignKey(
+        Member,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("by"),
+    )
+    params = models.JSONField(_("details"), default=dict)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     # Who the notice's e-mail did not reach (display names, or the club's list address):
     # stewards see it on the meetup's page; the log has the reason.
-    undelivered = models.JSONField(default=list, blank=True)
+    undelivered = models.JSONField(_("not delivered to"), default=list, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-pk"]
+        verbose_name = _("notice")
+        verbose_name_plural = _("notices")
 
     def __str__(self) -> str:
         return f"{self.meetup_id}: {self.kind}"

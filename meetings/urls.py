@@ -1,6 +1,6 @@
 from django.urls import path
 
-from meetings import views
+from meetings import venue_desk, views
 
 app_name = "meetings"
 
@@ -8,6 +8,8 @@ urlpatterns = [
     path("", views.meetup_list, name="list"),
     path("new/", views.meetup_new, name="new"),
     path("venues/", views.venue_list, name="venues"),
+    path("venues/new/", venue_desk.venue_new, name="venue_new"),
+    path("venues/<int:pk>/edit/", venue_desk.venue_edit, name="venue_edit"),
     # A feed's token is secrets.token_urlsafe's: letters, digits, "-" and "_", a slug. Any
     # other text (a NUL character, which PostgreSQL refuses to compare) is no feed: 404.
     path("calendar/<slug:token>.ics", views.calendar_feed, name="feed"),

@@ -28,6 +28,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from clubsite.htmx import wants_fragment
 from clubsite.models import Member
+from clubsite.permissions import is_steward
 from meetings import forms, services
 from meetings.ical import calendar_of
 from meetings.models import (
@@ -435,7 +436,8 @@ def meetup_report(request: HttpRequest, pk: int) -> HttpResponse:
 def venue_list(request: HttpRequest) -> HttpResponse:
     context = {
         "venues": Venue.objects.all(),
-        "can_edit": request.user.has_perm("meetings.change_venue"),
+        # The steward's desk edits venues (meetings.venue_desk), as it does members.
+        "can_edit": is_steward(request.user),
     }
     return render(request, "meetings/venues.html", context)
 

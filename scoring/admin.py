@@ -1,17 +1,37 @@
-"""Admin for the ledger: read-mostly views of games, hands and their history.
+"""Admin for the ledger: views of games, hands and their history, read-only.
 
-Scores are never edited here: every change to a game goes through the ledger services (the
-table screen), which recompute with the engine and keep the history.
+Nothing of the ledger is added, edited or deleted here: every change to a game (its hands,
+final scores, status, counted version, date) goes through the ledger (``scoring.ledger``,
+docs/ledger.md), which recomputes with the engine, keeps the history and the standings'
+totals (``CountedSeat``, ``MemberMonth``) in step. A row edited here would leave them
+behind; so stewards look, and the pages (the table, the final-score sheet, void) write.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import admin
+from django.http import HttpRequest
 
 from scoring.models import Hanchan, HandEntry, LedgerChange, OnlineGame, RulesetVersion, Seat
 
 
-class SeatInline(admin.TabularInline):
+class LedgerViewOnly:
+    """The admin's view of a ledger model: no add, change or delete, for anyone (superusers
+    too); the change page shows every field as text."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class SeatInline(LedgerViewOnly, admin.TabularInline):
     model = Seat
     extra = 0
     can_delete = False
@@ -19,7 +39,7 @@ class SeatInline(admin.TabularInline):
     readonly_fields = fields
 
 
-class HandEntryInline(admin.TabularInline):
+class HandEntryInline(LedgerViewOnly, admin.TabularInline):
     model = HandEntry
     extra = 0
     can_delete = False
@@ -28,49 +48,55 @@ class HandEntryInline(admin.TabularInline):
 
 
 @admin.register(Hanchan)
-class HanchanAdmin(admin.ModelAdmin):
+class HanchanAdmin(LedgerViewOnly, admin.ModelAdmin):
     list_display = ("pk", "played_on", "ruleset_version", "table_name", "status", "ended_by")
     list_filter = ("status", "ruleset_version__ruleset_id", "played_on")
     date_hierarchy = "played_on"
     search_fields = ("seats__member__display_name", "venue", "table_name")
-    readonly_fields = (
+    # Every column of a game is the ledger's; the final scores are the seats' (SeatInline).
+    fields = readonly_fields = (
         "ruleset_version",
         "overrides",
+        "played_on",
+        "venue",
+        "table_name",
         "status",
         "version",
-        "state",
+        "counted_version",
+        "final_scores_only",
+        "time_called",
         "ended_by",
+        "fingerprint",
+        "state",
         "created_by",
         "created_at",
         "finished_at",
     )
     inlines = [SeatInline, HandEntryInline]
 
-    def has_add_permission(self, request: object) -> bool:
-        return False
-
 
 @admin.register(RulesetVersion)
-class RulesetVersionAdmin(admin.ModelAdmin):
+class RulesetVersionAdmin(LedgerViewOnly, admin.ModelAdmin):
     list_display = ("ruleset_id", "version", "name", "created_at")
-    readonly_fields = ("ruleset_id", "version", "name", "parameters", "created_at")
+    fields = readonly_fields = (
+        "ruleset_id",
+        "service",
+        "version",
+        "name",
+        "parameters",
+        "created_at",
+    )
 
 
 @admin.register(LedgerChange)
-class LedgerChangeAdmin(admin.ModelAdmin):
+class LedgerChangeAdmin(LedgerViewOnly, admin.ModelAdmin):
     list_display = ("hanchan", "action", "sequence", "by", "at")
     list_filter = ("action",)
-    readonly_fields = ("hanchan", "action", "sequence", "before", "after", "by", "at")
-
-    def has_add_permission(self, request: object) -> bool:
-        return False
-
-    def has_delete_permission(self, request: object, obj: object = None) -> bool:
-        return False
+    fields = readonly_fields = ("hanchan", "action", "sequence", "before", "after", "by", "at")
 
 
 @admin.register(OnlineGame)
-class OnlineGameAdmin(admin.ModelAdmin):
+class OnlineGameAdmin(LedgerViewOnly, admin.ModelAdmin):
     """Where imported online games came from; the game itself changes only at the table."""
 
     list_display = ("log_id", "service", "hanchan", "lobby", "imported_by", "imported_at")
@@ -86,7 +112,6 @@ class OnlineGameAdmin(admin.ModelAdmin):
         "replay_url",
         "imported_by",
         "imported_at",
+        "active",
     )
-
-    def has_add_permission(self, request: object) -> bool:
-        return False
+    fields = readonly_fields

@@ -36,7 +36,7 @@ class RulesetVersion(models.Model):
     # The online service of the games pinned here, "" for games played at the club: online
     # games have versions of their own, so standings count them apart (issue 12, item 3).
     service = models.CharField(_("service"), max_length=20, blank=True, default="")
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
         constraints = [
@@ -45,6 +45,8 @@ class RulesetVersion(models.Model):
             )
         ]
         ordering = ["ruleset_id", "-version"]
+        verbose_name = _("ruleset version")
+        verbose_name_plural = _("ruleset versions")
 
     def __str__(self) -> str:
         return f"{self.standings_key} v{self.version}"
@@ -118,7 +120,10 @@ class Hanchan(models.Model):
         VOIDED = "voided", _("voided")
 
     ruleset_version = models.ForeignKey(
-        RulesetVersion, on_delete=models.PROTECT, related_name="hanchans"
+        RulesetVersion,
+        on_delete=models.PROTECT,
+        related_name="hanchans",
+        verbose_name=_("ruleset version"),
     )
     overrides = models.JSONField(_("rule overrides"), default=dict, blank=True)
     played_on = models.DateField(_("date"))
@@ -127,18 +132,23 @@ class Hanchan(models.Model):
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.IN_PLAY, db_index=True
     )
-    version = models.PositiveIntegerField(default=0)
-    state = models.JSONField(default=dict)
+    version = models.PositiveIntegerField(_("version"), default=0)
+    state = models.JSONField(_("engine state"), default=dict)
     ended_by = models.CharField(_("ended by"), max_length=20, blank=True)
     created_by = models.ForeignKey(
-        Member, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        Member,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("created by"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
     # The version whose result counts in standings (CountedSeat rows), once confirmed; None
     # while no result of this game has counted. A change after it stays pending until
     # confirmed again, and the counted result stays in force meanwhile.
-    counted_version = models.PositiveIntegerField(null=True, blank=True)
+    counted_version = models.PositiveIntegerField(_("counted version"), null=True, blank=True)
     # Entered as final scores only (no hands): settled from the raw scores at the end
     # (state["final_scores"]); per-hand statistics leave such games out.
     final_scores_only = models.BooleanField(_("final scores only"), default=False)
@@ -191,9 +201,13 @@ class SeatQuerySet(models.QuerySet["Seat"]):
 class Seat(models.Model):
     """Who sat where (index 0 = the first dealer) and the final settlement of that seat."""
 
-    hanchan = models.ForeignKey(Hanchan, on_delete=models.CASCADE, related_name="seats")
+    hanchan = models.ForeignKey(
+        Hanchan, on_delete=models.CASCADE, related_name="seats", verbose_name=_("hanchan")
+    )
     index = models.PositiveSmallIntegerField(_("seat"))
-    member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="seats")
+    member = models.ForeignKey(
+        Member, on_delete=models.PROTECT, related_name="seats", verbose_name=_("member")
+    )
     final_score = models.IntegerField(_("final score"), null=True, blank=True)
     rank = models.PositiveSmallIntegerField(_("rank"), null=True, blank=True)
     points = models.IntegerField(_("points"), null=True, blank=True)
@@ -209,6 +223,8 @@ class Seat(models.Model):
 
     class Meta:
         ordering = ["hanchan", "index"]
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
         constraints = [
             models.UniqueConstraint(fields=["hanchan", "index"], name="unique_seat_index"),
             models.UniqueConstraint(fields=["hanchan", "member"], name="unique_seat_member"),
@@ -236,13 +252,20 @@ class HandEntry(models.Model):
     before = models.JSONField(null=True, blank=True)
     request_id = models.UUIDField(null=True, blank=True)
     entered_by = models.ForeignKey(
-        Member, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        Member,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("entered by"),
     )
-    entered_at = models.DateTimeField(auto_now_add=True)
+    entered_at = models.DateTimeField(_("entered at"), auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["hanchan", "sequence"]
+        verbose_name = _("hand")
+        verbose_name_plural = _("hands")
         constraints = [
             models.UniqueConstraint(fields=["hanchan", "sequence"], name="unique_hand_sequence"),
             models.UniqueConstraint(fields=["hanchan", "request_id"], name="unique_hand_request"),
@@ -399,19 +422,27 @@ class LedgerChange(models.Model):
         CONFIRMED = "confirmed", _("confirmed")
         COUNTED = "counted", _("counted in standings")
 
-    hanchan = models.ForeignKey(Hanchan, on_delete=models.CASCADE, related_name="changes")
-    action = models.CharField(max_length=12, choices=Action.choices)
-    sequence = models.PositiveIntegerField(null=True, blank=True)
-    before = models.JSONField(null=True, blank=True)
-    after = models.JSONField(null=True, blank=True)
-    by = models.ForeignKey(Member, on_delete=models.SET_NULL, null=True, blank=True)
-    at = models.DateTimeField(auto_now_add=True)
+    hanchan = models.ForeignKey(
+        Hanchan, on_delete=models.CASCADE, related_name="changes", verbose_name=_("hanchan")
+    )
+    action = models.CharField(_("action"), max_length=12, choices=Action.choices)
+    sequence = models.PositiveIntegerField(_("hand number"), null=True, blank=True)
+    before = models.JSONField(_("before"), null=True, blank=True)
+    after = models.JSONField(_("after"), null=True, blank=True)
+    by = models.ForeignKey(
+        Member, on_delete=models.SET_NULL, null=True, blank=True, verbose_name=_("by")
+    )
+    at = models.DateTimeField(_("at"), auto_now_add=True)
 
     class Meta:
         ordering = ["hanchan", "at", "pk"]
+        verbose_name = _("ledger change")
+        verbose_name_plural = _("ledger changes")
 
     def __str__(self) -> str:
-        return f"{self.hanchan_id} {self.action} {self.sequence}"
+        # The admin's title of a change: "12: hand recorded #3" in the reader's language.
+        hand = f" #{self.sequence}" if self.sequence is not None else ""
+        return f"{self.hanchan_id}: {self.get_action_display()}{hand}"
 
 
 class MemberTotals(models.Model):
@@ -501,7 +532,9 @@ class OnlineGame(models.Model):
     is imported once: one active row per service and log id; a voided import may be
     imported again), the lobby and rules the log names, and the service's replay page."""
 
-    hanchan = models.OneToOneField(Hanchan, on_delete=models.CASCADE, related_name="online")
+    hanchan = models.OneToOneField(
+        Hanchan, on_delete=models.CASCADE, related_name="online", verbose_name=_("hanchan")
+    )
     service = models.CharField(_("service"), max_length=20, choices=ONLINE_SERVICES)
     log_format = models.CharField(_("log format"), max_length=20)
     log_id = models.CharField(_("log id"), max_length=100)
@@ -509,12 +542,17 @@ class OnlineGame(models.Model):
     rule_label = models.CharField(_("rules in the log"), max_length=60, blank=True)
     replay_url = models.URLField(_("replay"), blank=True)
     imported_by = models.ForeignKey(
-        Member, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        Member,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("imported by"),
     )
-    imported_at = models.DateTimeField(auto_now_add=True)
+    imported_at = models.DateTimeField(_("imported at"), auto_now_add=True)
     # False once the game was voided and the log imported again: the voided game keeps its
     # origin, and a log is in the ledger at most once among the games that count.
-    active = models.BooleanField(default=True)
+    active = models.BooleanField(_("active"), default=True)
 
     class Meta:
         verbose_name = _("online game")

@@ -1,0 +1,282 @@
+"""Members at the steward's desk: one form for adding and editing a member (their login and
+their profile together), and the writes, one transaction each.
+
+A member is a Django ``User`` (the login: username, e-mail, ``is_staff`` for a steward,
+``is_active``) and its :class:`clubsite.models.Member` profile (display name, furigana
+reading, phone, women's division). The form checks everything the database would refuse
+before anything is written, so PostgreSQL and SQLite give the same clear errors: a name,
+login or e-mail address another member has (whatever its case), a NUL or other control
+character, text longer than its column.
+"""
+
+from __future__ import annotations
+
+import datetime
+import unicodedata
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+from axes.models import AccessAttempt
+from axes.utils import reset as axes_reset
+from django import forms
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
+from django.contrib.auth.validators import UnicodeUsernameValidator
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Q, QuerySet, Sum
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from clubsite.desk.welcome import send_welcome_email
+from clubsite.models import Member
+from clubsite.names import NAME_LIMIT, clean_display_name
+
+USERNAME_LIMIT = 150  # auth.User.username's max_length
+EMAIL_LIMIT = 254  # auth.User.email's max_length
+FURIGANA_LIMIT = 120  # Member.furigana's max_length
+PHONE_LIMIT = 30  # Member.phone's max_length
+
+
+class DeskError(Exception):
+    """A desk action refused (deactivating oneself, ...); ``code`` is stable, the message
+    is in the reader's language."""
+
+    def __init__(self, message: str, code: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def one_line(value: str) -> str:
+    """``value`` trimmed; a control character (a NUL, a line break, a tab) is refused."""
+    value = value.strip()
+    if any(unicodedata.category(c).startswith("C") for c in value):
+        raise ValidationError(_("One line of text, without control characters."), code="control")
+    return value
+
+
+class MemberForm(forms.Form):
+    """A member's login and profile, for adding (``member=None``) or editing one.
+
+    Fields: ``username`` (the login name, Django's letters, digits and ``@.+-_``),
+    ``display_name`` (one line, at most 60 characters, unique whatever its case),
+    ``furigana`` (the reading), ``email`` (unique whatever its case; required to add, since
+    the welcome e-mail carries the set-password link), ``phone``, ``steward`` (``is_staff``)
+    and ``women_division``.
+    """
+
+    username = forms.CharField(
+        label=gettext_lazy("Login name"),
+        max_length=USERNAME_LIMIT,
+        validators=[UnicodeUsernameValidator()],
+        help_text=gettext_lazy("What the member types to log in: letters, digits and @ . + - _"),
+    )
+    display_name = forms.CharField(
+        label=gettext_lazy("Display name"),
+        max_length=NAME_LIMIT,
+        help_text=gettext_lazy("As on score sheets and standings."),
+    )
+    furigana = forms.CharField(
+        label=gettext_lazy("Reading (furigana)"), max_length=FURIGANA_LIMIT, required=False
+    )
+    email = forms.EmailField(label=gettext_lazy("E-mail address"), max_length=EMAIL_LIMIT)
+    phone = forms.CharField(label=gettext_lazy("Phone"), max_length=PHONE_LIMIT, required=False)
+    steward = forms.BooleanField(label=gettext_lazy("Steward"), required=False)
+    women_division = forms.BooleanField(
+        label=gettext_lazy("Women's division (女流)"), required=False
+    )
+
+    def __init__(self, *args: Any, member: Member | None = None, **kwargs: Any) -> None:
+        if member is not None:
+            kwargs.setdefault(
+                "initial",
+                {
+                    "username": member.user.get_username(),
+                    "display_name": member.display_name,
+                    "furigana": member.furigana,
+                    "email": member.user.email,
+                    "phone": member.phone,
+                    "steward": member.user.is_staff,
+                    "women_division": member.women_division,
+                },
+            )
+        super().__init__(*args, **kwargs)
+        self.member = member
+        if member is not None:
+            # A member added before the desk may have no address; editing does not force one.
+            self.fields["email"].required = False
+        else:
+            self.fields["email"].help_text = gettext_lazy(
+                "The welcome e-mail with a link to choose a password goes here."
+            )
+
+    def _others(self) -> QuerySet[User]:
+        users = get_user_model().objects.all()
+        if self.member is not None:
+            users = users.exclude(pk=self.member.user_id)
+        return users
+
+    def clean_username(self) -> str:
+        username: str = self.cleaned_data["username"].strip()
+        if self._others().filter(username__iexact=username).exists():
+            raise ValidationError(
+                _("The login name %(name)s is taken.") % {"name": username}, code="taken"
+            )
+        return username
+
+    def clean_display_name(self) -> str:
+        name = clean_display_name(self.cleaned_data["display_name"])
+        others = Member.objects.all()
+        if self.member is not None:
+            others = others.exclude(pk=self.member.pk)
+        if others.filter(display_name__iexact=name).exists():
+            raise ValidationError(
+                _("Another member is already called %(name)s.") % {"name": name}, code="taken"
+            )
+        return name
+
+    def clean_furigana(self) -> str:
+        return one_line(self.cleaned_data["furigana"])
+
+    def clean_phone(self) -> str:
+        return one_line(self.cleaned_data["phone"])
+
+    def clean_email(self) -> str:
+        email: str = self.cleaned_data["email"].strip()
+        if email and self._others().filter(email__iexact=email).exists():
+            raise ValidationError(
+                _("Another member has the e-mail address %(email)s.") % {"email": email},
+                code="taken",
+            )
+        return email
+
+
+@transaction.atomic
+def member_add(*, data: dict[str, Any], language: str) -> Member:
+    """Write a new member from :class:`MemberForm`'s ``cleaned_data``: the ``User`` (no
+    usable password yet) and its ``Member`` in one transaction, then, once committed, enqueue
+    the welcome e-mail in ``language`` (:func:`clubsite.desk.welcome.send_welcome_email`).
+
+    Raises ``IntegrityError`` when another request took the name, login or address between
+    the form's check and the write; nothing is written then.
+    """
+    user = get_user_model().objects.create_user(
+        username=data["username"], email=data["email"], password=None, is_staff=data["steward"]
+    )
+    member = Member.objects.create(
+        user=user,
+        display_name=data["display_name"],
+        furigana=data["furigana"],
+        phone=data["phone"],
+        women_division=data["women_division"],
+    )
+    transaction.on_commit(partial(send_welcome_email.enqueue, member.pk, language), robust=True)
+    return member
+
+
+@transaction.atomic
+def member_update(*, member: Member, data: dict[str, Any], by: User) -> Member:
+    """Write :class:`MemberForm`'s ``cleaned_data`` over ``member`` and its login.
+
+    Raises:
+        DeskError: ``own_steward`` when a steward would take their own steward flag away
+            (the desk would lock them out at once); nothing is written.
+        IntegrityError: as :func:`member_add`.
+    """
+    user = member.user
+    if user.pk == by.pk and user.is_staff and not data["steward"]:
+        raise DeskError(_("You cannot take away your own steward flag."), code="own_steward")
+    user.username = data["username"]
+    user.email = data["email"]
+    user.is_staff = data["steward"]
+    user.save(update_fields=["username", "email", "is_staff"])
+    member.display_name = data["display_name"]
+    member.furigana = data["furigana"]
+    member.phone = data["phone"]
+    member.women_division = data["women_division"]
+    member.save(update_fields=["display_name", "furigana", "phone", "women_division"])
+    return member
+
+
+@transaction.atomic
+def member_set_active(*, member: Member, active: bool, by: User) -> None:
+    """Deactivate (``active=False``) or reactivate a member's login. A deactivated member
+    cannot log in and their open sessions end (Django's backends refuse inactive users);
+    their games, seats and standings stay as they are.
+
+    Raises:
+        DeskError: ``own_account`` when a steward would deactivate themselves.
+    """
+    user = member.user
+    if not active and user.pk == by.pk:
+        raise DeskError(_("You cannot deactivate your own account."), code="own_account")
+    user.is_active = active
+    user.save(update_fields=["is_active"])
+
+
+@dataclass(frozen=True)
+class LoginFailures:
+    """A login's recent failed logins (within ``AXES_COOLOFF_TIME``), summed over the
+    addresses they came from, and whether they reach ``AXES_FAILURE_LIMIT`` from one."""
+
+    failures: int
+    locked: bool
+
+
+def login_failures(usernames: list[str]) -> dict[str, LoginFailures]:
+    """``{username: LoginFailures}`` for the usernames with a failed login within the
+    cool-off time (django-axes' ``AccessAttempt`` rows); others are left out."""
+    since = timezone.now() - _cool_off()
+    rows = (
+        AccessAttempt.objects.filter(username__in=usernames, attempt_time__gte=since)
+        .values("username", "ip_address")
+        .annotate(total=Sum("failures_since_start"))
+    )
+    failures: dict[str, int] = {}
+    locked: set[str] = set()
+    for row in rows:
+        failures[row["username"]] = failures.get(row["username"], 0) + row["total"]
+        if row["total"] >= settings.AXES_FAILURE_LIMIT:
+            locked.add(row["username"])
+    return {
+        name: LoginFailures(failures=count, locked=name in locked)
+        for name, count in failures.items()
+    }
+
+
+def _cool_off() -> datetime.timedelta:
+    cool_off = getattr(settings, "AXES_COOLOFF_TIME", None)
+    if isinstance(cool_off, datetime.timedelta):
+        return cool_off
+    # Without a cool-off time axes keeps a lockout until it is lifted.
+    return datetime.timedelta(days=365 * 100)
+
+
+def lockout_lift(*, member: Member) -> int:
+    """Forget every failed login recorded under ``member``'s login name (axes' own
+    :func:`axes.utils.reset`), so they may log in again at once. Returns the rows removed.
+    A lockout of a whole address (``CLUB_LOGIN_ADDRESS_FAILURE_LIMIT``) is not theirs to lift:
+    it stays until its cool-off time ends."""
+    return int(axes_reset(username=member.user.get_username()))
+
+
+def members_matching(*, query: str, status: str) -> QuerySet[Member]:
+    """Members whose display name, reading or login name contains ``query`` (any case), in
+    reading order; ``status`` ``"active"``, ``"inactive"`` or anything else for all."""
+    members = Member.objects.select_related("user")
+    # PostgreSQL refuses a NUL in a pattern; no name holds one anyway.
+    query = query.replace("\x00", "").strip()[: NAME_LIMIT * 2]
+    if query:
+        members = members.filter(
+            Q(display_name__icontains=query)
+            | Q(furigana__icontains=query)
+            | Q(user__username__icontains=query)
+        )
+    if status == "active":
+        members = members.filter(user__is_active=True)
+    elif status == "inactive":
+        members = members.filter(user__is_active=False)
+    return members

@@ -1,0 +1,24 @@
+from django.urls import path
+
+from clubsite.desk import views
+
+app_name = "desk"
+
+urlpatterns = [
+    path("members/", views.member_list, name="members"),
+    path("members/new/", views.member_new, name="member_new"),
+    path("members/<int:pk>/", views.member_edit, name="member_edit"),
+    path("members/<int:pk>/active/", views.member_active, name="member_active"),
+    path("members/<int:pk>/unlock/", views.member_unlock, name="member_unlock"),
+    path("members/<int:pk>/welcome/", views.member_welcome, name="member_welcome"),
+    path(
+        "members/<int:pk>/online-names/",
+        views.member_online_name_add,
+        name="member_online_name_add",
+    ),
+    path(
+        "members/<int:pk>/online-names/<int:name_pk>/delete/",
+        views.member_online_name_delete,
+        name="member_online_name_delete",
+    ),
+]

@@ -1,0 +1,222 @@
+"""The desk's member pages (``/desk/members/...``), for stewards only (403 for anyone else).
+
+Post/redirect/get: an action that succeeds redirects with a message; a refused one shows
+the page again with the error (status 200) and has written nothing.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.db import IntegrityError, transaction
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from clubsite.desk.access import steward_user
+from clubsite.desk.members import (
+    DeskError,
+    MemberForm,
+    lockout_lift,
+    login_failures,
+    member_add,
+    member_set_active,
+    member_update,
+    members_matching,
+)
+from clubsite.desk.welcome import send_welcome_email
+from clubsite.models import Member, OnlineName
+from clubsite.online_names import OnlineNameForm
+
+
+def _statuses() -> list[tuple[str, str]]:
+    """The list's filter: ``(value, label)`` in the reader's language."""
+    return [("active", _("Active")), ("inactive", _("Deactivated")), ("all", _("All"))]
+
+
+def _taken_again(form: MemberForm) -> None:
+    form.add_error(
+        None, _("Another member was just given that name, login name or e-mail address.")
+    )
+
+
+@require_http_methods(["GET"])
+def member_list(request: HttpRequest) -> HttpResponse:
+    """``/desk/members/?q=<text>&status=active|inactive|all``: the members in reading order,
+    each with their login state (deactivated, locked out)."""
+    steward_user(request)
+    query = request.GET.get("q", "")
+    status = request.GET.get("status", "active")
+    statuses = _statuses()
+    if status not in dict(statuses):
+        status = "active"
+    members = list(members_matching(query=query, status=status))
+    failures = login_failures([m.user.get_username() for m in members])
+    rows = [(m, failures.get(m.user.get_username())) for m in members]
+    return render(
+        request,
+        "members/desk/members.html",
+        {
+            "rows": rows,
+            "query": query.replace("\x00", ""),
+            "status": status,
+            "status_choices": statuses,
+        },
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def member_new(request: HttpRequest) -> HttpResponse:
+    """``/desk/members/new/``: add a member in one step; the welcome e-mail goes out once the
+    member is written."""
+    steward_user(request)
+    form = MemberForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            member = member_add(data=form.cleaned_data, language=translation.get_language())
+        except IntegrityError:
+            _taken_again(form)
+        else:
+            messages.success(
+                request,
+                _("%(name)s was added; the welcome e-mail is on its way to %(email)s.")
+                % {"name": member.display_name, "email": member.user.email},
+            )
+            return redirect("desk:member_edit", member.pk)
+    return render(request, "members/desk/member_new.html", {"form": form})
+
+
+def _member_page(
+    request: HttpRequest,
+    member: Member,
+    form: MemberForm | None = None,
+    name_form: OnlineNameForm | None = None,
+    error: str = "",
+) -> HttpResponse:
+    username = member.user.get_username()
+    return render(
+        request,
+        "members/desk/member_edit.html",
+        {
+            "member": member,
+            "form": form or MemberForm(member=member),
+            "name_form": name_form or OnlineNameForm(),
+            "names": list(member.online_names.all()),
+            "failures": login_failures([username]).get(username),
+            "error": error,
+        },
+    )
+
+
+def _member(pk: int) -> Member:
+    return get_object_or_404(Member.objects.select_related("user"), pk=pk)
+
+
+@require_http_methods(["GET", "POST"])
+def member_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    """``/desk/members/<pk>/``: a member's details, their login state and online names."""
+    steward = steward_user(request)
+    member = _member(pk)
+    if request.method != "POST":
+        return _member_page(request, member)
+    form = MemberForm(request.POST, member=member)
+    if form.is_valid():
+        try:
+            member_update(member=member, data=form.cleaned_data, by=steward)
+        except DeskError as error:
+            form.add_error("steward", str(error))
+        except IntegrityError:
+            _taken_again(form)
+        else:
+            messages.success(request, _("%(name)s was saved.") % {"name": member.display_name})
+            return redirect("desk:member_edit", member.pk)
+    # The page shows the member as stored, not the refused values, above the form.
+    return _member_page(request, _member(pk), form=form)
+
+
+@require_POST
+def member_active(request: HttpRequest, pk: int) -> HttpResponse:
+    """Deactivate (``active=0``) or reactivate (``active=1``) a member's login."""
+    steward = steward_user(request)
+    member = _member(pk)
+    active = request.POST.get("active") == "1"
+    try:
+        member_set_active(member=member, active=active, by=steward)
+    except DeskError as error:
+        return _member_page(request, member, error=str(error))
+    if active:
+        messages.success(request, _("%(name)s may log in again.") % {"name": member.display_name})
+    else:
+        messages.success(
+            request,
+            _("%(name)s is deactivated: they cannot log in; their games stay.")
+            % {"name": member.display_name},
+        )
+    return redirect("desk:member_edit", member.pk)
+
+
+@require_POST
+def member_unlock(request: HttpRequest, pk: int) -> HttpResponse:
+    """Lift the login lockout of a member: their failed logins are forgotten."""
+    steward_user(request)
+    member = _member(pk)
+    lockout_lift(member=member)
+    messages.success(
+        request,
+        _("%(name)s's failed logins are cleared: they may log in now.")
+        % {"name": member.display_name},
+    )
+    return redirect("desk:member_edit", member.pk)
+
+
+@require_POST
+def member_welcome(request: HttpRequest, pk: int) -> HttpResponse:
+    """Send the welcome e-mail with a new set-password link again (an expired link, a
+    member who forgot before choosing a password)."""
+    steward_user(request)
+    member = _member(pk)
+    if not member.user.email or not member.user.is_active:
+        return _member_page(
+            request,
+            member,
+            error=_("A link goes only to an active member with an e-mail address."),
+        )
+    send_welcome_email.enqueue(member.pk, translation.get_language())
+    messages.success(
+        request,
+        _("A link to choose a password is on its way to %(email)s.") % {"email": member.user.email},
+    )
+    return redirect("desk:member_edit", member.pk)
+
+
+@require_POST
+def member_online_name_add(request: HttpRequest, pk: int) -> HttpResponse:
+    """Give a member an online name (the form of ``/members/online-names/``)."""
+    steward_user(request)
+    member = _member(pk)
+    name_form = OnlineNameForm(request.POST)
+    if name_form.is_valid():
+        try:
+            with transaction.atomic():
+                OnlineName.objects.create(
+                    member=member,
+                    service=name_form.cleaned_data["service"],
+                    name=name_form.cleaned_data["name"],
+                )
+        except IntegrityError:
+            name_form.add_error(None, _("That online name was just claimed by another member."))
+        else:
+            messages.success(request, _("Online name added."))
+            return redirect("desk:member_edit", member.pk)
+    return _member_page(request, member, name_form=name_form)
+
+
+@require_POST
+def member_online_name_delete(request: HttpRequest, pk: int, name_pk: int) -> HttpResponse:
+    """Remove one of a member's online names (404 for a name that is not theirs)."""
+    steward_user(request)
+    member = _member(pk)
+    get_object_or_404(OnlineName, pk=name_pk, member=member).delete()
+    messages.success(request, _("Online name removed."))
+    return redirect("desk:member_edit", member.pk)

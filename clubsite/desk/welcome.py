@@ -1,0 +1,76 @@
+"""The welcome e-mail of a member added at the desk: their login name and a link to choose a
+password (Django's password reset link, :class:`clubsite.accounts.PasswordResetConfirmView`).
+
+A member added at the desk has no usable password, so Django's reset form
+(:meth:`PasswordResetForm.get_users`) would mail them nothing: this task makes the link
+itself, with the same token generator, so the link works once and for
+``PASSWORD_RESET_TIMEOUT`` seconds (three days by default). Sent through the task queue
+(docs/tasks.md) after the member is written; one failed message is logged, never raised
+(:func:`clubsite.mail.send_each`).
+"""
+
+from __future__ import annotations
+
+from email.utils import formataddr
+
+from django.conf import settings
+from django.contrib.auth.tokens import default_token_generator
+from django.core.mail import EmailMessage
+from django.tasks import task
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import translation
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
+
+from clubsite.mail import send_each
+from clubsite.models import Member
+
+SUBJECT_TEMPLATE = "members/desk/welcome_subject.txt"
+BODY_TEMPLATE = "members/desk/welcome_email.txt"
+
+
+def set_password_url(member: Member) -> str:
+    """The absolute link (``CLUB_SITE_URL`` + ``/accounts/reset/<uid>/<token>/``) at which
+    ``member`` chooses a password; it stops working once a password is set or they log in."""
+    user = member.user
+    path = reverse(
+        "password_reset_confirm",
+        kwargs={
+            "uidb64": urlsafe_base64_encode(force_bytes(user.pk)),
+            "token": default_token_generator.make_token(user),
+        },
+    )
+    return settings.CLUB_SITE_URL.rstrip("/") + path
+
+
+def welcome_email_send(member_id: int, language: str) -> int:
+    """Mail member ``member_id`` their login name and a set-password link, in ``language``
+    (a code of ``LANGUAGES``). Returns 1 if sent; 0 for a member who is gone, deactivated or
+    has no e-mail address, or when the mail server refused the message."""
+    member = Member.objects.select_related("user").filter(pk=member_id).first()
+    if member is None or not member.user.is_active or not member.user.email:
+        return 0
+    context = {
+        "member": member,
+        "username": member.user.get_username(),
+        "url": set_password_url(member),
+        "login_url": settings.CLUB_SITE_URL.rstrip("/") + reverse("login"),
+        "days": max(1, settings.PASSWORD_RESET_TIMEOUT // 86400),
+    }
+    with translation.override(language):
+        subject = " ".join(render_to_string(SUBJECT_TEMPLATE, context).split())
+        body = render_to_string(BODY_TEMPLATE, context).strip() + "\n"
+    message = EmailMessage(
+        subject=subject,
+        body=body,
+        from_email=settings.DEFAULT_FROM_EMAIL,
+        to=[formataddr((member.display_name, member.user.email))],
+    )
+    return send_each([message], f"welcome of member {member.pk}")[0]
+
+
+@task
+def send_welcome_email(member_id: int, language: str) -> int:
+    """:func:`welcome_email_send` as a task (the queue of ``CLUB_TASKS_BACKEND``)."""
+    return welcome_email_send(member_id, language)
