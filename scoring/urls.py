@@ -31,6 +31,21 @@ urlpatterns += [
     path("standings/yaku/", views.yaku_page, name="yaku_records"),
     path("members/<int:member_id>/", views.member_page, name="member_detail"),
     path("members/<int:member_id>/games.csv", views.member_games_export, name="member_games_csv"),
+    path("members/<int:member_id>/stats/", views.member_figures, name="member_figures"),
+    path(
+        "members/<int:member_id>/stats/<int:players>p/",
+        views.member_figures,
+        name="member_figures_family",
+    ),
+    path("members/<int:member_id>/vs/", views.head_to_head_pick, name="head_to_head_pick"),
+    path(
+        "members/<int:member_id>/vs/<int:other_id>/", views.head_to_head_page, name="head_to_head"
+    ),
+    path(
+        "members/<int:member_id>/vs/<int:other_id>/<int:players>p/",
+        views.head_to_head_page,
+        name="head_to_head_family",
+    ),
     path("rulesets/", views.ruleset_list, name="ruleset_list"),
     path("rulesets/<str:ruleset_id>/", views.ruleset_detail, name="ruleset_detail"),
 ]
