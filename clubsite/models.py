@@ -90,6 +90,50 @@ class OnlineName(models.Model):
         return f"{self.name} ({self.get_service_display()})"
 
 
+def lobby_number(lobby: str) -> str:
+    """A lobby id as the logs and the club's setting compare it: ``"L1111"``, ``"C1111"``,
+    ``"1111"`` and ``"01111"`` are all ``"1111"`` (an mjlog's ``GO lobby`` and a log id
+    carry the number alone); any other id (a Mahjong Soul room) as written, trimmed."""
+    text = lobby.strip()
+    digits = text[1:] if text[:1] in ("L", "C", "l", "c") and text[1:].isdigit() else text
+    return digits.lstrip("0") or digits if digits.isdigit() else text
+
+
+class OnlineLobby(models.Model):
+    """A lobby the club plays its online evenings in, counted under one of its rulesets
+    (issue 22 item 2): a Tenhou private lobby (``L1111``, a ``C`` tournament lobby) or a
+    Mahjong Soul friendly room; its games are stored under ``ruleset_id`` (a built-in
+    ruleset, with the lobby's own rules as the game's overrides) and count in the club's
+    standings of that ruleset. Kept by stewards on ``/members/online-lobbies/``."""
+
+    service = models.CharField(_("service"), max_length=20, choices=ONLINE_SERVICES)
+    lobby = models.CharField(_("lobby"), max_length=40)
+    ruleset_id = models.SlugField(_("club ruleset"), max_length=40)
+    note = models.CharField(_("note"), max_length=120, blank=True)
+
+    class Meta:
+        ordering = ["service", "lobby"]
+        verbose_name = _("online lobby")
+        verbose_name_plural = _("online lobbies")
+        constraints = [
+            models.UniqueConstraint(fields=["service", "lobby"], name="online_lobby_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.lobby} ({self.get_service_display()}) -> {self.ruleset_id}"
+
+    @classmethod
+    def ruleset_for(cls, service: str, lobby: str) -> str | None:
+        """The club ruleset id of ``lobby`` on ``service``, or ``None`` (not the club's)."""
+        wanted = lobby_number(lobby)
+        if not wanted:
+            return None
+        for row in cls.objects.filter(service=service):
+            if lobby_number(row.lobby) == wanted:
+                return row.ruleset_id
+        return None
+
+
 class PasswordResetRequest(models.Model):
     """A password reset e-mail asked for, kept an hour: at most so many go to one e-mail
     address, or are asked for from one client address, per hour (clubsite/password_reset.py).

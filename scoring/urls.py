@@ -1,11 +1,18 @@
 from django.urls import path
 
 from scoring import views
+from scoring.views import online_lobbies
 
 urlpatterns = [
     path("", views.game_list, name="game_list"),
     path("games/new/", views.game_new, name="game_new"),
     path("games/import/", views.game_import, name="game_import"),
+    path("games/import/lobbies/", online_lobbies.online_lobbies_page, name="online_lobbies"),
+    path(
+        "games/import/lobbies/<int:pk>/delete/",
+        online_lobbies.online_lobby_delete,
+        name="online_lobby_delete",
+    ),
     path("games/<int:pk>/", views.game_detail, name="game_detail"),
     path("games/<int:pk>/record.json", views.game_record, name="game_record"),
     path("games/<int:pk>/chart/", views.game_chart, name="game_chart"),

@@ -21,15 +21,18 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from clubsite.models import Member, OnlineName
+from clubsite.models import Member, OnlineLobby, OnlineName
 from clubsite.names import NAME_LIMIT, clean_display_name
+from scoring.engine import RecordError, load_ruleset
+from scoring.engine.replay import RECORD_FORMAT
 from scoring.ledger.errors import LedgerError
 from scoring.ledger.plan import Plan, PlannedHand, Record
 from scoring.ledger.records import hanchan_import
 from scoring.ledger.stored import game_state_json, hand_result_json
 from scoring.models import Hanchan, OnlineGame
 from scoring.online.log import OnlineLog
-from scoring.online.verify import VerifiedGame
+from scoring.online.result_lines import ResultLine, SettledLine, settle_line
+from scoring.online.verify import VerifiedGame, verify
 
 
 class AlreadyImported(LedgerError):
@@ -227,7 +230,9 @@ def import_verified(
     """Store a re-scored online game in one transaction: new members and online names, the
     hanchan (through the ledger), and its :class:`OnlineGame`.
 
-    ``played_on`` is used when the log carries no date. An upload by a member (``by``, not
+    ``played_on`` is used when the log carries no date. A game of a lobby the club counts
+    (:class:`OnlineLobby`) is stored under the club's ruleset (:func:`club_rules`). An upload
+    by a member (``by``, not
     a ``steward``) counts once the other seated members confirm it, as a table game does
     (issue 19 item 3); a steward's upload or a command's import (``by`` None) counts at once.
 
@@ -237,6 +242,7 @@ def import_verified(
         LedgerError: as :func:`scoring.ledger.hanchan_import` (a member at two seats, ...).
     """
     log = verified.log
+    verified, service = club_rules(verified)
     try:
         with transaction.atomic():
             existing = existing_game(log)
@@ -266,7 +272,7 @@ def import_verified(
                 members_by_name={m.display_name: m for m in members},
                 played_on=log.played_on or played_on,
                 by=by,
-                service=log.service,
+                service=service,
                 steward=steward,
                 allow_duplicate=allow_duplicate,
                 planned=verified_plan(verified),
@@ -290,6 +296,169 @@ def import_verified(
                 _("Another import stored the same names meanwhile: nothing was stored; try again.")
             ) from error
         raise AlreadyImported(existing) from None
+
+
+# Parameters that name a ruleset rather than rule a game: never a game's overrides.
+_IDENTITY = ("id", "name", "sources", "players")
+
+
+def club_rules(verified: VerifiedGame) -> tuple[VerifiedGame, str]:
+    """``verified`` as the club counts it, and the service its ruleset version is pinned
+    under (issue 22 item 2).
+
+    A game of a lobby the club lists (:meth:`OnlineLobby.ruleset_for`: a Tenhou private
+    lobby, a Mahjong Soul friendly room) is re-scored under the club's ruleset, with the
+    rules the lobby played (the verified preset and its overrides) as the game's overrides
+    over it, and pinned to the club's own version (service ``""``): it counts in the
+    club's standings of that ruleset. Any other game is returned as it is, pinned under its
+    service (its own standings filter, ``tenhou-4p@tenhou``).
+
+    Raises:
+        LedgerError: the club's ruleset is unknown or has another number of players.
+        LogMismatch: the lobby's rules over the club's ruleset do not reproduce the log
+            (not expected: they are the rules it was verified under).
+    """
+    log = verified.log
+    club = OnlineLobby.ruleset_for(log.service, log.lobby)
+    if club is None:
+        return verified, log.service
+    try:
+        base = load_ruleset(club)
+    except (KeyError, RecordError):
+        raise LedgerError(
+            _("Lobby %(lobby)s counts under %(ruleset)s, which is no ruleset of the club.")
+            % {"lobby": log.lobby, "ruleset": club}
+        ) from None
+    played = verified.game.ruleset
+    if base.players != played.players:
+        raise LedgerError(
+            _(
+                "Lobby %(lobby)s counts under %(ruleset)s, a %(n)d-player ruleset; this game "
+                "has %(m)d players."
+            )
+            % {"lobby": log.lobby, "ruleset": club, "n": base.players, "m": played.players}
+        )
+    ours, theirs = base.parameters(), played.parameters()
+    overrides = {k: v for k, v in theirs.items() if k not in _IDENTITY and ours[k] != v}
+    return verify(log, (club,), overrides=overrides), ""
+
+
+@dataclass(frozen=True)
+class LineGame:
+    """A Tenhou result line settled for the ledger (issue 22 item 7): ``settled`` its
+    ruleset, overrides and final scores; ``log`` the line as an online game (players,
+    lobby, id) for :func:`match_players`; ``service`` the service its version is pinned
+    under (``""`` for a lobby the club counts)."""
+
+    settled: SettledLine
+    log: OnlineLog
+    service: str
+
+
+def result_line_game(line: ResultLine, played_on: datetime.date) -> LineGame:
+    """``line`` played on ``played_on``, settled under its lobby's rules: the club's ruleset
+    where the club counts the lobby (:class:`OnlineLobby`), else the Tenhou preset of its
+    lobby type (:func:`scoring.online.result_lines.settle_line`). Nothing is written.
+
+    Raises:
+        LogError: the points do not settle to the ruleset's uma (one line naming the line).
+    """
+    club = OnlineLobby.ruleset_for("tenhou", line.lobby) if line.lobby else None
+    settled = settle_line(line, club)
+    log = OnlineLog(
+        service="tenhou",
+        log_format="result-line",
+        log_id=line.log_id(played_on.isoformat()),
+        lobby=line.lobby,
+        rule_label=line.rule,
+        rulesets=(settled.ruleset,),
+        players=line.players,
+        hands=(),
+        final_scores=settled.scores,
+        final_points=line.points,
+        played_on=played_on,
+        replay_url="",
+    )
+    return LineGame(settled, log, "" if club else "tenhou")
+
+
+def import_line_game(
+    game: LineGame,
+    players: Players,
+    *,
+    by: Member | None = None,
+    steward: bool = False,
+    allow_duplicate: bool = False,
+) -> Hanchan:
+    """Store a settled result line in one transaction, as :func:`import_verified` stores a
+    log: new members and online names, a final-scores game through the ledger
+    (:func:`scoring.ledger.hanchan_import`, deduplicated by its fingerprint as any game) and
+    its :class:`OnlineGame` (the line's id: the same line of the same day is stored once).
+
+    Raises:
+        AlreadyImported: the line was imported before.
+        LedgerError: as :func:`scoring.ledger.hanchan_import`.
+    """
+    log, settled = game.log, game.settled
+    record = {
+        "format": RECORD_FORMAT,
+        "ruleset": settled.ruleset,
+        **({"overrides": settled.overrides} if settled.overrides else {}),
+        "players": list(log.players),
+        "final_scores": settled.final_scores(),
+        "source": f"tenhou:{log.log_id}",
+    }
+    try:
+        with transaction.atomic():
+            existing = existing_game(log)
+            if existing is not None:
+                raise AlreadyImported(existing)
+            members = _save_players(log, players)
+            record["players"] = [m.display_name for m in members]
+            hanchan = hanchan_import(
+                record=record,
+                members_by_name={m.display_name: m for m in members},
+                played_on=log.played_on or datetime.date.today(),
+                by=by,
+                service=game.service,
+                steward=steward,
+                allow_duplicate=allow_duplicate,
+            )
+            OnlineGame.objects.create(
+                hanchan=hanchan,
+                service=log.service,
+                log_format=log.log_format,
+                log_id=log.log_id,
+                lobby=log.lobby[:40],
+                rule_label=log.rule_label[:60],
+                imported_by=by,
+            )
+            return hanchan
+    except IntegrityError as error:
+        existing = existing_game(log)
+        if existing is None:
+            raise LedgerError(
+                _("Another import stored the same names meanwhile: nothing was stored; try again.")
+            ) from error
+        raise AlreadyImported(existing) from None
+
+
+def _save_players(log: OnlineLog, players: Players) -> list[Member]:
+    """The seats' members, new ones saved, and the online names newly given saved."""
+    members = []
+    for member in players.members:
+        if member.pk is None:
+            user = get_user_model().objects.create_user(
+                username=f"imported-{secrets.token_hex(6)}", password=None
+            )
+            member.user = user
+            member.save()
+        members.append(member)
+    for name in players.saved:
+        OnlineName.objects.update_or_create(
+            service=log.service, name=name, defaults={"member": members[log.players.index(name)]}
+        )
+    return members
 
 
 def verified_plan(verified: VerifiedGame) -> Plan:

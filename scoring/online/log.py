@@ -159,7 +159,9 @@ class OnlineLog:
     log gives them (``""`` if not); ``rulesets``: the built-in rulesets it may have been
     played under, likeliest first; ``final_scores``: raw scores at the end (leftover deposits
     included), ``final_points``: the settlement in points (``45000`` = +45.0), either
-    ``None`` where the log does not give it; ``played_on``: the date in the log id, if any.
+    ``None`` where the log does not give it; ``played_on``: the date in the log id, if any;
+    ``stated_points``: a settlement the log writes that is not compared (a converter's
+    unrounded JSON ``sc``), only read for a private lobby's uma (:mod:`.lobby_rules`).
     """
 
     service: str
@@ -174,6 +176,7 @@ class OnlineLog:
     final_points: tuple[int, ...] | None
     played_on: datetime.date | None
     replay_url: str
+    stated_points: tuple[int, ...] | None = None
 
 
 def round_label(wind_index: int, hand_number: int) -> str:

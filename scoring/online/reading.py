@@ -1,7 +1,8 @@
 """Telling a game file's format by its content, and reading it.
 
 A file is one of: a club game record (docs/game-record-format.md; one object or a list), a
-Tenhou JSON log (:mod:`.tenhou_json`, Mahjong Soul's conversions included), an mjlog
+Tenhou JSON log (:mod:`.tenhou_json`, Mahjong Soul's conversions included), Tenhou's
+result lines (:mod:`.result_lines`), an mjlog
 (:mod:`.mjlog`, gzip-compressed as the Tenhou client saves it, or plain) or an mjai log
 (:mod:`.mjai`). The name of the file is used only for a Tenhou log id in it.
 """
@@ -16,7 +17,7 @@ from typing import Any
 
 from scoring.engine import RecordError, check_record_values
 
-from . import mjai, mjlog, tenhou_json
+from . import mjai, mjlog, result_lines, tenhou_json
 from .log import NotAGameLog, OnlineLog
 
 # A whole game log is tens of kilobytes; anything this large is not one.
@@ -25,10 +26,12 @@ MAX_LOG_BYTES = 20 * 1024 * 1024
 
 @dataclass(frozen=True, slots=True)
 class GameFile:
-    """What a file holds: ``log`` for an online log, else ``records`` (club records)."""
+    """What a file holds: ``log`` for an online log, ``lines`` for Tenhou result lines
+    (:mod:`.result_lines`, issue 22 item 7), else ``records`` (club records)."""
 
     log: OnlineLog | None = None
     records: Any = None
+    lines: tuple[result_lines.ResultLine, ...] | None = None
 
 
 def read_game_file(raw: bytes, filename: str = "") -> GameFile:
@@ -57,6 +60,8 @@ def read_game_file(raw: bytes, filename: str = "") -> GameFile:
     stripped = text.strip()
     if not stripped:
         raise NotAGameLog("empty file: not a game log")
+    if result_lines.looks_like(stripped):
+        return GameFile(lines=result_lines.read_result_lines(stripped))
     if stripped[0] not in "[{":
         raise NotAGameLog(
             "not a game log: neither a club record, a Tenhou JSON log, an mjlog nor an mjai log"

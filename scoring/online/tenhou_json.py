@@ -31,6 +31,7 @@ from .log import (
     deltas_between,
     points_of,
     round_label,
+    settlement_points,
     stated_changes,
 )
 from .tenhou_rules import json_yaku, rulesets_of_disp, rulesets_to_try, win_value
@@ -44,6 +45,8 @@ ABORTS = {
 }
 DRAWS = ("流局", "全員聴牌", "全員不聴", "流し満貫")
 WIN = "和了"
+# Mahjong Soul's record ids (a tensoul ``ref``): date, then a UUID.
+MAJSOUL_ID = re.compile(r"\d{6}-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 RESULT_INDEX = 16
 # The points at the end of a win's result string: ``7700点``, ``400-700点``, ``500点∀``.
 _POINTS = re.compile(r"(\d+)(?:-(\d+))?点(∀)?$")
@@ -66,8 +69,11 @@ def read(data: dict[str, Any], raw: bytes) -> OnlineLog:
     players = 3 if len(names) == 3 or (len(names) == 4 and names[3] == "") else 4
     rule = data.get("rule")
     disp = str(rule.get("disp", "")) if isinstance(rule, dict) else ""
-    service = "majsoul" if "の間" in disp or "友人戦" in disp else "tenhou"
     ref = str(data.get("ref", "") or "")
+    # A Mahjong Soul room (…の間), friendly or tournament room (友人戦, 大会戦), or its own
+    # record id (``240302-203b66a8-…``) where the room's name says neither.
+    majsoul = "の間" in disp or "友人戦" in disp or "大会戦" in disp or MAJSOUL_ID.fullmatch(ref)
+    service = "majsoul" if majsoul else "tenhou"
     if TENHOU_LOG_ID.fullmatch(ref):
         log_id, replay_url = ref, f"https://tenhou.net/0/?log={ref}"
     elif ref and service == "majsoul":
@@ -94,6 +100,7 @@ def read(data: dict[str, Any], raw: bytes) -> OnlineLog:
         final_points=None,
         played_on=date_of_log_id(log_id),
         replay_url=replay_url,
+        stated_points=_stated_points(data.get("sc"), players),
     )
 
 
@@ -265,6 +272,15 @@ def _final_scores(value: Any, players: int) -> tuple[int, ...] | None:
     if not isinstance(value, list) or len(value) < 2 * players:
         raise LogError("sc: must be the final score and settlement of each player")
     return tuple(points_of(value[2 * s], "sc") for s in range(players))
+
+
+def _stated_points(value: Any, players: int) -> tuple[int, ...] | None:
+    """The settlement ``sc`` writes (``24.1`` = +24,100 points), read only for a private
+    lobby's uma (issue 22 item 2); ``None`` where it is not numbers."""
+    try:
+        return tuple(settlement_points(value[2 * s + 1], "sc") for s in range(players))
+    except (LogError, TypeError, IndexError, KeyError):
+        return None
 
 
 def parse_text(text: str) -> Any:

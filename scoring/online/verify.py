@@ -26,12 +26,14 @@ attempt stops at its first hand that differs; the plays of the attempt that agre
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from scoring.engine import Game, Hand, HandResult, RecordError, load_ruleset, parse_hand
 from scoring.engine.replay import RECORD_FORMAT
 
+from .lobby_rules import PRIVATE_VARIANTS, is_private, lobby_overrides
 from .log import LogAltered, LogError, LogHand, LogMismatch, OnlineLog
 
 
@@ -93,9 +95,21 @@ class _Plays:
         self.count = 0
 
 
-def verify(log: OnlineLog, rulesets: tuple[str, ...] | None = None) -> VerifiedGame:
+def verify(
+    log: OnlineLog,
+    rulesets: tuple[str, ...] | None = None,
+    *,
+    overrides: Mapping[str, Any] | None = None,
+) -> VerifiedGame:
     """Re-score ``log`` under ``rulesets`` (default: the log's own candidates), in order; for
     a Tenhou preset that does not reproduce it, also under :data:`TENHOU_VARIANTS`.
+
+    Each ruleset carries the log's lobby rules (issue 22 item 2,
+    :func:`.lobby_rules.lobby_overrides`: a private lobby's start points, return, uma,
+    rounding, open tanyao), and a private lobby's game may also have no extension
+    (:data:`.lobby_rules.PRIVATE_VARIANTS`); ``overrides`` given instead are applied as they
+    are under every ruleset, with no variant (a club's ruleset for the lobby,
+    :func:`scoring.ledger.import_verified`).
 
     Returns:
         The :class:`VerifiedGame` of the first ruleset (and variant) under which every hand,
@@ -111,11 +125,20 @@ def verify(log: OnlineLog, rulesets: tuple[str, ...] | None = None) -> VerifiedG
     plays = _Plays()
     for ruleset_id in rulesets or log.rulesets:
         variants: tuple[dict[str, Any], ...] = ({},)
-        if ruleset_id.startswith("tenhou-"):
-            variants += TENHOU_VARIANTS
-        for overrides in variants:
+        if overrides is not None:
+            base = dict(overrides)
+        else:
             try:
-                return _verify_under(log, ruleset_id, overrides, plays)
+                base = lobby_overrides(log, load_ruleset(ruleset_id))
+            except KeyError:
+                base = {}
+            if ruleset_id.startswith("tenhou-"):
+                variants += TENHOU_VARIANTS
+            if is_private(log):
+                variants += PRIVATE_VARIANTS
+        for variant in variants:
+            try:
+                return _verify_under(log, ruleset_id, {**base, **variant}, plays)
             except LogAltered:
                 raise
             except LogError as error:

@@ -1,7 +1,8 @@
 """The upload page for online game logs (issue 12, item 4): drop one or more files (Tenhou
 JSON or mjlog, Mahjong Soul in Tenhou JSON, mjai); each is re-scored hand by hand and stored
 only if the engine reproduces it (:mod:`scoring.online.verify`), then a summary says what was
-stored, what was there already and what was refused and why.
+stored, what was there already and what was refused and why. Tenhou result lines (pasted, or a
+file of them) become final-scores games, each settled under its lobby's rules (issue 22 item 7).
 
 Stewards may create members for unknown online names. A member may import only a game they
 sat in, every seat matched by a saved online name (:mod:`scoring.ledger`), and the game
@@ -11,6 +12,7 @@ who claimed another player's online name moves nobody's result.
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,7 +25,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
-from clubsite.formatting import format_points, signed_points
+from clubsite.formatting import format_points, settlement_points, signed_points
 from clubsite.models import ONLINE_SERVICES, Member
 from clubsite.permissions import is_steward
 from scoring.engine import load_ruleset
@@ -32,10 +34,13 @@ from scoring.ledger import (
     DuplicateGame,
     LedgerError,
     UnknownNames,
+    import_line_game,
     import_verified,
     match_players,
+    result_line_game,
 )
 from scoring.models import Hanchan
+from scoring.online import result_lines
 from scoring.online.log import LogError, LogMismatch, NotAGameLog
 from scoring.online.reading import MAX_LOG_BYTES, read_game_file
 from scoring.online.verify import verify
@@ -72,10 +77,27 @@ class ImportForm(forms.Form):
 
     logs = MultipleFileField(
         label=gettext_lazy("Game logs"),
+        required=False,
         help_text=gettext_lazy(
             "Tenhou (JSON or mjlog, as saved from the client or the log viewer), Mahjong Soul "
             "converted to Tenhou's JSON, or mjai. Up to 20 files."
         ),
+    )
+    # Issue 22 item 7: a private lobby's results, one final-scores game a line.
+    lines = forms.CharField(
+        label=gettext_lazy("Tenhou result lines"),
+        required=False,
+        max_length=40_000,
+        widget=forms.Textarea(attrs={"rows": 4, "spellcheck": "false"}),
+        help_text=gettext_lazy(
+            "As the lobby's results page shows them, one game a line: "
+            "L1000 | 00:30 | 四般南喰赤－ | A(+45.0) B(+10.0) C(-15.0) D(-40.0)"
+        ),
+    )
+    played_on = forms.DateField(
+        label=gettext_lazy("Date of the result lines"),
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}),
     )
     create_members = forms.BooleanField(
         label=gettext_lazy("Add a member for each unknown online name"), required=False
@@ -84,10 +106,16 @@ class ImportForm(forms.Form):
 
     def clean_logs(self) -> list[UploadedFile]:
         """The uploaded files; more than :data:`MAX_FILES` is refused."""
-        files: list[UploadedFile] = self.cleaned_data["logs"]
+        files: list[UploadedFile] = [f for f in self.cleaned_data["logs"] if f]
         if len(files) > MAX_FILES:
             raise forms.ValidationError(_("At most %(n)d files at a time.") % {"n": MAX_FILES})
         return files
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if not data.get("logs") and not (data.get("lines") or "").strip():
+            raise forms.ValidationError(_("Choose game logs or paste result lines."))
+        return data
 
 
 @dataclass(frozen=True)
@@ -117,16 +145,35 @@ def game_import(request: HttpRequest) -> HttpResponse:
             form.fields.pop("create_members")
         if form.is_valid():
             data = form.cleaned_data
-            outcomes = [
-                _import(
-                    upload,
+            create = bool(data.get("create_members"))
+            check = bool(data.get("check_only"))
+            played_on = data.get("played_on") or timezone.localdate()
+            texts = []
+            for upload in data["logs"]:
+                text = _result_lines_text(upload)
+                if text is None:
+                    outcomes.append(
+                        _import(
+                            upload,
+                            member=member,
+                            steward=steward,
+                            create_members=create,
+                            check_only=check,
+                        )
+                    )
+                else:
+                    texts.append(text)
+            if (data.get("lines") or "").strip():
+                texts.append(data["lines"])
+            for text in texts:
+                outcomes += _import_lines(
+                    text,
+                    played_on,
                     member=member,
                     steward=steward,
-                    create_members=bool(data.get("create_members")),
-                    check_only=bool(data.get("check_only")),
+                    create_members=create,
+                    check_only=check,
                 )
-                for upload in data["logs"]
-            ]
     else:
         form = ImportForm()
         if not steward:
@@ -221,6 +268,117 @@ def _import(
             "names": ", ".join(m.display_name for m in new_members)
         }
     return Outcome(name, "stored", message, hanchan)
+
+
+def _result_lines_text(upload: UploadedFile) -> str | None:
+    """The text of an uploaded file of Tenhou result lines (issue 22 item 7), else ``None``
+    (the file is read again as a game log)."""
+    if upload.size is not None and upload.size > MAX_LOG_BYTES:
+        return None
+    raw = upload.read(MAX_LOG_BYTES + 1)
+    upload.seek(0)
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return None
+    return text if result_lines.looks_like(text.strip()) else None
+
+
+def _import_lines(
+    text: str,
+    played_on: datetime.date,
+    *,
+    member: Member | None,
+    steward: bool,
+    create_members: bool,
+    check_only: bool,
+) -> list[Outcome]:
+    """Tenhou result lines, each a final-scores game on ``played_on`` (issue 22 item 7):
+    settled under the lobby's rules (the club's ruleset for a lobby it counts), the
+    players matched by their online names, stored through the ledger; one outcome a line."""
+    try:
+        lines = result_lines.read_result_lines(text)
+    except result_lines.LineUnreadable as error:
+        return [Outcome(_("Result lines"), "refused", _unreadable_sentence(error))]
+    outcomes = []
+    for line in lines:
+        name = f"{line.lobby} {line.time}".strip()
+        try:
+            game = result_line_game(line, played_on)
+            if check_only:
+                outcomes.append(Outcome(name, "agrees", _line_summary(game.settled)))
+                continue
+            players = match_players(game.log, create_members=steward and create_members)
+            if not steward and (member is None or member not in players.members):
+                outcomes.append(
+                    Outcome(
+                        name,
+                        "refused",
+                        _(
+                            "You did not play in this game (none of its online names is "
+                            "yours): a member imports their own games; a steward imports "
+                            "anyone's."
+                        ),
+                    )
+                )
+                continue
+            hanchan = import_line_game(game, players, by=member, steward=steward)
+        except (AlreadyImported, DuplicateGame) as done:
+            outcomes.append(
+                Outcome(name, "already", _("Already imported: nothing stored."), done.hanchan)
+            )
+            continue
+        except result_lines.LineUnsettled as unsettled:
+            outcomes.append(Outcome(name, "refused", _unsettled_sentence(unsettled)))
+            continue
+        except UnknownNames as unknown:
+            outcomes.append(
+                Outcome(name, "refused", _unknown_sentence(unknown), names_link=True)
+            )
+            continue
+        except (LogError, LedgerError) as error:
+            outcomes.append(Outcome(name, "refused", str(error)))
+            continue
+        message = _("Stored: %(summary)s.") % {"summary": _line_summary(game.settled)}
+        if hanchan.counted_version is None:
+            message += " " + _(
+                "It counts in the standings once the other players at the table confirm it "
+                "(or a steward does): it waits on their home pages."
+            )
+        outcomes.append(Outcome(name, "stored", message, hanchan))
+    return outcomes
+
+
+def _line_summary(settled: result_lines.SettledLine) -> str:
+    """``"final scores, Tenhou 4-player East-South, 35,000 / 30,000 / …"``."""
+    return _("final scores, %(ruleset)s, %(scores)s") % {
+        "ruleset": ruleset_title(load_ruleset(settled.ruleset).name),
+        "scores": " / ".join(format_points(s) for s in settled.scores),
+    }
+
+
+def _unreadable_sentence(error: result_lines.LineUnreadable) -> str:
+    if error.number:
+        return _(
+            "Line %(n)d is not a Tenhou result line (lobby | time | lobby type | "
+            "name(+45.0) …): nothing was stored from these lines."
+        ) % {"n": error.number}
+    return _("These are not Tenhou result lines: nothing was stored from them.")
+
+
+def _unsettled_sentence(unsettled: result_lines.LineUnsettled) -> str:
+    """A line whose points do not settle, in the reader's language: the ruleset, its uma
+    and return, and both settlements."""
+    return _(
+        "The points %(theirs)s do not settle under %(ruleset)s (uma %(uma)s, return "
+        "%(back)s): the scores they imply settle to %(ours)s. Nothing was stored."
+    ) % {
+        "theirs": " / ".join(settlement_points(p) for p in unsettled.theirs),
+        "ruleset": ruleset_title(load_ruleset(unsettled.ruleset).name),
+        "uma": " / ".join(settlement_points(u) for u in unsettled.uma),
+        "back": format_points(unsettled.return_points),
+        "ours": " / ".join(settlement_points(p) for p in unsettled.ours),
+    }
 
 
 def _mismatch_sentence(mismatch: LogMismatch) -> str:

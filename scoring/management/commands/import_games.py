@@ -1,7 +1,8 @@
 """``python manage.py import_games FILE...``: store game records and online game logs.
 
 A file is read by its content (:mod:`scoring.online.reading`): club records
-(docs/game-record-format.md) as before; Tenhou JSON logs, mjlogs and mjai logs are re-scored
+(docs/game-record-format.md) as before; Tenhou result lines (one final-scores game a line,
+on ``--date``, issue 22 item 7); Tenhou JSON logs, mjlogs and mjai logs are re-scored
 hand by hand by the engine and stored only when every hand and the final scores agree
 (issue 12). Each file is all-or-nothing; one line per file says what happened.
 """
@@ -25,12 +26,16 @@ from clubsite.names import clean_display_name
 from scoring.engine import RecordError, ruleset_of_record
 from scoring.ledger import (
     AlreadyImported,
+    DuplicateGame,
     LedgerError,
     hanchan_import,
+    import_line_game,
     import_verified,
     match_players,
+    result_line_game,
 )
 from scoring.online.reading import MAX_LOG_BYTES, read_game_file
+from scoring.online.result_lines import ResultLine
 from scoring.online.verify import verify
 
 
@@ -71,7 +76,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--date",
             type=datetime.date.fromisoformat,
-            help="date for records without a 'date' (default: today)",
+            help="date for records without a 'date' and for result lines (default: today)",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -83,6 +88,11 @@ class Command(BaseCommand):
                 with path.open("rb") as fh:
                     raw = fh.read(MAX_LOG_BYTES + 1)
                 game_file = read_game_file(raw, path.name)
+                if game_file.lines is not None:
+                    lines = game_file.lines
+                    if not self._import_lines(path, lines, default_date, mapping, options):
+                        failed.append(path)
+                    continue
                 if game_file.log is None:
                     ids = self._import_records(
                         game_file.records,
@@ -146,6 +156,50 @@ class Command(BaseCommand):
         if created:
             line += f"; new member(s): {', '.join(created)}"
         return line
+
+    def _import_lines(
+        self,
+        path: Path,
+        lines: tuple[ResultLine, ...],
+        played_on: datetime.date,
+        mapping: dict[str, str],
+        options: dict[str, Any],
+    ) -> bool:
+        """Tenhou result lines (issue 22 item 7): each line a final-scores game on
+        ``played_on``, stored or refused on its own line of output; False if any was
+        refused (a line already imported is not a refusal)."""
+        ok = True
+        for line in lines:
+            where = f"{path}: {line.where}"
+            try:
+                game = result_line_game(line, played_on)
+                rules = game.settled.ruleset
+                if game.settled.overrides:
+                    rules += " with " + ", ".join(
+                        f"{k}={v}" for k, v in game.settled.overrides.items()
+                    )
+                if options["check"]:
+                    self.stdout.write(f"{where}: settles under {rules}; --check: nothing stored")
+                    continue
+                players = match_players(
+                    game.log, mapping=mapping, create_members=options["create_members"]
+                )
+                hanchan = import_line_game(
+                    game, players, allow_duplicate=options["allow_duplicate"]
+                )
+            except (AlreadyImported, DuplicateGame) as done:
+                self.stdout.write(f"{where}: {done}")
+                continue
+            except (ValueError, LedgerError) as error:
+                ok = False
+                self.stderr.write(f"{where}: {error}")
+                continue
+            created = [m.display_name for _name, m in players.created]
+            extra = f"; new member(s): {', '.join(created)}" if created else ""
+            self.stdout.write(
+                f"{where}: imported as game {hanchan.pk} (final scores under {rules}){extra}"
+            )
+        return ok
 
     def _import_records(
         self,

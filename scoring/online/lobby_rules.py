@@ -1,0 +1,197 @@
+"""A lobby's rules as its log shows them (issue 22 item 2): private lobbies, tournament rooms.
+
+The Tenhou presets (docs/tenhou-rules.md) are the ranked lobbies' rules. A private lobby
+(Tenhou's ``L####`` and ``C########`` rooms, a Mahjong Soul friendly or tournament room) may
+start at other points and settle with its own return, oka, uma and rounding; the log shows
+them:
+
+- **start points**: the first hand's start scores (mjlog ``INIT ten``, the JSON's first
+  round), when every seat has the same;
+- **return, oka, uma, rounding**: from the log's own settlement (mjlog ``owari``, the JSON
+  ``sc``) and final scores. For each return (the start, the start + 5,000, 30,000, 25,000,
+  35,000, 40,000) and rounding (the preset's, none, Tenhou's round half away) the uma of
+  each rank is what the stated points leave after the score's difference to the return
+  (the top's after the oka: the return less the start, per seat), in whole thousands; the
+  first candidate under which the engine's own settlement
+  (:func:`scoring.engine.final_settlement`) gives every stated point is kept. A log that
+  states no settlement keeps the preset's uma, with the return at least the start (and
+  the oka (return - start) per seat);
+- **the length**: the presets of both lengths are tried already (issue 22 item 3); a private
+  lobby may also have no extension (``extension: "none"``, :data:`PRIVATE_VARIANTS`);
+- **open tanyao**: the GO type's bit 0x04 (no 喰), the JSON ``rule.disp`` without 喰;
+  **red fives**: bit 0x02 (no 赤), a ``disp`` without 赤 (they change no payment: the han
+  count them; the game page names them from the stored ``rule_label``).
+
+Only what differs from the preset becomes the game's overrides (a ranked game keeps none).
+The extension's target and the all-last dealer's stop follow the return, as Tenhou's 30,000
+does for its ranked lobbies. Pure Python: no Django import.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from scoring.engine import RecordError, Ruleset, apply_overrides, final_settlement
+
+from .log import TENHOU_LOG_ID, OnlineLog
+
+NO_RED = 0x02
+NO_KUITAN = 0x04
+CHIPS = 0x200  # Tenhou's 祝儀 lobbies (GO type 0x641: chips, East-only)
+
+# Returns tried for a private lobby's settlement, after the start and the start + 5,000.
+RETURNS = (30000, 25000, 35000, 40000)
+ROUNDINGS = ("none", "round_half_away")
+# A private lobby may play its base rounds only (no 西入 / 南入): tried after the presets'
+# own length and Tenhou's older ends (scoring.online.verify.TENHOU_VARIANTS).
+PRIVATE_VARIANTS: tuple[dict[str, Any], ...] = ({"extension": "none"},)
+_GO_TYPE = re.compile(r"^GO type (\d+)$")
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyFlags:
+    """What a log's lobby type says beyond the preset: ``red_fives``, ``open_tanyao`` and
+    ``chips``, each ``None`` where the log does not say."""
+
+    red_fives: bool | None = None
+    open_tanyao: bool | None = None
+    chips: bool | None = None
+
+
+def lobby_flags(rule_label: str) -> LobbyFlags:
+    """The flags of an :attr:`OnlineLog.rule_label`: ``"GO type 1601"`` (an mjlog's lobby
+    type, bits 0x02 no red fives, 0x04 no open tanyao, 0x200 chips) or a ``rule.disp``
+    (``四般南喰赤``, ``大会戦南喰``: 喰 open tanyao, 赤 red fives, 祝 chips)."""
+    match = _GO_TYPE.match(rule_label)
+    if match:
+        bits = int(match[1])
+        return LobbyFlags(
+            red_fives=not bits & NO_RED,
+            open_tanyao=not bits & NO_KUITAN,
+            chips=bool(bits & CHIPS),
+        )
+    if not rule_label:
+        return LobbyFlags()
+    # Tenhou's lobby type writes a place for each rule (四般南喰－－); a converter's room name
+    # (Mahjong Soul's 大会戦南喰) may leave red fives out and still play them.
+    tenhou = rule_label.startswith(("四", "三"))
+    return LobbyFlags(
+        red_fives=True if "赤" in rule_label else (False if tenhou else None),
+        open_tanyao="喰" in rule_label,
+        chips="祝" in rule_label,
+    )
+
+
+def is_private(log: OnlineLog) -> bool:
+    """A log from a lobby of its own: a Tenhou lobby number other than 0 (``GO lobby``, the
+    JSON ``lobby``, the log id's lobby part) or a Mahjong Soul game outside its ranked rooms
+    (no ``…の間`` in ``rule.disp``)."""
+    if log.service == "majsoul":
+        return "の間" not in log.rule_label
+    match = TENHOU_LOG_ID.fullmatch(log.log_id)
+    lobby_of_id = match[0].split("-")[2] if match else ""
+    return any(part.strip().lstrip("0") for part in (log.lobby, lobby_of_id))
+
+
+def lobby_overrides(log: OnlineLog, preset: Ruleset) -> dict[str, Any]:
+    """The parameters of ``preset`` that ``log``'s lobby played otherwise (empty for a
+    ranked lobby's game): ``start_points``, ``return_points``, ``oka``, ``uma``,
+    ``final_rounding``, ``extension_target``, ``dealer_top_min_score``, ``open_tanyao``.
+
+    Raises nothing: a settlement that no candidate reproduces keeps the preset's (the
+    verifier then notes the difference, docs/online-logs.md).
+    """
+    out: dict[str, Any] = {}
+    flags = lobby_flags(log.rule_label)
+    if flags.open_tanyao is not None and flags.open_tanyao != preset.open_tanyao:
+        out["open_tanyao"] = flags.open_tanyao
+    start = _start_points(log)
+    private = is_private(log)
+    if start is None or (start == preset.start_points and not private):
+        return out
+    if start != preset.start_points:
+        out["start_points"] = start
+    stated = log.final_points if log.final_points is not None else log.stated_points
+    settlement = None
+    if stated is not None and log.final_scores is not None:
+        settlement = _settlement(preset, {**out}, start, log.final_scores, stated)
+    if settlement is None and "start_points" in out:
+        back = max(preset.return_points, start)
+        settlement = {"return_points": back, "oka": (back - start) * preset.players}
+    for name, value in (settlement or {}).items():
+        if _value(preset, name) != value:
+            out[name] = value
+    back = out.get("return_points", preset.return_points)
+    if back != preset.return_points:
+        # Tenhou's extension and all-last stop ask for the return points (30,000 ranked).
+        for name in ("extension_target", "dealer_top_min_score"):
+            if getattr(preset, name) == preset.return_points:
+                out[name] = back
+    return out
+
+
+def _start_points(log: OnlineLog) -> int | None:
+    if not log.hands:
+        return None
+    first = log.hands[0].start_scores
+    return first[0] if len(set(first)) == 1 and not log.hands[0].deposits else None
+
+
+def _value(preset: Ruleset, name: str) -> Any:
+    value = getattr(preset, name)
+    return list(value) if isinstance(value, tuple) else value
+
+
+def _settlement(
+    preset: Ruleset,
+    base: dict[str, Any],
+    start: int,
+    scores: tuple[int, ...],
+    stated: tuple[int, ...],
+) -> dict[str, Any] | None:
+    """The first return, rounding and uma under which the engine settles ``scores`` (the
+    final scores, leftover deposits included) to ``stated`` (points), or ``None``."""
+    n = preset.players
+    returns = dict.fromkeys((start, start + 5000, preset.return_points, *RETURNS))
+    roundings = dict.fromkeys((preset.final_rounding, *ROUNDINGS))
+    for back in returns:
+        for rounding in roundings:
+            candidate = {
+                **base,
+                "return_points": back,
+                "oka": (back - start) * n,
+                "final_rounding": rounding,
+            }
+            try:
+                trial = apply_overrides(preset, candidate)
+            except RecordError:
+                continue
+            first = final_settlement(trial, scores)
+            # Each rank's uma is what its stated points leave; the top's is the rest.
+            uma = [0] * n
+            for seat in range(n):
+                rank = first.ranks[seat]
+                uma[rank - 1] = stated[seat] - _without_uma(trial, first, seat)
+            uma[0] = -sum(uma[1:])
+            if any(u % 1000 for u in uma):
+                # Every lobby's uma is whole thousands; another return or rounding fits.
+                continue
+            try:
+                trial = apply_overrides(preset, {**candidate, "uma": uma})
+            except RecordError:
+                continue
+            if final_settlement(trial, scores).points == tuple(stated):
+                return {key: candidate[key] for key in candidate if key not in base} | {
+                    "uma": uma
+                }
+    return None
+
+
+def _without_uma(ruleset: Ruleset, settled: Any, seat: int) -> int:
+    """The seat's points under ``ruleset`` less its uma (the rounded difference to the
+    return, and the oka for the top)."""
+    rank = settled.ranks[seat]
+    uma = ruleset.uma[rank - 1] if ruleset.uma else 0
+    return int(settled.points[seat]) - uma

@@ -1,0 +1,243 @@
+"""Tenhou result lines into the ledger (issue 22 item 7): each line a final-scores game under
+its lobby's rules, settled by the engine to the stated points or refused in one line.
+
+The lines are real (tests/data/online/result-lines/, tests/data/online/README.md): four-
+and three-player, East-South and East-only, with and without open tanyao and red fives,
+with chips (祝).
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.test import Client
+from django.urls import reverse
+from django.utils.translation import override
+
+from clubsite.models import Member, OnlineLobby, OnlineName
+from scoring.engine import final_settlement, load_ruleset
+from scoring.ledger import counted_results
+from scoring.models import Hanchan, OnlineGame
+from scoring.online.log import LogError
+from scoring.online.reading import read_game_file
+from scoring.online.result_lines import (
+    LineUnreadable,
+    LineUnsettled,
+    read_result_lines,
+    settle_line,
+)
+from tests.conftest import make_member
+
+LINES = Path(__file__).parent / "data" / "online" / "result-lines" / "tenhou-scores-cli.txt"
+BRIEF = "L1000 | 00:30 | 四般南喰赤－ | A(+45.0) B(+10.0) C(-15.0) D(-40.0)"
+
+# Each line's ruleset, lobby overrides and the final scores that settle to its points.
+SETTLED = {
+    1: ("tenhou-4p", {}, (51000, 20000, 15000, 14000)),
+    2: ("tenhou-4p", {"chips": True}, (47000, 40000, 16000, -3000)),
+    3: ("tenhou-4p", {}, (69000, 14000, 11000, 6000)),
+    4: ("tenhou-4p", {"open_tanyao": False}, (49000, 31000, 11000, 9000)),
+    5: ("tenhou-4p-east", {}, (39000, 32000, 18000, 11000)),
+    6: ("tenhou-4p-east", {"chips": True}, (37000, 29000, 23000, 11000)),
+    7: ("tenhou-3p", {}, (80000, 27000, -2000)),
+    9: ("tenhou-3p-east", {}, (47000, 32000, 26000)),
+    10: ("tenhou-3p-east", {"chips": True}, (81000, 27000, -3000)),
+}
+
+
+def run(*args: str) -> tuple[str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with override("en"):
+        try:
+            call_command("import_games", *args, stdout=out, stderr=err)
+        except CommandError as error:
+            assert error.returncode == 2
+    return out.getvalue(), err.getvalue()
+
+
+def test_the_real_lines_are_read_with_their_lobby_type_and_chips():
+    lines = read_result_lines(LINES.read_text(encoding="utf-8"))
+    assert len(lines) == 10
+    first, chips = lines[0], lines[1]
+    assert (first.lobby, first.time, first.rule) == ("L1002", "00:44", "四般南喰赤－")
+    assert first.players == ("しきさん", "NoName", "あたまくん", "*芹澤六花*")
+    assert first.points == (61000, 0, -25000, -36000) and first.chips is None
+    assert chips.chips == (2, 6, -3, -5) and chips.points == (57000, 20000, -24000, -53000)
+    assert [line.seats for line in lines] == [4, 4, 4, 4, 4, 4, 3, 3, 3, 3]
+    assert read_game_file(LINES.read_bytes(), LINES.name).lines == lines
+
+
+@pytest.mark.parametrize("number", sorted(SETTLED))
+def test_each_line_settles_exactly_under_its_lobbys_preset(number):
+    line = read_result_lines(LINES.read_text(encoding="utf-8"))[number - 1]
+    ruleset_id, overrides, scores = SETTLED[number]
+    settled = settle_line(line)
+    assert (settled.ruleset, settled.overrides, settled.scores) == (ruleset_id, overrides, scores)
+    ruleset = load_ruleset(ruleset_id, overrides or None)
+    again = final_settlement(ruleset, scores)
+    assert again.points == line.points
+    assert again.ranks == tuple(range(1, line.seats + 1))
+
+
+def test_a_line_that_does_not_settle_to_the_uma_is_refused_in_one_line():
+    line = read_result_lines(LINES.read_text(encoding="utf-8"))[7]  # C2661, a chips lobby
+    with pytest.raises(LineUnsettled) as refused:
+        settle_line(line)
+    assert str(refused.value) == (
+        "line 8 (C2661 02:17): the points +40.0 +6.0 -46.0 do not settle under tenhou-3p "
+        "(uma +20/+0/-20, return 40,000): the engine gives +5.0 +41.0 -46.0"
+    )
+    edited = read_result_lines(BRIEF.replace("D(-40.0)", "D(-45.0)"))[0]
+    with pytest.raises(LineUnsettled, match=r"^line 1 \(L1000 00:30\): the points "):
+        settle_line(edited)
+
+
+def test_a_line_in_tenths_settles_unrounded_and_a_ranked_lobbys_line_is_read():
+    tenths = read_result_lines(
+        "L1234 | 21:22 | 四般南喰赤－ | A(+40.9) B(+9.4) C(-11.2) D(-39.1)"
+    )[0]
+    settled = settle_line(tenths)
+    assert settled.overrides == {"final_rounding": "none", "top_takes_remainder": False}
+    assert settled.scores == (30900, 29400, 28800, 10900)
+    ranked = read_result_lines(
+        '00:03 | 20 | 四鳳東喰赤－ | <a href="http://tenhou.net/0/?log=2013022000gm-00e1-0000-'
+        'b946ce74">牌譜</a> | ケロンパス(+44.0) (∩・ω・)∩(+6.0) evacania(-15.0) '
+        "３ｐがツモれない(-35.0)<br>"
+    )[0]
+    assert ranked.lobby == "" and ranked.players[1] == "(∩・ω・)∩"
+    assert settle_line(ranked).scores == (34000, 26000, 25000, 15000)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("L1000 | 00:30 | 四般南喰赤－ | A(+45.0) B(+10.0) C(-55.0)", "3 players in a 4-player"),
+        ("L1000 | 00:30 | 四般南喰赤－ | A(+45.0) A(+10.0) C(-15.0) D(-40.0)", "written twice"),
+        ("L1000 | 00:30 | 四般南喰赤祝 | A(+45.0,+1枚) B(+10.0) C(-15.0) D(-40.0)", "some"),
+        (f"{BRIEF}\nhello", "line 2: not a result line"),
+    ],
+)
+def test_a_line_not_in_the_format_is_refused_naming_it(text, message):
+    with pytest.raises(LineUnreadable, match=message):
+        read_result_lines(text)
+
+
+def test_a_club_ruleset_of_other_players_is_refused():
+    with pytest.raises(LogError, match="tenhou-3p is a 3-player ruleset"):
+        settle_line(read_result_lines(BRIEF)[0], "tenhou-3p")
+
+
+def test_the_command_stores_each_line_as_a_final_scores_game(db):
+    out, err = run(str(LINES), "--create-members", "--date", "2021-12-31")
+    assert err.count("\n") == 1 and "line 8 (C2661 02:17): the points" in err
+    assert out.count("imported as game") == 9
+    games = Hanchan.objects.order_by("pk")
+    assert games.count() == 9
+    for game, number in zip(games, sorted(SETTLED), strict=True):
+        ruleset_id, overrides, scores = SETTLED[number]
+        line = read_result_lines(LINES.read_text(encoding="utf-8"))[number - 1]
+        seats = list(game.seats.order_by("index"))
+        assert game.final_scores_only and game.played_on.isoformat() == "2021-12-31"
+        assert game.ruleset_version.standings_key == f"{ruleset_id}@tenhou"
+        assert game.overrides == overrides
+        assert tuple(s.final_score for s in seats) == scores
+        assert tuple(s.points for s in seats) == line.points
+        if line.chips is not None:
+            assert tuple(s.chips for s in seats) == line.chips
+        assert [s.member.display_name for s in seats] == list(line.players)
+        assert game.online.log_format == "result-line" and game.online.lobby == line.lobby
+    # NoName is nobody's online name; the other names are saved.
+    assert not OnlineName.objects.filter(name="NoName").exists()
+    assert OnlineName.objects.filter(service="tenhou").count() == 6 * 4 + 3 * 3 - 1
+    again, err = run(str(LINES), "--create-members", "--date", "2021-12-31")
+    assert again.count("already imported as game") == 9
+    assert Hanchan.objects.count() == 9
+
+
+def test_the_same_game_under_another_time_is_a_duplicate(db, tmp_path):
+    run(str(LINES), "--create-members", "--date", "2021-12-31")
+    moved = tmp_path / "moved.txt"
+    text = LINES.read_text(encoding="utf-8").splitlines()[2].replace("19:58", "19:59")
+    moved.write_text(text, encoding="utf-8")
+    out, err = run(str(moved), "--date", "2021-12-31")
+    # Another line id, the same game by the ledger's fingerprint: nothing stored.
+    assert out.startswith(f"{moved}: line 1 (L4290 19:59): this game is in the ledger already"), (out, err)
+    assert Hanchan.objects.count() == 9
+
+
+def test_a_lobby_the_club_lists_counts_in_its_own_table(db):
+    OnlineLobby.objects.create(service="tenhou", lobby="L1002", ruleset_id="tenhou-4p")
+    run(str(LINES), "--create-members", "--date", "2021-12-31")
+    game = OnlineGame.objects.get(lobby="L1002").hanchan
+    assert game.ruleset_version.standings_key == "tenhou-4p"
+    assert {c.ruleset_version.standings_key for c in counted_results().filter(hanchan=game)} == {
+        "tenhou-4p"
+    }
+    others = OnlineGame.objects.exclude(lobby="L1002")
+    assert {o.hanchan.ruleset_version.service for o in others} == {"tenhou"}
+
+
+def logged_in(member: Member, language: str = "en") -> Client:
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
+    client.force_login(member.user)
+    return client
+
+
+@pytest.fixture
+def brief_players(db: None) -> list[Member]:
+    members = []
+    for name in "ABCD":
+        member = make_member(f"p{name.lower()}", f"Player {name}", f"ぷれいやー{name}")
+        OnlineName.objects.create(member=member, service="tenhou", name=name)
+        members.append(member)
+    return members
+
+
+def test_a_player_pastes_their_line_and_it_waits_for_the_table(brief_players, member):
+    page = logged_in(brief_players[0]).get(reverse("game_import"))
+    assert 'name="lines"' in page.content.decode()
+    assert "You did not play in this game" in logged_in(member).post(
+        reverse("game_import"), {"lines": BRIEF, "played_on": "2026-11-20"}
+    ).content.decode()
+    response = logged_in(brief_players[1]).post(
+        reverse("game_import"), {"lines": BRIEF, "played_on": "2026-11-20"}
+    )
+    html = response.content.decode()
+    game = Hanchan.objects.get()
+    assert "Stored: final scores, " in html and "35,000 / 30,000 / 25,000 / 10,000" in html
+    assert game.played_on.isoformat() == "2026-11-20" and game.counted_version is None
+    assert [s.points for s in game.seats.order_by("index")] == [45000, 10000, -15000, -40000]
+    detail = logged_in(brief_players[1]).get(reverse("game_detail", args=[game.pk]))
+    assert "From a result line of lobby L1000. Lobby L1000 rules: red fives" in (
+        detail.content.decode()
+    )
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        (
+            "en",
+            "The points +45.0 / +10.0 / −15.0 / −45.0 do not settle under Tenhou 4-player",
+        ),
+        ("ja", "成績 +45.0 / +10.0 / −15.0 / −45.0 は"),
+    ],
+)
+def test_the_page_refuses_a_line_that_does_not_settle_in_the_readers_language(
+    staff_member, language, words
+):
+    bad = BRIEF.replace("D(-40.0)", "D(-45.0)")
+    html = logged_in(staff_member, language).post(
+        reverse("game_import"), {"lines": f"{BRIEF}\n{bad}", "create_members": "on"}
+    ).content.decode()
+    assert words in html
+    assert Hanchan.objects.count() == 1  # the good line alone
+    unreadable = logged_in(staff_member, language).post(
+        reverse("game_import"), {"lines": f"{BRIEF}\nhello"}
+    ).content.decode()
+    expected = "Line 2 is not a Tenhou result line" if language == "en" else "2 行目は天鳳"
+    assert expected in unreadable
