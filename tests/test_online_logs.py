@@ -57,7 +57,7 @@ def test_the_collection_has_what_the_issue_asks_for():
     four = [g for g in logs if len(g.players) == 4]
     three = [g for g in logs if len(g.players) == 3]
     assert len(four) >= 70 and len(three) >= 5
-    assert {g.log_format for g in logs} == {"tenhou-json", "mjlog", "mjai"}
+    assert {g.log_format for g in logs} == {"tenhou-json", "mjlog", "mjai", "majsoul-json"}
     hands = [c[0] for g in logs for h in g.hands for c in [h.candidates]]
     assert any(len(h.get("wins", [])) == 2 for h in hands)  # double ron
     assert any("pao" in w for h in hands for w in h.get("wins", []))

@@ -59,6 +59,11 @@ REFERENCE_OPTIONS: dict[str, dict[str, Any]] = {
     # The East-only presets pay as their East-South ones (only the game's length differs).
     "tenhou-4p-east": {"kiriage": False},
     "tenhou-3p-east": {"kiriage": False, "is_three_player": True},
+    # Mahjong Soul: no kiriage (its client's have_qieshangmanguan off); 3-player ツモ損.
+    "majsoul": {"kiriage": False},
+    "majsoul-east": {"kiriage": False},
+    "majsoul-3p": {"kiriage": False, "is_three_player": True},
+    "majsoul-3p-east": {"kiriage": False, "is_three_player": True},
     # F-01: every hand is 30 fu with kiriage off; X-01 (a) tsumo-loss.
     "fuji-sanma": {"kiriage": False, "is_three_player": True},
     # 002 S(1) L110 "30符4翻は満貫扱い"; X-01 (a) tsumo-loss. ScoresCalculator's kiriage also
@@ -184,6 +189,8 @@ def test_it_has_no_kiriage_where_the_ruleset_has_none() -> None:
         "tenhou-3p": (7700, 7700),
         "tenhou-4p-east": (7700, 7700),
         "tenhou-3p-east": (7700, 7700),
+        "majsoul": (7700, 7700),
+        "majsoul-3p": (7700, 7700),
         # S(1) L110 for 30 fu 4 han; 60 fu 3 han is not stated (S-16) but rounds to 8,000.
         "sanma-float": (8000, 8000),
     }

@@ -116,7 +116,8 @@ def read(text: str, raw: bytes) -> OnlineLog:
         raise LogError(f"start_game: names must name {players} players")
     if final_scores is not None:
         final_scores = final_scores[:players]
-    hands = tuple(_hand(kyokus, i, players) for i in range(len(kyokus)))
+    rounds = _rounds(kyokus, players)
+    hands = tuple(_hand(kyokus, i, players, rounds[i]) for i in range(len(kyokus)))
     return OnlineLog(
         service="mjai",
         log_format="mjai",
@@ -147,17 +148,45 @@ def _int(event: dict[str, Any], key: str, where: str) -> int:
     return value
 
 
+def _rounds(
+    kyokus: list[tuple[int, dict[str, Any], list[tuple[int, dict[str, Any]]]]], players: int
+) -> list[tuple[int, int]]:
+    """Each hand's wind (0 = East) and dealer seat, from ``bakaze`` and ``kyoku`` (1-based).
+
+    A 3-player log may number its hands over four seats (issue 22 item 5: ``kyoku`` 4 for
+    what is South 1, as mjai's four-seat numbering goes on): a ``kyoku`` past the number of
+    players is read by the dealer seat (``oya``, else ``kyoku`` counted round the table), and
+    the wind follows the previous hand's, one wind on when the deal has gone round.
+    """
+    out: list[tuple[int, int]] = []
+    for line, start, _events in kyokus:
+        where = f"line {line}"
+        wind = WINDS.get(str(start.get("bakaze")))
+        if wind is None:
+            raise LogError(f"{where}: bakaze must be E, S, W or N")
+        kyoku = _int(start, "kyoku", where)
+        if not 1 <= kyoku <= 16:
+            raise LogError(f"{where}: kyoku {kyoku} is no hand of a round")
+        oya = start.get("oya")
+        dealer = (kyoku - 1) % players
+        if kyoku > players and isinstance(oya, int) and 0 <= oya < players:
+            dealer = oya
+        if kyoku > players and out:
+            previous_wind, previous_dealer = out[-1]
+            wind = previous_wind + (dealer < previous_dealer)
+        out.append((wind, dealer))
+    return out
+
+
 def _hand(
     kyokus: list[tuple[int, dict[str, Any], list[tuple[int, dict[str, Any]]]]],
     i: int,
     players: int,
+    round_of: tuple[int, int],
 ) -> LogHand:
     number, start, events = kyokus[i]
     where = f"line {number}"
-    wind = WINDS.get(str(start.get("bakaze")))
-    if wind is None:
-        raise LogError(f"{where}: bakaze must be E, S, W or N")
-    kyoku = _int(start, "kyoku", where)
+    wind, dealer = round_of
     honba = _int(start, "honba", where)
     sticks = _int(start, "kyotaku", where)
     scores = _scores(start.get("scores"), players, f"{where}: scores")
@@ -176,14 +205,13 @@ def _hand(
     else:
         deltas = tuple(d - (1000 if s in riichi else 0) for s, d in enumerate(log_deltas))
     base: dict[str, Any] = {"riichi": riichi} if riichi else {}
-    dealer = (kyoku - 1) % players
     candidates = (
         _wins(horas, base, players)
         if horas
         else _draws(draws[0][1], base, players, dealer, log_deltas)
     )
     return LogHand(
-        round=round_label(wind, kyoku - 1),
+        round=round_label(wind, dealer),
         honba=honba,
         deposits=sticks * 1000,
         start_scores=scores,
