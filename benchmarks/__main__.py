@@ -11,6 +11,7 @@
 - pairing tables by lot against the best published ones (:mod:`benchmarks.seating`);
 - hands valued from their tiles per second against the ``mahjong`` package alone
   (:mod:`benchmarks.hand_tiles`);
+- online game logs read and re-scored per second, by format (:mod:`benchmarks.online_import`);
 - the rating's targets on the simulated club (:mod:`benchmarks.ratings`).
 
 Each figure is the best of several rounds, to keep other load on the machine out of it.
@@ -26,6 +27,7 @@ from mahjong.hand_calculating.hand_config import HandConfig, OptionalRules
 from mahjong.hand_calculating.scores import ScoresCalculator
 
 from benchmarks.hand_tiles import run_hand_tiles_bench
+from benchmarks.online_import import run_online_import_bench
 from benchmarks.ratings import run_ratings_bench
 from benchmarks.seating import run_seating_bench
 from benchmarks.standings import run_standings_bench
@@ -110,6 +112,9 @@ def main() -> int:
     tiles_lines = run_hand_tiles_bench()
     print("\n".join(tiles_lines))
     failures += any("BELOW" in line for line in tiles_lines)
+    import_lines = run_online_import_bench()
+    print("\n".join(import_lines))
+    failures += any("BELOW" in line for line in import_lines)
     seating_lines = run_seating_bench()
     print("\n".join(seating_lines))
     failures += any("ABOVE" in line for line in seating_lines)

@@ -21,6 +21,10 @@ RULESET_NAMES = (
     gettext_noop("Tenhou 3-player East-South (三般南喰赤)"),
     gettext_noop("Tenhou 4-player East-only (般東喰赤)"),
     gettext_noop("Tenhou 3-player East-only (三般東喰赤)"),
+    gettext_noop("Mahjong Soul 4-player East-South (四人南)"),
+    gettext_noop("Mahjong Soul 4-player East-only (四人東)"),
+    gettext_noop("Mahjong Soul 3-player East-South (三人南)"),
+    gettext_noop("Mahjong Soul 3-player East-only (三人東)"),
 )
 
 # The built-in variants' names (scoring/rulesets/variants/*.toml), likewise.

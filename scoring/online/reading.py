@@ -17,7 +17,7 @@ from typing import Any
 
 from scoring.engine import RecordError, check_record_values
 
-from . import mjai, mjlog, result_lines, tenhou_json
+from . import majsoul, mjai, mjlog, result_lines, tenhou_json
 from .log import NotAGameLog, OnlineLog
 
 # A whole game log is tens of kilobytes; anything this large is not one.
@@ -69,6 +69,8 @@ def read_game_file(raw: bytes, filename: str = "") -> GameFile:
     data = tenhou_json.parse_text(stripped)
     if tenhou_json.looks_like(data):
         return GameFile(log=_storable(tenhou_json.read(data, raw)))
+    if majsoul.looks_like(data):
+        return GameFile(log=_storable(majsoul.read(data, raw)))
     if isinstance(data, dict) and data.get("type") in ("start_game", "start_kyoku"):
         return GameFile(log=_storable(mjai.read(text, raw)))
     if isinstance(data, list) or (isinstance(data, dict) and "players" in data):
