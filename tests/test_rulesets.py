@@ -14,7 +14,8 @@ CLUB_RULESETS = ["makura-1.3", "makura-1.5", "sanma-float", "home-nashinashi", "
 
 def test_it_ships_the_club_rulesets_and_the_tenhou_presets():
     tenhou = ["tenhou-3p", "tenhou-4p", "tenhou-3p-east", "tenhou-4p-east"]
-    assert available_rulesets() == sorted([*CLUB_RULESETS, *tenhou])
+    majsoul = ["majsoul", "majsoul-east", "majsoul-3p", "majsoul-3p-east"]
+    assert available_rulesets() == sorted([*CLUB_RULESETS, *tenhou, *majsoul])
 
 
 def test_the_east_only_presets_differ_from_tenhou_only_in_length():
