@@ -8,6 +8,7 @@ from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 PERIOD_CHOICES = (
     ("month", _("Month")),
@@ -18,6 +19,10 @@ PERIOD_CHOICES = (
 )
 HALF_CHOICES = (("1", _("First half (January–June)")), ("2", _("Second half (July–December)")))
 SORT_DIRECTIONS = (("asc", _("Ascending")), ("desc", _("Descending")))
+TOURNAMENT_CHOICES = (
+    ("in", pgettext_lazy("tournament games", "Counted")),
+    ("out", pgettext_lazy("tournament games", "Left out")),
+)
 
 
 class MonthInput(forms.DateInput):
@@ -30,7 +35,8 @@ class StandingsFilterForm(forms.Form):
     ``period`` says which of the other fields name the period: ``month`` ("2026-01"),
     ``year`` and ``half``, ``year``, ``start`` and ``end``, or nothing for all time. Every
     field is optional; :meth:`chosen_period` falls back to the view's default. ``ruleset``
-    left empty means the club's standard rulesets.
+    left empty means the club's standard rulesets; ``tournaments`` (``"in"``, ``"out"``)
+    left empty, the club's default.
     """
 
     period = forms.ChoiceField(label=_("Period"), choices=PERIOD_CHOICES, required=False)
@@ -53,6 +59,10 @@ class StandingsFilterForm(forms.Form):
     )
     min_games = forms.IntegerField(
         label=_("Minimum games"), required=False, min_value=0, max_value=10000
+    )
+    # Issue 21 item 8: the standings page only; empty means the club's default.
+    tournaments = forms.ChoiceField(
+        label=_("Tournament games"), choices=TOURNAMENT_CHOICES, required=False
     )
     sort = forms.ChoiceField(required=False, widget=forms.HiddenInput)
     dir = forms.ChoiceField(required=False, choices=SORT_DIRECTIONS, widget=forms.HiddenInput)

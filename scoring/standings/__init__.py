@@ -26,6 +26,7 @@ from scoring.standings.champions import (
     monthly_champion,
     title_holders,
 )
+from scoring.standings.counted import tournament_games, tournaments_counted_by_default
 from scoring.standings.periods import (
     EARLIEST,
     LATEST,
@@ -108,5 +109,7 @@ __all__ = [
     "stored_ruleset_ids",
     "table_order_key",
     "title_holders",
+    "tournament_games",
+    "tournaments_counted_by_default",
     "year_period",
 ]

@@ -91,6 +91,21 @@ def units_of(parameters: Mapping[str, Any]) -> set[str]:
     return units
 
 
+def tournament_games(prefix: str = "") -> Q:
+    """A filter for tournament games: a tournament's table is a one-to-one of its game
+    (``tournaments.models.Table``, reverse name ``event_table``), named here as a path of
+    the ORM, not imported, since scoring sits below the tournaments. ``prefix`` reaches the
+    game, e.g. ``"hanchan__"`` from a counted seat."""
+    return Q(**{f"{prefix}event_table__isnull": False})
+
+
+def tournaments_counted_by_default() -> bool:
+    """Whether the standings count tournament games unless the page says otherwise
+    (``settings.CLUB_TOURNAMENTS_IN_STANDINGS``, on where a settings module predates it;
+    rules-spec §4.4 leaves it to the club)."""
+    return bool(getattr(settings, "CLUB_TOURNAMENTS_IN_STANDINGS", True))
+
+
 def counted_seats(counted: Versions, start: date, end: date) -> QuerySet[CountedSeat]:
     """Counted results (the ledger's one read, :func:`scoring.ledger.counts.counted_results`)
     of games played from ``start`` to ``end`` under ``counted``."""
@@ -107,14 +122,19 @@ def month_aligned(start: date, end: date) -> bool:
     return end == date.max or (end + timedelta(days=1)).day == 1
 
 
-def aggregate_rows(counted: Versions, start: date, end: date) -> list[dict[str, Any]]:
+def aggregate_rows(
+    counted: Versions, start: date, end: date, *, tournaments: bool = True
+) -> list[dict[str, Any]]:
     """Per member, the figures of :data:`AGGREGATES` over the period. For whole months, the
     members' yearly totals for the whole years in it (a year, all time: one query) and their
     monthly totals for the months around them (a half year, a month: one query; a range
     with both: two), a few rows per member and year or month whatever the size of the
-    history; else one query over the counted results of the range."""
-    if not month_aligned(start, end):
+    history; else, or without the ``tournaments`` games (which the monthly totals hold
+    too), one query over the counted results of the range."""
+    if not tournaments or not month_aligned(start, end):
         seats = counted_seats(counted, start, end)
+        if not tournaments:
+            seats = seats.exclude(tournament_games("hanchan__"))
         return [dict(v) for v in seats.values("member_id").annotate(**AGGREGATES).order_by()]
     versions = list(counted.ids)
     first_year = start.year if start.month == 1 else start.year + 1

@@ -165,7 +165,12 @@ class Standings:
 
 
 def standings(
-    *, start: date, end: date, ruleset_ids: Sequence[str] | None, min_games: int
+    *,
+    start: date,
+    end: date,
+    ruleset_ids: Sequence[str] | None,
+    min_games: int,
+    tournaments: bool = True,
 ) -> Standings:
     """The standings of finished games played from ``start`` to ``end`` (both included).
 
@@ -174,6 +179,8 @@ def standings(
         ruleset_ids: rulesets whose games count; ``None`` for the club's standard rulesets
             (``settings.CLUB_STANDARD_RULESETS``). Ids with no games match nothing.
         min_games: members with fewer games go to ``below_minimum``.
+        tournaments: tournament games count (issue 21 item 8; the page's default is the
+            club's, :func:`scoring.standings.counted.tournaments_counted_by_default`).
 
     Returns:
         A :class:`Standings`: one :class:`StandingsRow` per member who played, ordered by
@@ -191,7 +198,7 @@ def standings(
     if min_games < 0:
         raise ValueError("min_games cannot be negative")
     counted = counted_versions(ruleset_ids)
-    grouped = aggregate_rows(counted, start, end)
+    grouped = aggregate_rows(counted, start, end, tournaments=tournaments)
     names = display_names(values["member_id"] for values in grouped)
     rows = sorted((row_of(values, names) for values in grouped), key=table_order_key)
     return Standings(
@@ -207,11 +214,19 @@ def standings(
 
 
 def period_standings(
-    period: Period, *, ruleset_ids: Sequence[str] | None = None, min_games: int = 0
+    period: Period,
+    *,
+    ruleset_ids: Sequence[str] | None = None,
+    min_games: int = 0,
+    tournaments: bool = True,
 ) -> Standings:
     """:func:`standings` over ``period``."""
     return standings(
-        start=period.start, end=period.end, ruleset_ids=ruleset_ids, min_games=min_games
+        start=period.start,
+        end=period.end,
+        ruleset_ids=ruleset_ids,
+        min_games=min_games,
+        tournaments=tournaments,
     )
 
 

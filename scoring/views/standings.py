@@ -154,19 +154,24 @@ def standings_page(request: HtmxHttpRequest) -> HttpResponse:
     A sort link followed with htmx gets the table alone."""
     filters = read_filters(request.GET, st.current_month_period())
     table = st.period_standings(
-        filters.period, ruleset_ids=filters.ruleset_ids, min_games=filters.min_games
+        filters.period,
+        ruleset_ids=filters.ruleset_ids,
+        min_games=filters.min_games,
+        tournaments=filters.tournaments,
     )
+    waiting = waiting_games().filter(
+        counted_version__isnull=True,
+        played_on__range=(filters.period.start, filters.period.end),
+        ruleset_version_id__in=table.version_ids,
+    )
+    if not filters.tournaments:
+        waiting = waiting.exclude(st.tournament_games())
     previous, following = filters.neighbours()
     context = {
         # Results not confirmed yet count nowhere; the page says how many wait (issue 19).
-        "waiting": waiting_games()
-        .filter(
-            counted_version__isnull=True,
-            played_on__range=(filters.period.start, filters.period.end),
-            ruleset_version_id__in=table.version_ids,
-        )
-        .count(),
+        "waiting": waiting.count(),
         "filters": filters,
+        "tournament_filter": True,
         "form": filters.form,
         "period_label": period_label(filters.period),
         "previous": previous,

@@ -53,7 +53,10 @@ def standings_export(request: HtmxHttpRequest) -> HttpResponse:
     """The standings table as CSV, with the same filters (members below the minimum last)."""
     filters = read_filters(request.GET, st.current_month_period())
     table = st.period_standings(
-        filters.period, ruleset_ids=filters.ruleset_ids, min_games=filters.min_games
+        filters.period,
+        ruleset_ids=filters.ruleset_ids,
+        min_games=filters.min_games,
+        tournaments=filters.tournaments,
     )
     # The club's own units after the total, where the table's rulesets settle them (issue 20).
     units = table.units

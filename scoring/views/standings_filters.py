@@ -138,6 +138,8 @@ class Filters:
     min_games: int
     sort: str
     descending: bool
+    # Tournament games count (issue 21 item 8); the club's default unless the query says.
+    tournaments: bool = True
 
     def params(
         self, *, period: st.Period | None = None, sort: bool = True
@@ -147,6 +149,8 @@ class Filters:
         params += [("ruleset", r) for r in self.ruleset_ids or ()]
         if self.min_games:
             params.append(("min_games", str(self.min_games)))
+        if self.tournaments != st.tournaments_counted_by_default():
+            params.append(("tournaments", "in" if self.tournaments else "out"))
         if sort and self.sort:
             params += [("sort", self.sort), ("dir", "desc" if self.descending else "asc")]
         return params
@@ -191,7 +195,12 @@ def stored_ruleset_choices() -> list[tuple[str, str]]:
 
 
 def read_filters(query: QueryDict, default: st.Period, *, with_sort: bool = True) -> Filters:
-    """The filters of a standings or player page (one query: the stored ruleset ids)."""
+    """The filters of a standings or player page (one query: the stored ruleset ids). The
+    form shows the club's default for tournament games where the query names none."""
+    default_tournaments = st.tournaments_counted_by_default()
+    if not query.get("tournaments"):
+        query = query.copy()
+        query["tournaments"] = "in" if default_tournaments else "out"
     form = StandingsFilterForm(
         query,
         ruleset_choices=stored_ruleset_choices(),
@@ -209,4 +218,5 @@ def read_filters(query: QueryDict, default: st.Period, *, with_sort: bool = True
         min_games=data.get("min_games") or 0,
         sort=sort,
         descending=data.get("dir") != "asc" if sort else True,
+        tournaments=data["tournaments"] == "in" if valid else default_tournaments,
     )
