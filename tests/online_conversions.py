@@ -110,8 +110,9 @@ def _hule(info: list[Any], dealer: int, players: int) -> dict[str, Any]:
     return hule
 
 
-def tenhou_to_majsoul(log: dict[str, Any]) -> dict[str, Any]:
-    """``log`` (tenhou.net/6 JSON) as a Mahjong Soul record: ``head`` and ``data.actions``."""
+def tenhou_to_majsoul(log: dict[str, Any], *, room_id: int = 0) -> dict[str, Any]:
+    """``log`` (tenhou.net/6 JSON) as a Mahjong Soul record: ``head`` and ``data.actions``;
+    played in a ranked room (玉の間), or in the friendly room ``room_id``, settled as the log."""
     players = _players(log)
     actions: list[dict[str, Any]] = []
 
@@ -172,12 +173,25 @@ def tenhou_to_majsoul(log: dict[str, Any]) -> dict[str, Any]:
             )
     sc = log.get("sc") or []
     east_south = "東" not in log["rule"]["disp"]
+    mode = (10 if players == 3 else 0) + (2 if east_south else 1)
+    meta = (
+        {"room_id": room_id} if room_id else {"mode_id": (23 if players == 3 else 11) + east_south}
+    )
     return {
         "head": {
             "uuid": "derived-" + str(log.get("ref", "")),
-            "config": {"mode": {"mode": (10 if players == 3 else 0) + (2 if east_south else 1)}},
+            "config": {"mode": {"mode": mode}, "meta": meta},
             "accounts": [{"seat": s, "nickname": log["name"][s]} for s in range(players)],
-            "result": {"players": [{"seat": s, "part_point_1": sc[2 * s]} for s in range(players)]},
+            "result": {
+                "players": [
+                    {
+                        "seat": s,
+                        "part_point_1": sc[2 * s],
+                        "total_point": round(sc[2 * s + 1] * 1000),
+                    }
+                    for s in range(players)
+                ]
+            },
         },
         "data": {"version": 210715, "actions": actions},
     }

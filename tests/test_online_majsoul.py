@@ -126,13 +126,31 @@ def test_pao_is_read_from_the_melds_and_double_yakuman_from_the_fans():
 def test_a_three_player_record_is_read_with_its_seats_and_mahjong_souls_rules():
     log = read_bytes(derived(SANMA))
     assert log.rulesets == ("majsoul-3p", "majsoul-3p-east")
-    assert log.rule_label == "三南喰"
+    assert log.rule_label == "三玉の間南喰赤"
     verified = verify(log)
     assert verified.ruleset == "majsoul-3p"
     assert [h.round for h in log.hands][-3:] == ["S1", "S2", "S3"]
     # 35,000 each, settled from 35,000 with uma +15/0/-15: 75,700 is +55.7.
     assert verified.final["scores"] == [75700, 6800, 22500]
     assert verified.final["points"] == [55700, -43200, -12500]
+
+
+def test_a_friendly_rooms_settlement_is_read_from_the_records_total_points():
+    """A friendly room (``head.config.meta.room_id``) settles as its owner set it: the
+    record's ``total_point`` gives return and uma (issue 22 item 2's lobby rules); a ranked
+    room's (玉の間) keeps the preset's."""
+    data = load(SANMA)
+    record = tenhou_to_majsoul(data, room_id=1234)
+    log = read_bytes(json.dumps(record, ensure_ascii=False).encode())
+    assert (log.lobby, log.rule_label) == ("1234", "三友人戦南喰")
+    assert log.stated_points == (70700, -53200, -17500)
+    verified = verify(log)
+    assert verified.ruleset == "majsoul-3p" and verified.overrides == {
+        "uma": [30000, -5000, -25000]
+    }
+    assert verified.final["points"] == [70700, -53200, -17500]
+    ranked = verify(read_bytes(derived(SANMA)))
+    assert ranked.overrides is None and ranked.final["points"] == [55700, -43200, -12500]
 
 
 def test_the_mahjong_soul_presets_differ_from_tenhou_where_mahjong_soul_does():

@@ -5,7 +5,8 @@ Replay tools and downloaders write a record as the protobuf messages of Mahjong 
 ``liqi.proto`` turned into JSON (protobuf.js ``toObject``, Python ``MessageToDict``): ``head``
 (``RecordGame``: ``uuid``, ``start_time``, ``config.mode.mode`` — 1/2 four players East-only/
 East-South, 11/12 three players —, ``config.meta.room_id``, ``accounts[]`` with ``seat`` and
-``nickname``, ``result.players[]`` with ``seat`` and ``part_point_1``, the final score) and the
+``nickname``, ``result.players[]`` with ``seat``, ``part_point_1`` the final score and
+``total_point`` the settlement) and the
 records, either ``data.actions[]`` (version 210715 on: ``{"type": 1, "result": {"name":
 ".lq.RecordNewRound", "data": {...}}}``) or ``data.records[]`` (``{"name": ..., "data": ...}``);
 the ``data`` level, the ``head`` and the ``.lq.`` prefix may be missing. As protobuf writes
@@ -144,6 +145,7 @@ def read(data: Any, raw: bytes) -> OnlineLog:
         hands=hands,
         final_scores=_final_scores(head, players),
         final_points=None,
+        stated_points=_stated_points(head, players),
         played_on=_played_on(head),
         replay_url=replay_url("majsoul", log_id),
     )
@@ -277,6 +279,27 @@ def _final_scores(head: dict[str, Any], players: int) -> tuple[int, ...] | None:
     if any(s is None for s in scores):
         raise LogError("head.result.players: every seat must have its final score")
     return tuple(s for s in scores if s is not None)
+
+
+def _stated_points(head: dict[str, Any], players: int) -> tuple[int, ...] | None:
+    """Each seat's settlement as ``head.result.players[].total_point`` writes it (points:
+    ``45000`` is +45.0, as tensoul reads it), or ``None``. Not compared: a friendly room's
+    return and uma are read from it (:mod:`.lobby_rules`), a ranked room's counts rank
+    points the club does not."""
+    rows = _dig(head, "result", "players")
+    if not isinstance(rows, list) or len(rows) != players:
+        return None
+    points: dict[int, int] = {}
+    for row in rows:
+        if not isinstance(row, dict) or not isinstance(row.get("seat", 0), int):
+            return None
+        value = row.get("total_point", 0)
+        if isinstance(value, bool) or not isinstance(value, int):
+            return None
+        points[row.get("seat", 0)] = value
+    if sorted(points) != list(range(players)):
+        return None
+    return tuple(points[seat] for seat in range(players))
 
 
 def _played_on(head: dict[str, Any]) -> datetime.date | None:
