@@ -247,3 +247,26 @@ def test_the_event_page_shows_the_round_clock_polling(gp, client_for, outsider):
     assert re.search(r'class="clock-left">90 min<', html)
     fragment = english_client(client_for, outsider).get(f"/tournaments/{gp.pk}/rounds/1/clock/")
     assert fragment.status_code == 200 and "90 min" in fragment.text
+
+
+def test_the_steward_starts_the_round_with_a_length_and_calls_time_from_the_page(
+    gp, client_for, staff_member
+):
+    steward = english_client(client_for, staff_member)
+    page = steward.get(f"/tournaments/{gp.pk}/").text
+    assert re.search(r'<input type="number" id="round-minutes" [^>]*value="60"', page)
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+    start = f"/tournaments/{gp.pk}/rounds/1/start/"
+    refused = steward.post(start, {"csrfmiddlewaretoken": token, "minutes": "an hour"})
+    assert refused.status_code == 409 and "Give the round&#x27;s length in minutes." in refused.text
+    assert steward.post(start, {"csrfmiddlewaretoken": token, "minutes": "45"}).status_code == 302
+    rnd = first_round(gp)
+    assert rnd.ends_at - rnd.started_at == datetime.timedelta(minutes=45)
+    page = steward.get(f"/tournaments/{gp.pk}/").text
+    assert 'id="call-time-step"' in page and "Yes, call time now" in page
+    call = f"/tournaments/{gp.pk}/rounds/1/call-time/"
+    called = steward.post(call, {"csrfmiddlewaretoken": token})
+    assert called.status_code == 302
+    assert all(t.hanchan.time_called for t in rnd.tables.select_related("hanchan"))
+    page = steward.get(f"/tournaments/{gp.pk}/").text
+    assert re.search(r'class="clock-left">Time up</b> · 2 tables finishing their last hand', page)
