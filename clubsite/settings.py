@@ -163,6 +163,11 @@ HALF_YEAR_CHAMPION_MIN_GAMES = 24
 # best game) and shares the title only when those are equal too; "shared" shares the title
 # among everyone on the top total. The spec leaves ties open (§4.4, T-06).
 CHAMPION_TIES = "standings"
+# Equal totals in a standings table, after points and then ep where a ruleset keeps floating
+# uma in ep (seed 002 L10-24, S-01): the seeds are silent (T-06), so the club chooses the
+# order of these tie-breakers: "average_rank" (lowest first), "best_points" (highest first),
+# "top_rate" (highest first), "games" (most first). The display name always ends the order.
+CLUB_STANDINGS_TIES = ["average_rank", "best_points"]
 # The qualification races' open points (§4.2, §4.3, T-02, T-05; tournaments/races.py, where
 # each key and its default is described): e.g. {"grand_champion_top": 6, "title_points": 100,
 # "tournament_formats": ["gp", "meijin"], "meijin_monthly_seats": 6,

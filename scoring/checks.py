@@ -49,3 +49,22 @@ def online_standings_setting(app_configs: Any = None, **kwargs: Any) -> list[Err
                 )
             )
     return errors
+
+
+@register()
+def standings_ties_setting(app_configs: Any = None, **kwargs: Any) -> list[Error]:
+    """``CLUB_STANDINGS_TIES`` names tie-breakers of
+    :data:`scoring.standings.table.TIE_BREAKERS`, each once."""
+    from scoring.standings.table import TIE_BREAKERS
+
+    value = getattr(settings, "CLUB_STANDINGS_TIES", [])
+    names = list(value) if isinstance(value, list | tuple) else [value]
+    if all(name in TIE_BREAKERS for name in names) and len(set(names)) == len(names):
+        return []
+    return [
+        Error(
+            f"CLUB_STANDINGS_TIES is {value!r}",
+            hint=f"List some of: {', '.join(TIE_BREAKERS)}, each once.",
+            id="scoring.E003",
+        )
+    ]

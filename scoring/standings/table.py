@@ -20,6 +20,8 @@ from datetime import date
 from fractions import Fraction
 from typing import Any
 
+from django.conf import settings
+
 from scoring.standings.counted import aggregate_rows, counted_versions, decode_best, display_names
 from scoring.standings.periods import Period
 
@@ -103,16 +105,33 @@ class StandingsRow:
         return Fraction(self.tobis, self.games)
 
 
-def table_order_key(row: StandingsRow) -> tuple[int, int, Fraction, int, str]:
+# The tie-breakers a club may order (``settings.CLUB_STANDINGS_TIES``), each as a key that
+# sorts the better record first.
+TIE_BREAKERS: Mapping[str, Callable[[StandingsRow], Any]] = {
+    "average_rank": lambda row: row.average_rank,
+    "best_points": lambda row: -row.best_points,
+    "top_rate": lambda row: -row.top_rate,
+    "games": lambda row: -row.games,
+}
+
+
+def table_order_key(row: StandingsRow) -> tuple[Any, ...]:
     """The standings order: total points (highest first), then ep where a ruleset keeps its
     floating uma in ep apart from points (seed 002 L10-24, rules-spec S-01: points first, ep
-    next; 0 for everyone elsewhere), then average rank (lowest first), then best game
-    (highest first), then display name. Chips have no point value (H-16) and order nothing.
+    next; 0 for everyone elsewhere), then the club's tie-breakers in the order of
+    ``settings.CLUB_STANDINGS_TIES`` (default: average rank, lowest first, then best game,
+    highest first; :data:`TIE_BREAKERS`), then display name. Chips have no point value
+    (H-16) and order nothing.
 
-    No seed says how to order equal totals (issue 4, rules-spec T-06); average rank and best
-    game are the club's choice, the display name only makes the order total.
+    No seed says how to order equal totals (issue 4, rules-spec T-06): the tie-breakers are
+    the club's choice, the display name only makes the order total.
+
+    Raises:
+        KeyError: a tie-breaker the setting names that :data:`TIE_BREAKERS` does not have
+            (``manage.py check`` reports it: scoring.E003).
     """
-    return (-row.total_points, -row.uma_ep, row.average_rank, -row.best_points, row.display_name)
+    ties = tuple(TIE_BREAKERS[name](row) for name in settings.CLUB_STANDINGS_TIES)
+    return (-row.total_points, -row.uma_ep, *ties, row.display_name)
 
 
 # Column name -> sort key, for tables "sortable by any column". Rates sort by their value.

@@ -13,7 +13,7 @@ from urllib.parse import urlencode
 from django.conf import settings
 from django.http import HttpResponse
 from django.shortcuts import render
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_safe
 
 from scoring import standings as st
@@ -179,6 +179,7 @@ def standings_page(request: HtmxHttpRequest) -> HttpResponse:
         "quick_links": filters.quick_links(),
         "headers": header_cells(filters, table.units),
         "units": table.units,
+        "ties": tie_words(),
         "rows": ordered(table.rows, filters, table.units),
         "below_minimum": ordered(table.below_minimum, filters, table.units),
         "min_games": filters.min_games,
@@ -190,25 +191,49 @@ def standings_page(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, template, context)
 
 
+# How the page words each tie-breaker of settings.CLUB_STANDINGS_TIES.
+TIE_WORDS = {
+    "average_rank": gettext_lazy("average rank"),
+    "best_points": gettext_lazy("best game"),
+    "top_rate": gettext_lazy("top rate"),
+    "games": gettext_lazy("games played"),
+}
+
+
+def tie_words() -> str:
+    """The club's tie-breakers in the reader's words, in their order: "average rank, then
+    best game" (``settings.CLUB_STANDINGS_TIES``)."""
+    words = [str(TIE_WORDS[name]) for name in settings.CLUB_STANDINGS_TIES]
+    return str(gettext(", then ")).join(words) if words else str(gettext("name"))
+
+
 # -- champions -----------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class TitleLine:
+    """A title on the champions page: the holders' points and, where the standard rulesets
+    settle them, their ep and chips over the period (issue 20 item 1)."""
+
     label: str
     query: str
     holders: list[tuple[int, str]]
     points: Cell | None
     games: int | None
+    uma_ep: Cell | None = None
+    chips: Cell | None = None
 
 
-def title_line(title: st.Title) -> TitleLine:
+def title_line(title: st.Title, units: Sequence[str] = ()) -> TitleLine:
+    holder = title.holders[0] if title.holders else None
     return TitleLine(
         label=period_label(title.period),
         query="?" + urlencode(period_params(title.period)),
         holders=[(row.member_id, row.display_name) for row in title.holders],
         points=None if title.points is None else points_cell(title.points),
-        games=title.holders[0].games if title.holders else None,
+        games=holder.games if holder else None,
+        uma_ep=unit_cell(holder.uma_ep) if holder and "ep" in units else None,
+        chips=unit_cell(holder.chips) if holder and "chips" in units else None,
     )
 
 
@@ -241,11 +266,12 @@ def champions_page(request: HtmxHttpRequest) -> HttpResponse:
     context = {
         "month_label": period_label(month),
         "month_query": "?" + urlencode(period_params(month)),
-        "leaders": [StandingsLine.of(1, row) for row in leaders],
+        "leaders": [StandingsLine.of(1, row, table.units) for row in leaders],
+        "units": table.units,
         "min_games": minimum,
         "half_min_games": settings.HALF_YEAR_CHAMPION_MIN_GAMES,
-        "months": [title_line(t) for t in history.months],
-        "halves": [title_line(t) for t in history.halves],
+        "months": [title_line(t, table.units) for t in history.months],
+        "halves": [title_line(t, table.units) for t in history.halves],
         "year": year,
         "years": years,
     }
