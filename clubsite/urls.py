@@ -78,6 +78,7 @@ urlpatterns = [
         online_names.online_name_delete,
         name="online_name_delete",
     ),
+    path("desk/", include("clubsite.desk.urls")),
     path("meetups/", include("meetings.urls")),
     path("tournaments/", include("tournaments.urls")),
     path("ratings/", include("ratings.urls")),
