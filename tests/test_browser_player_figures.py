@@ -18,6 +18,7 @@ from scoring.sample_games import sample_hands
 from scoring.stats.families import family_selection
 from scoring.stats.figures import player_figures
 from tests.browser import PHONE, screenshot
+from tests.test_browser_tap_targets import MEASURE, MINIMUM
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -66,6 +67,12 @@ def no_sideways_scroll(page: Any) -> None:
     assert width <= PHONE["width"], f"{page.url} is {width} px wide"
 
 
+def well_made(page: Any) -> None:
+    """Every target 44 px, no text out of its box (issue 25 item 4's measure)."""
+    found = page.evaluate(MEASURE, MINIMUM)
+    assert (found["small"], found["overflowing"]) == ([], []), page.url
+
+
 def tap_size(locator: Any) -> None:
     box = locator.bounding_box()
     assert box is not None and box["height"] >= 44 and box["width"] >= 44, box
@@ -108,6 +115,7 @@ def test_it_shows_the_figures_and_a_head_to_head(
         fed.scroll_into_view_if_needed()
         fed.screenshot(path=str(screenshot(page, f"player-figures-fed-{words['lang']}")))
         assert fed.locator("table").bounding_box()["width"] <= PHONE["width"]
+        well_made(page)
 
         # Pick Baba: the head-to-head of the same family and period.
         picker = page.locator("form.opponent-picker")
@@ -121,5 +129,6 @@ def test_it_shows_the_figures_and_a_head_to_head(
         assert page.locator(f"#side-{baba.pk}").is_visible()
         no_sideways_scroll(page)
         screenshot(page, f"head-to-head-{words['lang']}")
+        well_made(page)
     finally:
         context.close()

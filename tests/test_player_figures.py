@@ -265,6 +265,7 @@ def test_the_page_shows_each_figure_with_its_interval(played: list[Member]) -> N
     html = page(logged_in(played[0]), played[1])
     assert "Baba: figures" in html
     assert "Counted games only: 2 games, 1 of them with their hands recorded (5 hands)." in html
+    assert "Points in all: +42.0." in html  # Baba: +32.0 by hands, +10.0 by final scores
     assert "Games entered as final scores only count in the game figures" in html
     # Baba's win rate: 3 of 5, Wilson 23.1% - 88.2%.
     low, high = wilson(3, 5).low, wilson(3, 5).high

@@ -118,7 +118,9 @@ def figure_line(figure: Figure) -> FigureLine:
     return estimate_line(figure.key, str(LABELS[figure.key]), figure.kind, figure.estimate)
 
 
-def family_links(url_name: str, args: tuple[int, ...], players: int, filters: Filters) -> list:
+def family_links(
+    url_name: str, args: tuple[int, ...], players: int, filters: Filters
+) -> list[dict[str, object]]:
     """The 4-player and 3-player links, keeping the period."""
     labels = {4: _("4-player"), 3: _("3-player")}
     return [
@@ -170,6 +172,7 @@ def member_figures(request: HttpRequest, member_id: int, players: int = 4) -> Ht
         "families": family_links("member_figures_family", (member.pk,), players, filters),
         "rulesets": [ruleset_label(key) for key in chosen.keys],
         "figures": figures,
+        "total_points": thousands_one_decimal(figures.figure("points_per_game").estimate.total),
         "game_lines": [line for level, line in lines if level == "game"],
         "hand_lines": [line for level, line in lines if level == "hand"],
         "feeding": fed,
