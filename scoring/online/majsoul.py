@@ -414,10 +414,10 @@ def _hand(hands: list[_RawHand], i: int, players: int) -> LogHand:
     if i + 1 < len(hands):
         nxt = hands[i + 1]
         deltas = deltas_between(scores, _scores(nxt.start.get("scores"), players, nxt.where))
-    elif stated:
-        deltas = tuple(d - (1000 if s in table.riichi else 0) for s, d in enumerate(log_deltas))
     else:
-        raise LogError(f"{end_where}: the last hand states no changes")
+        # The last hand: the record's own changes (none written is none paid: an all-noten or
+        # all-tenpai draw), the sticks put out in it; the final scores check them.
+        deltas = tuple(d - (1000 if s in table.riichi else 0) for s, d in enumerate(log_deltas))
     return LogHand(
         round=round_label(chang, ju),
         honba=honba,
