@@ -23,7 +23,8 @@ Records used (the others — draws, calls but for pao, kans but for their count 
   (the fourth wind or third dragon meld makes its discarder liable, as tensoul reads them).
 - ``RecordHule``: ``hules[]`` (``seat``, ``zimo``, ``count`` han, ``fu``, ``yiman``, ``fans[]``
   ``id``/``val``, ``point_rong``, ``point_zimo_qin``/``point_zimo_xian``), ``delta_scores``
-  (the hand's changes, riichi sticks put out in it left out), ``old_scores``/``scores``.
+  (the hand's changes, riichi sticks put out in it left out; ``old_scores``/``scores`` are not
+  read: no real record found shows whether they count the sticks put out).
 - ``RecordNoTile``: ``players[].tingpai``, ``liujumanguan``, ``scores[].delta_scores``.
 - ``RecordLiuJu``: ``type`` 1 九種九牌, 2 四風連打, else 四家立直 (four riichi), 四槓散了 (four
   kans) or 三家和了.
@@ -469,27 +470,20 @@ def _loser(
 def _hule_stated(
     end: dict[str, Any], hules: list[dict[str, Any]], dealer: int, players: int, where: str
 ) -> tuple[StatedEnd, ...]:
-    """The hand's ``delta_scores`` (and ``old_scores``/``scores`` where given) as one end,
-    each win's value as written (``point_rong``, ``point_zimo_qin``/``point_zimo_xian``)."""
+    """The hand's ``delta_scores`` as one end, and each win's value as written
+    (``point_rong``, ``point_zimo_qin``/``point_zimo_xian``)."""
     if end.get("delta_scores") is None:
         return ()
     changes = _scores(end.get("delta_scores"), players, f"{where}: delta_scores")
-    before = end.get("old_scores")
-    after = end.get("scores")
-    ends = []
-    for index, hule in enumerate(hules):
-        seat = hule.get("seat", 0)
-        ends.append(
-            StatedEnd(
-                f"RecordHule of seat {seat}",
-                changes if index == 0 else (0,) * players,
-                before=None if index or before is None else _scores(before, players, where),
-                after=None if index or after is None else _scores(after, players, where),
-                winner=seat,
-                value=_win_points(hule, dealer, players),
-            )
+    return tuple(
+        StatedEnd(
+            f"RecordHule of seat {hule.get('seat', 0)}",
+            changes if index == 0 else (0,) * players,
+            winner=hule.get("seat", 0),
+            value=_win_points(hule, dealer, players),
         )
-    return tuple(ends)
+        for index, hule in enumerate(hules)
+    )
 
 
 def _win_points(hule: dict[str, Any], dealer: int, players: int) -> int | None:
