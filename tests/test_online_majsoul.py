@@ -123,6 +123,21 @@ def test_pao_is_read_from_the_melds_and_double_yakuman_from_the_fans():
     assert {(y["name"], y["han"]) for y in win["yaku"]} == {("daisangen", 13), ("tsuisou", 13)}
 
 
+def test_draws_are_read_with_or_without_their_payments_and_liuju_by_type():
+    data = load(DATA / "tenhou-json" / "2022080601gm-00a9-0000-e3595545.json")
+    record = tenhou_to_majsoul(data)
+    for action in record["data"]["actions"]:
+        if action["result"]["name"] == ".lq.RecordNoTile":
+            del action["result"]["data"]["scores"]  # a draw that writes no payments
+    log = read_bytes(json.dumps(record, ensure_ascii=False).encode())
+    draws = [h for h in log.hands if h.candidates[0]["result"] == "draw"]
+    assert len(draws) == 4 and all(h.stated == () for h in draws)
+    verified = verify(log)
+    assert tuple(verified.final["scores"]) == tuple(data["sc"][0:8:2])
+    aborts = [h for h in read_bytes(derived(PAIR)).hands if h.candidates[0]["result"] == "abort"]
+    assert [h.candidates[0]["kind"] for h in aborts] == ["kyuushu_kyuuhai"]
+
+
 def test_a_three_player_record_is_read_with_its_seats_and_mahjong_souls_rules():
     log = read_bytes(derived(SANMA))
     assert log.rulesets == ("majsoul-3p", "majsoul-3p-east")
