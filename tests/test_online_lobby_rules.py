@@ -191,6 +191,35 @@ def test_a_lobby_listed_under_a_ruleset_of_other_players_is_refused_in_one_line(
     assert Hanchan.objects.count() == 0 and Member.objects.count() == 0
 
 
+def in_lobby(tmp_path: Path, lobby: str) -> Path:
+    """A real Tenhou JSON log (riichi-rs's sample) with its log id's lobby part set to
+    ``lobby``, as the same game from a private lobby names it (the JSON names it nowhere
+    else); the file is named for the new id (tests/data/online/README.md, derived logs)."""
+    source = DATA / "tenhou-json" / "2022081017gm-00e1-0000-2df24853.json"
+    log_id = f"2022081017gm-00e1-{lobby}-2df24853"
+    text = source.read_text(encoding="utf-8").replace("2022081017gm-00e1-0000-2df24853", log_id)
+    path = tmp_path / f"{log_id}.json"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_tenhou_json_of_a_listed_lobby_is_found_by_its_log_id(db, tmp_path):
+    OnlineLobby.objects.create(service="tenhou", lobby="L7447", ruleset_id="tenhou-4p")
+    path = in_lobby(tmp_path, "7447")
+    log = read(path)
+    assert log.lobby == "" and is_private(log)
+    ranked = verify(read(DATA / "tenhou-json" / "2022081017gm-00e1-0000-2df24853.json"))
+    out, err = run(str(path), "--create-members")
+    assert err == "", err
+    game = Hanchan.objects.get()
+    # The club's table of tenhou-4p, the East-only length as the game's overrides over it.
+    assert game.ruleset_version.standings_key == "tenhou-4p"
+    assert game.overrides["rounds"] == 1 and game.overrides["extension_winds"] == ["S"]
+    assert OnlineGame.objects.get().lobby == "7447"
+    settled = [s.points for s in game.seats.order_by("index")]
+    assert settled == list(ranked.final["points"])  # the same game, the same settlement
+
+
 def test_lobby_numbers_compare_with_or_without_their_letter():
     assert lobby_number("L1111") == lobby_number("1111") == lobby_number("01111") == "1111"
     assert lobby_number(" C2661 ") == "2661"

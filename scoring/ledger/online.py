@@ -30,6 +30,7 @@ from scoring.ledger.plan import Plan, PlannedHand, Record
 from scoring.ledger.records import hanchan_import
 from scoring.ledger.stored import game_state_json, hand_result_json
 from scoring.models import Hanchan, OnlineGame
+from scoring.online.lobby_rules import lobby_of
 from scoring.online.log import OnlineLog
 from scoring.online.result_lines import ResultLine, SettledLine, settle_line
 from scoring.online.verify import VerifiedGame, verify
@@ -282,7 +283,7 @@ def import_verified(
                 service=log.service,
                 log_format=log.log_format,
                 log_id=log.log_id,
-                lobby=log.lobby[:40],
+                lobby=lobby_of(log)[:40],
                 rule_label=log.rule_label[:60],
                 replay_url=log.replay_url,
                 imported_by=by,
@@ -319,7 +320,8 @@ def club_rules(verified: VerifiedGame) -> tuple[VerifiedGame, str]:
             (not expected: they are the rules it was verified under).
     """
     log = verified.log
-    club = OnlineLobby.ruleset_for(log.service, log.lobby)
+    lobby = lobby_of(log)
+    club = OnlineLobby.ruleset_for(log.service, lobby)
     if club is None:
         return verified, log.service
     try:
@@ -327,7 +329,7 @@ def club_rules(verified: VerifiedGame) -> tuple[VerifiedGame, str]:
     except (KeyError, RecordError):
         raise LedgerError(
             _("Lobby %(lobby)s counts under %(ruleset)s, which is no ruleset of the club.")
-            % {"lobby": log.lobby, "ruleset": club}
+            % {"lobby": lobby, "ruleset": club}
         ) from None
     played = verified.game.ruleset
     if base.players != played.players:
@@ -336,7 +338,7 @@ def club_rules(verified: VerifiedGame) -> tuple[VerifiedGame, str]:
                 "Lobby %(lobby)s counts under %(ruleset)s, a %(n)d-player ruleset; this game "
                 "has %(m)d players."
             )
-            % {"lobby": log.lobby, "ruleset": club, "n": base.players, "m": played.players}
+            % {"lobby": lobby, "ruleset": club, "n": base.players, "m": played.players}
         )
     ours, theirs = base.parameters(), played.parameters()
     overrides = {k: v for k, v in theirs.items() if k not in _IDENTITY and ours[k] != v}

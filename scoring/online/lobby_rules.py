@@ -8,14 +8,15 @@ them:
 - **start points**: the first hand's start scores (mjlog ``INIT ten``, the JSON's first
   round), when every seat has the same;
 - **return, oka, uma, rounding**: from the log's own settlement (mjlog ``owari``, the JSON
-  ``sc``) and final scores. For each return (the start, the start + 5,000, 30,000, 25,000,
-  35,000, 40,000) and rounding (the preset's, none, Tenhou's round half away) the uma of
-  each rank is what the stated points leave after the score's difference to the return
-  (the top's after the oka: the return less the start, per seat), in whole thousands; the
-  first candidate under which the engine's own settlement
+  ``sc``) and final scores. For each return (the preset's, the start, the start + 5,000,
+  30,000, 25,000, 35,000, 40,000) and rounding (the preset's, none, Tenhou's round half
+  away) the uma of each rank is what the stated points leave after the score's difference
+  to the return (the top's after the oka: the return less the start, per seat), in whole
+  thousands; the first candidate under which the engine's own settlement
   (:func:`scoring.engine.final_settlement`) gives every stated point is kept. A log that
-  states no settlement keeps the preset's uma, with the return at least the start (and
-  the oka (return - start) per seat);
+  states no settlement keeps the preset's uma, with the return at least the start (and the
+  oka (return - start) per seat); so does a JSON ``sc`` within 1,000 of the preset's own
+  settlement (converters write it unrounded);
 - **the length**: the presets of both lengths are tried already (issue 22 item 3); a private
   lobby may also have no extension (``extension: "none"``, :data:`PRIVATE_VARIANTS`);
 - **open tanyao**: the GO type's bit 0x04 (no 喰), the JSON ``rule.disp`` without 喰;
@@ -41,7 +42,8 @@ NO_RED = 0x02
 NO_KUITAN = 0x04
 CHIPS = 0x200  # Tenhou's 祝儀 lobbies (GO type 0x641: chips, East-only)
 
-# Returns tried for a private lobby's settlement, after the start and the start + 5,000.
+# Returns tried for a private lobby's settlement, after the preset's, the start and the
+# start + 5,000 (the first that settles in whole-thousand uma is kept).
 RETURNS = (30000, 25000, 35000, 40000)
 ROUNDINGS = ("none", "round_half_away")
 # A private lobby may play its base rounds only (no 西入 / 南入): tried after the presets'
@@ -84,15 +86,23 @@ def lobby_flags(rule_label: str) -> LobbyFlags:
     )
 
 
+def lobby_of(log: OnlineLog) -> str:
+    """The log's lobby: as the log names it (``GO lobby``, the JSON ``lobby``), else the
+    lobby part of its Tenhou log id (``2014021417gm-0009-7447-…``: ``7447``; a Tenhou JSON
+    names it nowhere else); ``""`` where neither has one other than 0."""
+    if log.lobby.strip().lstrip("0"):
+        return log.lobby.strip()
+    match = TENHOU_LOG_ID.fullmatch(log.log_id)
+    number = match[0].split("-")[2] if match else ""
+    return number if number.lstrip("0") else ""
+
+
 def is_private(log: OnlineLog) -> bool:
-    """A log from a lobby of its own: a Tenhou lobby number other than 0 (``GO lobby``, the
-    JSON ``lobby``, the log id's lobby part) or a Mahjong Soul game outside its ranked rooms
-    (no ``…の間`` in ``rule.disp``)."""
+    """A log from a lobby of its own: a Tenhou lobby other than 0 (:func:`lobby_of`) or a
+    Mahjong Soul game outside its ranked rooms (no ``…の間`` in ``rule.disp``)."""
     if log.service == "majsoul":
         return "の間" not in log.rule_label
-    match = TENHOU_LOG_ID.fullmatch(log.log_id)
-    lobby_of_id = match[0].split("-")[2] if match else ""
-    return any(part.strip().lstrip("0") for part in (log.lobby, lobby_of_id))
+    return bool(lobby_of(log))
 
 
 def lobby_overrides(log: OnlineLog, preset: Ruleset) -> dict[str, Any]:
@@ -116,7 +126,12 @@ def lobby_overrides(log: OnlineLog, preset: Ruleset) -> dict[str, Any]:
     stated = log.final_points if log.final_points is not None else log.stated_points
     settlement = None
     if stated is not None and log.final_scores is not None:
-        settlement = _settlement(preset, {**out}, start, log.final_scores, stated)
+        if log.final_points is None and _rounding_apart(preset, out, log.final_scores, stated):
+            # A converter's settlement (the JSON ``sc``) is often written unrounded: within
+            # the rounding of the preset's own, it says nothing of the lobby's.
+            stated = None
+        else:
+            settlement = _settlement(preset, {**out}, start, log.final_scores, stated)
     if settlement is None and "start_points" in out:
         back = max(preset.return_points, start)
         settlement = {"return_points": back, "oka": (back - start) * preset.players}
@@ -130,6 +145,19 @@ def lobby_overrides(log: OnlineLog, preset: Ruleset) -> dict[str, Any]:
             if getattr(preset, name) == preset.return_points:
                 out[name] = back
     return out
+
+
+def _rounding_apart(
+    preset: Ruleset, base: dict[str, Any], scores: tuple[int, ...], stated: tuple[int, ...]
+) -> bool:
+    """``stated`` is the settlement of ``scores`` under ``preset`` (with ``base``), but for
+    the rounding: each point less than 1,000 off, in the same ranks' order."""
+    try:
+        ruleset = apply_overrides(preset, base) if base else preset
+    except RecordError:
+        return False
+    ours = final_settlement(ruleset, scores).points
+    return all(abs(a - b) < 1000 for a, b in zip(ours, stated, strict=True))
 
 
 def _start_points(log: OnlineLog) -> int | None:
@@ -154,7 +182,7 @@ def _settlement(
     """The first return, rounding and uma under which the engine settles ``scores`` (the
     final scores, leftover deposits included) to ``stated`` (points), or ``None``."""
     n = preset.players
-    returns = dict.fromkeys((start, start + 5000, preset.return_points, *RETURNS))
+    returns = dict.fromkeys((preset.return_points, start, start + 5000, *RETURNS))
     roundings = dict.fromkeys((preset.final_rounding, *ROUNDINGS))
     for back in returns:
         for rounding in roundings:
