@@ -592,3 +592,43 @@ class WinYaku(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.han})"
+
+
+class MannersWarning(models.Model):
+    """A steward's note of a member's manners at a game (issue 20 item 6; seed 004 L140-163:
+    "酷い場合は上がり放棄となります", seed 001 L1-35): ``severity`` is a warning or, in severe
+    cases, agari-houki (the member may not win the rest of the hand). Only stewards write and
+    read them (the member page lists them for stewards). Not a ledger fact: no score changes.
+    """
+
+    class Severity(models.TextChoices):
+        WARNING = "warning", _("warning")
+        AGARI_HOUKI = "agari_houki", _("agari-houki (may not win the hand)")
+
+    member = models.ForeignKey(
+        Member, on_delete=models.CASCADE, related_name="manners_warnings", verbose_name=_("member")
+    )
+    hanchan = models.ForeignKey(
+        Hanchan,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="manners_warnings",
+        verbose_name=_("game"),
+    )
+    noted_by = models.ForeignKey(
+        Member, on_delete=models.PROTECT, related_name="+", verbose_name=_("noted by")
+    )
+    severity = models.CharField(
+        _("severity"), max_length=12, choices=Severity.choices, default=Severity.WARNING
+    )
+    note = models.CharField(_("what happened"), max_length=300)
+    noted_at = models.DateTimeField(_("noted at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["-noted_at"]
+        verbose_name = _("manners warning")
+        verbose_name_plural = _("manners warnings")
+
+    def __str__(self) -> str:
+        return f"{self.member} {self.severity} {self.noted_at:%Y-%m-%d}"

@@ -28,6 +28,7 @@ urlpatterns = [
     path("games/<int:pk>/void/", views.game_void, name="game_void"),
     path("games/<int:pk>/confirm/", views.game_confirm, name="game_confirm"),
     path("games/<int:pk>/final-scores/", views.game_final_scores, name="game_final_scores"),
+    path("games/<int:pk>/manners/", views.game_manners, name="game_manners"),
 ]
 
 urlpatterns += [

@@ -13,6 +13,7 @@ from scoring.views.games import (
 )
 from scoring.views.hand_value import hand_value
 from scoring.views.hands import hand_create, hand_edit, hand_edit_preview, hand_preview
+from scoring.views.manners import game_manners
 from scoring.views.online import game_import
 from scoring.views.player import member_page
 from scoring.views.player_stats import head_to_head_page, head_to_head_pick, member_figures
@@ -32,6 +33,7 @@ __all__ = [
     "standings_page",
     "game_confirm",
     "game_detail",
+    "game_manners",
     "game_final_scores",
     "game_import",
     "game_list",

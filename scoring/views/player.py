@@ -23,6 +23,7 @@ from scoring import standings as st
 from scoring.hand_labels import SEAT_WINDS
 from scoring.views.charts import LineChart, value_chart
 from scoring.views.display import Cell, rank_label
+from scoring.views.manners import member_warnings
 from scoring.views.standings_filters import (
     Filters,
     percent,
@@ -276,5 +277,7 @@ def member_page(request: HtmxHttpRequest, member_id: int) -> HttpResponse:
         "cumulative_chart": cumulative_chart(stats),
         "ranks_chart": ranks_chart(stats),
         "rulesets": [ruleset_label(r) for r in stats.ruleset_ids],
+        # Stewards only (issue 20 item 6): None hides the section.
+        "manners_warnings": member_warnings(request.user, member),
     }
     return render(request, "scoring/member_detail.html", context)
