@@ -152,3 +152,38 @@ def test_the_table_sees_the_clock_and_time_up_before_the_tap(
         screenshot(board, f"tournament-board-{language}")
     finally:
         screen.close()
+
+
+def test_the_board_of_a_gp_for_40_fits_the_screen(chromium: Any, live_server: Any) -> None:
+    """Ten tables and forty players on one 1920x1080 screen, without a login (public)."""
+    players = [make_member(f"f{i:02d}", f"Player {i:02d}", f"ぷれいや{i:02d}") for i in range(40)]
+    event = event_create(
+        name="GP for 40", format_key="gp", ruleset_id="makura-1.5", starts_on=club_today(), seed=9
+    )
+    participants_set(event_id=event.pk, members=players)
+    event_draw(event_id=event.pk)
+    Event.objects.filter(pk=event.pk).update(public=True)
+    rnd = Round.objects.get(event=event, number=1)
+    round_start(round_id=rnd.pk)
+    screen = chromium.new_context(viewport={"width": 1920, "height": 1080}, locale="en-US")
+    try:
+        screen.add_cookies([{"name": "django_language", "value": "en",
+                             "url": live_server.url}])  # fmt: skip
+        board = screen.new_page()
+        board.goto(live_server.url + f"/tournaments/{event.pk}/board/")
+        assert board.locator(".board-table").count() == 10
+        assert board.locator(".board-ranking tbody tr").count() == 40
+        assert board.locator(".board-ranking").count() == 2  # two columns of 20
+        assert board.evaluate("document.documentElement.scrollWidth") <= 1920
+        bottom = board.evaluate(
+            "Math.max(...[...document.querySelectorAll('.board-table, .board-ranking')]"
+            ".map(e => e.getBoundingClientRect().bottom))"
+        )
+        assert bottom <= 1080  # every table and every player on the screen
+        size = board.locator(".board-seats li").first.evaluate(
+            "e => parseFloat(getComputedStyle(e).fontSize)"
+        )
+        assert size >= 18
+        screenshot(board, "tournament-board-40-en")
+    finally:
+        screen.close()

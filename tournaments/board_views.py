@@ -59,6 +59,22 @@ def current_round(view: EventView) -> RoundView | None:
     return view.playing_round() or view.next_round() or (rounds[-1] if rounds else None)
 
 
+LONG_RANKING = 16
+"""Beyond this many players the ranking's type is smaller."""
+
+RANKING_ROWS_PER_COLUMN = 20
+"""Beyond this many players the ranking is shown in two columns (40 fit the screen)."""
+
+
+def ranking_columns[T](rows: list[T]) -> list[list[T]]:
+    """The ranking's rows in one column, or for a large field in two, the first half on the
+    left, so that 40 players fit 1080 pixels' height."""
+    if len(rows) <= RANKING_ROWS_PER_COLUMN:
+        return [rows]
+    half = (len(rows) + 1) // 2
+    return [rows[:half], rows[half:]]
+
+
 @login_not_required
 @require_safe
 def event_board(request: HttpRequest, pk: int) -> HttpResponse:
@@ -79,6 +95,7 @@ def event_board(request: HttpRequest, pk: int) -> HttpResponse:
         clock_context = round_clock_context(started)
     view = event_view(event)
     shown = current_round(view)
+    rows = view.rows()
     context = {
         "event": event,
         "view": view,
@@ -93,7 +110,8 @@ def event_board(request: HttpRequest, pk: int) -> HttpResponse:
             if shown is not None and started is not None and shown.round.pk == started.pk
             else None
         ),
-        "rows": view.rows(),
+        "ranking_columns": ranking_columns(rows),
+        "long_ranking": len(rows) > LONG_RANKING,
         "poll_seconds": BOARD_POLL_SECONDS,
     }
     template = "tournaments/board.html"
