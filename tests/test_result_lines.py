@@ -12,6 +12,7 @@ import io
 from pathlib import Path
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import Client
@@ -165,7 +166,8 @@ def test_the_same_game_under_another_time_is_a_duplicate(db, tmp_path):
     moved.write_text(text, encoding="utf-8")
     out, err = run(str(moved), "--date", "2021-12-31")
     # Another line id, the same game by the ledger's fingerprint: nothing stored.
-    assert out.startswith(f"{moved}: line 1 (L4290 19:59): this game is in the ledger already"), (out, err)
+    assert out.startswith(f"{moved}: line 1 (L4290 19:59): this game is in the ledger already")
+    assert err == ""
     assert Hanchan.objects.count() == 9
 
 
@@ -241,3 +243,15 @@ def test_the_page_refuses_a_line_that_does_not_settle_in_the_readers_language(
     ).content.decode()
     expected = "Line 2 is not a Tenhou result line" if language == "en" else "2 行目は天鳳"
     assert expected in unreadable
+
+
+def test_a_file_of_lines_on_the_import_page_is_one_outcome_a_line(staff_member):
+    upload = SimpleUploadedFile(LINES.name, LINES.read_bytes())
+    html = logged_in(staff_member).post(
+        reverse("game_import"),
+        {"logs": [upload], "create_members": "on", "played_on": "2021-12-31"},
+    ).content.decode()
+    assert "Stored: 9. Refused: 1." in html
+    assert "C2661 02:17" in html and "do not settle under Tenhou 3-player" in html
+    assert Hanchan.objects.filter(final_scores_only=True).count() == 9
+    assert {g.played_on.isoformat() for g in Hanchan.objects.all()} == {"2021-12-31"}
