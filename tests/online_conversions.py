@@ -197,22 +197,23 @@ def tenhou_to_majsoul(log: dict[str, Any], *, room_id: int = 0) -> dict[str, Any
     }
 
 
-def tenhou_to_mjai_3p(log: dict[str, Any], *, counted_on: bool = False) -> str:
+def tenhou_to_mjai_3p(log: dict[str, Any], *, numbering: str = "per_wind") -> str:
     """``log`` (a 3-player tenhou.net/6 JSON) as mjai-reviewer3p's convlog writes it
     (hidacow/mjai-reviewer3p, convlog/src/conv.rs): four scores and names with an empty fourth
     seat, ``kyoku`` ``kyoku_num % 4 + 1`` and ``oya`` ``kyoku_num % 4``, one ``hora`` per winner
     with that winner's deltas, a ``ryukyoku`` with the draw's deltas, no reason.
 
-    ``counted_on``: the hands numbered on past the East round instead (South 1 is ``kyoku``
-    4, South 2 is 5 …), as a writer counting four seats' hands does."""
+    ``numbering``: ``"per_wind"`` as convlog; ``"counted_on"``, the hands numbered on past the
+    East round (South 1 is ``kyoku`` 4, South 2 is 5 …), as a writer counting four seats' hands
+    does; ``"east_throughout"``, ``bakaze`` left at East as the deal goes round."""
     lines = [{"type": "start_game", "names": log["name"], "kyoku_first": 4, "aka_flag": True}]
     for rnd in log["log"]:
         kyoku, honba, sticks = rnd[0][:3]
         lines.append(
             {
                 "type": "start_kyoku",
-                "bakaze": _MJAI_WINDS[kyoku // 4],
-                "kyoku": kyoku % 4 + 1 + (3 * (kyoku // 4) if counted_on else 0),
+                "bakaze": "E" if numbering == "east_throughout" else _MJAI_WINDS[kyoku // 4],
+                "kyoku": kyoku % 4 + 1 + (3 * (kyoku // 4) if numbering == "counted_on" else 0),
                 "honba": honba,
                 "kyotaku": sticks,
                 "oya": kyoku % 4,

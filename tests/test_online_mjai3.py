@@ -6,7 +6,8 @@ of a real Mahjong Soul 3-player game (a double ron on a kita), as smly/RiichiEnv
 read right. The whole games are the five real Tenhou 3-player games of tenhou-json/, written as
 the fork's converter writes them (tests/online_conversions.py): four scores with an empty
 fourth seat, a ``hora`` per winner, a ``ryukyoku`` with no reason; and numbered on past East 3
-(South 1 as ``kyoku`` 4), which was refused after East 3 before issue 22.
+(South 1 as ``kyoku`` 4) or with ``bakaze`` left at East, which were refused after East 3
+before issue 22.
 """
 
 from __future__ import annotations
@@ -55,11 +56,11 @@ def test_the_forks_real_excerpt_is_refused_in_one_line_and_its_hand_read_right()
     assert "the game goes on to E1 1 honba" in str(mismatch.value)
 
 
-@pytest.mark.parametrize("counted_on", [False, True], ids=["per-wind", "counted-on"])
+@pytest.mark.parametrize("numbering", ["per_wind", "counted_on", "east_throughout"])
 @pytest.mark.parametrize("path", SANMA, ids=lambda p: p.name)
-def test_a_whole_three_player_game_is_re_scored_hand_by_hand(path, counted_on):
+def test_a_whole_three_player_game_is_re_scored_hand_by_hand(path, numbering):
     game = load(path)
-    text = tenhou_to_mjai_3p(game, counted_on=counted_on)
+    text = tenhou_to_mjai_3p(game, numbering=numbering)
     log = read(text)
     assert log.players == tuple(game["name"][:3])
     assert log.rulesets == ("tenhou-3p", "tenhou-3p-east")
@@ -73,7 +74,7 @@ def test_a_whole_three_player_game_is_re_scored_hand_by_hand(path, counted_on):
 
 
 def test_south_counted_on_is_south_by_its_dealers():
-    text = tenhou_to_mjai_3p(load(SANMA[0]), counted_on=True)
+    text = tenhou_to_mjai_3p(load(SANMA[0]), numbering="counted_on")
     assert '"bakaze": "S", "kyoku": 4' in text  # South 1 numbered as the fourth hand
     assert [h.round for h in read(text).hands][-3:] == ["S1", "S2", "S3"]
     assert mjai.looks_like(text)
@@ -81,7 +82,7 @@ def test_south_counted_on_is_south_by_its_dealers():
 
 def test_a_three_player_mjai_game_imports(db, tmp_path):
     target = tmp_path / "sanma.jsonl"
-    target.write_text(tenhou_to_mjai_3p(load(SANMA[0]), counted_on=True))
+    target.write_text(tenhou_to_mjai_3p(load(SANMA[0]), numbering="counted_on"))
     out = io.StringIO()
     with override("en"):
         call_command("import_games", str(target), "--create-members", stdout=out)

@@ -153,10 +153,11 @@ def _rounds(
 ) -> list[tuple[int, int]]:
     """Each hand's wind (0 = East) and dealer seat, from ``bakaze`` and ``kyoku`` (1-based).
 
-    A 3-player log may number its hands over four seats (issue 22 item 5: ``kyoku`` 4 for
-    what is South 1, as mjai's four-seat numbering goes on): a ``kyoku`` past the number of
-    players is read by the dealer seat (``oya``, else ``kyoku`` counted round the table), and
-    the wind follows the previous hand's, one wind on when the deal has gone round.
+    A 3-player log may number its hands otherwise than the 4-player game (issue 22 item 5):
+    a ``kyoku`` past the number of players (4 for what is South 1, as four seats' numbering
+    goes on) is read by the dealer seat (``oya``, else ``kyoku`` counted round the table), and
+    the wind follows the previous hand's, one wind on when the deal has gone round — also
+    where the log keeps the previous ``bakaze`` as the deal goes round.
     """
     out: list[tuple[int, int]] = []
     for line, start, _events in kyokus:
@@ -171,9 +172,11 @@ def _rounds(
         dealer = (kyoku - 1) % players
         if kyoku > players and isinstance(oya, int) and 0 <= oya < players:
             dealer = oya
-        if kyoku > players and out:
+        if out and players == 3:
             previous_wind, previous_dealer = out[-1]
-            wind = previous_wind + (dealer < previous_dealer)
+            # A wind never comes back: the log's, if it is on from the previous hand's.
+            if kyoku > players or wind <= previous_wind:
+                wind = previous_wind + (dealer < previous_dealer)
         out.append((wind, dealer))
     return out
 
