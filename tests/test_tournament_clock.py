@@ -270,3 +270,19 @@ def test_the_steward_starts_the_round_with_a_length_and_calls_time_from_the_page
     assert all(t.hanchan.time_called for t in rnd.tables.select_related("hanchan"))
     page = steward.get(f"/tournaments/{gp.pk}/").text
     assert re.search(r'class="clock-left">Time up</b> · 2 tables finishing their last hand', page)
+
+
+def test_a_phone_that_saw_time_up_draws_its_form_again_when_extra_time_takes_it_back(
+    gp, client_for, outsider
+):
+    rnd = first_round(gp)
+    round_start(round_id=rnd.pk)
+    table = rnd.tables.get(number=1)
+    round_call_time(round_id=rnd.pk)
+    clock.table_extra_time(table_id=table.pk, minutes=5)
+    client = english_client(client_for, outsider)
+    html = client.get(f"/tournaments/games/{table.hanchan_id}/clock/?seen=time_up").text
+    assert 'hx-target="#hand-entry"' in html and "Time up" not in html
+    assert re.search(r'id="clock-left">5 min<', html) and "5 min extra time" in html
+    again = client.get(f"/tournaments/games/{table.hanchan_id}/clock/?seen=running").text
+    assert 'hx-target="#hand-entry"' not in again

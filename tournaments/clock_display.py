@@ -33,9 +33,9 @@ TABLE_CLOCK_FIELDS = (
 
 def table_clock_context(table: Table, *, seen: str = "") -> dict[str, object]:
     """What ``tournaments/_table_clock.html`` shows of ``table``: its clock, whether to keep
-    polling (a time-limited round's game in play), and ``refresh_entry`` when time is up and
-    the phone last ``seen`` it otherwise (its hand form must be drawn again, with the time-up
-    note, before the next tap)."""
+    polling (a time-limited round's game in play), and ``refresh_entry`` when time came up,
+    or was taken back by extra time, since the phone last ``seen`` the clock (its hand form
+    must be drawn again, with or without the time-up note, before the next tap)."""
     rnd = table.round
     table_clock = clock.clock_of(rnd, table, table.hanchan)
     limited = rnd.phase.time_limited
@@ -45,7 +45,12 @@ def table_clock_context(table: Table, *, seen: str = "") -> dict[str, object]:
         "timed": limited,
         "poll": limited and table_clock.in_play,
         "poll_seconds": TABLE_POLL_SECONDS,
-        "refresh_entry": bool(seen) and table_clock.state != seen and table_clock.time_up,
+        "refresh_entry": (
+            bool(seen)
+            and table_clock.in_play
+            and table_clock.state != seen
+            and "time_up" in (seen, table_clock.state)
+        ),
     }
 
 
