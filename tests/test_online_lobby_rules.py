@@ -12,6 +12,7 @@ import io
 from pathlib import Path
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import Client
@@ -272,3 +273,22 @@ def test_a_lobby_listed_under_a_tenhou_preset_counts_in_the_clubs_table_of_it(db
     assert game.ruleset_version.standings_key == "tenhou-4p"  # the club's, not @majsoul
     assert OnlineGame.objects.get().lobby == "1111"
     assert OnlineName.objects.filter(service="majsoul").count() == 4
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", "It counts under the club&#x27;s Makura Club standard rules v1.5."),
+        ("ja", "クラブの 枕倶楽部 標準ルール v1.5 で集計します。"),
+    ],
+)
+def test_the_upload_page_says_a_listed_lobbys_game_counts_under_the_clubs_ruleset(
+    staff_member, language, words
+):
+    OnlineLobby.objects.create(service="majsoul", lobby="1111", ruleset_id="makura-1.5")
+    upload = SimpleUploadedFile(MAJSOUL_30.name, MAJSOUL_30.read_bytes())
+    html = steward_client(staff_member, language).post(
+        reverse("game_import"), {"logs": [upload], "create_members": "on"}
+    ).content.decode()
+    assert words in html
+    assert Hanchan.objects.get().ruleset_version.standings_key == "makura-1.5"

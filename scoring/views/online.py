@@ -256,6 +256,12 @@ def _import(
     except LedgerError as error:
         return Outcome(name, "refused", str(error))
     message = _("Stored: %(summary)s.") % {"summary": summary}
+    version = hanchan.ruleset_version
+    if not version.service:
+        # A lobby the club lists: stored under the club's ruleset (issue 22 item 2).
+        message += " " + _("It counts under the club's %(ruleset)s.") % {
+            "ruleset": ruleset_title(version.name)
+        }
     if hanchan.counted_version is None:
         # Issue 19 item 3: the uploader vouches for their own seat; the others confirm.
         message += " " + _(
