@@ -35,7 +35,7 @@ class Parameters:
 # Chosen with `manage.py rating_eval --tune` on the simulated club (docs/ratings.md): the
 # grid's best log-loss on random tables among the settings that rank same-strength tables
 # at Spearman >= 0.85.
-TUNED = Parameters(mu=25.0, sigma=6.0, beta=50.0 / 3.0, tau=0.0, gamma=8.0)
+TUNED = Parameters(mu=25.0, sigma=25.0 / 3.0, beta=50.0 / 3.0, tau=0.0, gamma=8.0)
 # OpenSkill's own defaults, the baseline the docs compare against.
 DEFAULTS = Parameters(mu=25.0, sigma=25.0 / 3.0, beta=25.0 / 6.0, tau=25.0 / 300.0)
 
