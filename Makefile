@@ -12,13 +12,14 @@ PORT ?= 8000
 ARGS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help run serve test bench lint clean lock
+.PHONY: help run serve test bench drill lint clean lock
 
 help:
 	@echo "make run    migrate, load the demo club, serve http://$(HOST):$(PORT)/ (HOST=, PORT=)"
 	@echo "make serve  the production setup: checks, migrate, collectstatic, gunicorn and the task worker (README: Deploying)"
 	@echo "make test   run the test suite (extra pytest arguments: ARGS=)"
 	@echo "make bench  run the benchmarks (python -m benchmarks; ARGS=)"
+	@echo "make drill  restore drill: dump the database, restore it into a fresh one, compare the standings and replays"
 	@echo "make lint   ruff, lint-imports (the layers' contracts), missing migrations, mypy"
 	@echo "make clean  remove .venv, caches and collected static files (keeps db.sqlite3)"
 	@echo "make lock   pin the dependencies of pyproject.toml again in $(LOCK)"
@@ -72,6 +73,12 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks $(ARGS)
+
+# The backup, restored: pg_dump and pg_restore on PostgreSQL (DATABASE_URL), dumpdata and
+# loaddata on SQLite; the standings, champions, counted results and the replay of every counted
+# game compared before and after (scoring/restore_drill.py). Exit status 1 on any difference.
+drill: $(STAMP)
+	$(BIN)/python manage.py restore_drill $(ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
