@@ -15,15 +15,20 @@ import json
 from pathlib import Path
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
+from django.test import Client
+from django.urls import reverse
 from django.utils.translation import override
 
+from clubsite.models import OnlineName
 from scoring.engine import load_ruleset
 from scoring.models import Hanchan, OnlineGame, WinYaku
 from scoring.online import majsoul
 from scoring.online.log import LogAltered, LogError, NotAGameLog
 from scoring.online.reading import read_game_file
 from scoring.online.verify import verify
+from tests.conftest import make_member
 from tests.online_conversions import load, tenhou_to_majsoul
 
 DATA = Path(__file__).parent / "data" / "online"
@@ -202,6 +207,24 @@ def test_import_stores_the_game_its_yaku_and_its_replay(db, tmp_path):
     assert online.replay_url == "https://game.mahjongsoul.com/?paipu=derived-" + load(PAIR)["ref"]
     yaku = set(WinYaku.objects.filter(hanchan=game).values_list("seat", "name", "han"))
     assert (0, "daisangen", 13) in yaku and (0, "tsuisou", 13) in yaku
+
+
+def test_a_player_uploads_their_mahjong_soul_record_on_the_import_page(db):
+    names = load(SANMA)["name"][:3]
+    members = []
+    for number, name in enumerate(names):
+        member = make_member(f"soul{number}", f"Soul {number}", f"雀魂{number}")
+        OnlineName.objects.create(member=member, service="majsoul", name=name)
+        members.append(member)
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(members[0].user)
+    upload = SimpleUploadedFile("paipu.json", derived(SANMA))
+    html = client.post(reverse("game_import"), {"logs": [upload]}).content.decode()
+    assert "Stored: 1. Refused: 0." in html and "75,700 / 6,800 / 22,500" in html
+    game = Hanchan.objects.get()
+    assert [s.member for s in game.seats.order_by("index")] == members
+    page = client.get(reverse("game_detail", args=[game.pk])).content.decode()
+    assert "Online game (Mahjong Soul), log derived-" in page
 
 
 def test_looks_like_needs_a_new_round_among_named_records():
