@@ -167,7 +167,11 @@ CHAMPION_TIES = "standings"
 # uma in ep (seed 002 L10-24, S-01): the seeds are silent (T-06), so the club chooses the
 # order of these tie-breakers: "average_rank" (lowest first), "best_points" (highest first),
 # "top_rate" (highest first), "games" (most first). The display name always ends the order.
-CLUB_STANDINGS_TIES = ["average_rank", "best_points"]
+CLUB_STANDINGS_TIES = [
+    name.strip()
+    for name in os.environ.get("CLUB_STANDINGS_TIES", "average_rank,best_points").split(",")
+    if name.strip()
+]
 # The qualification races' open points (§4.2, §4.3, T-02, T-05; tournaments/races.py, where
 # each key and its default is described): e.g. {"grand_champion_top": 6, "title_points": 100,
 # "tournament_formats": ["gp", "meijin"], "meijin_monthly_seats": 6,
