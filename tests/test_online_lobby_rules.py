@@ -167,6 +167,7 @@ def test_a_lobby_the_club_lists_counts_under_the_clubs_ruleset(db):
     out, err = run(str(MAJSOUL_30), "--create-members")
     assert err == "", err
     game = Hanchan.objects.get()
+    assert f"as game {game.pk}, counted under the club's makura-1.5" in out
     assert game.ruleset_version.standings_key == "makura-1.5"  # the club's own table
     makura, played = load_ruleset("makura-1.5"), game.ruleset()
     assert game.overrides["start_points"] == 30000

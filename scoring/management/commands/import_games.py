@@ -147,6 +147,10 @@ class Command(BaseCommand):
             allow_duplicate=options["allow_duplicate"],
         )
         line = f"imported {what} as game {hanchan.pk}"
+        if not hanchan.ruleset_version.service:
+            # A lobby the club lists (issue 22 item 2): the club's ruleset, the lobby's rules
+            # as the game's overrides.
+            line += f", counted under the club's {hanchan.ruleset_version.ruleset_id}"
         created = [
             member.display_name
             if member.display_name == name
