@@ -396,3 +396,45 @@ def test_a_steward_adds_and_edits_venues(desk: CsrfClient):
 def test_the_header_links_stewards_to_the_desk(desk: CsrfClient, member: Member):
     assert reverse("desk:members") in desk.get(reverse("game_list")).text
     assert reverse("desk:members") not in logged_in_client(member).get(reverse("game_list")).text
+
+
+def test_a_steward_sets_the_password_of_a_member_without_an_address(
+    desk: CsrfClient, member: Member, settings
+):
+    client = Client()
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        login_status("aoki", "wrong", client)
+    url = reverse("desk:member_password", args=[member.pk])
+    page = desk.post(
+        url,
+        {"new_password1": "short", "new_password2": "short"},
+        headers={"accept-language": "en"},
+    )
+    assert page.status_code == 200 and "This password is too short." in page.text
+    member.user.refresh_from_db()
+    assert member.user.check_password("aoki-password")  # unchanged
+    assert login_status("aoki", "aoki-password", client) == 429  # still locked out
+    response = desk.post(
+        url, {"new_password1": "Tile-Wall-2026", "new_password2": "Tile-Wall-2026"}
+    )
+    assert response.status_code == 302
+    assert login_status("aoki", "Tile-Wall-2026", client) == 302  # the lockout went too
+
+
+def test_only_a_superuser_changes_a_superusers_login(desk: CsrfClient, member: Member):
+    member.user.is_superuser = True
+    member.user.save()
+    for url, data in [
+        (reverse("desk:member_edit", args=[member.pk]), {**NEW, "username": "aoki"}),
+        (reverse("desk:member_active", args=[member.pk]), {"active": "0"}),
+        (
+            reverse("desk:member_password", args=[member.pk]),
+            {"new_password1": "Tile-Wall-2026", "new_password2": "Tile-Wall-2026"},
+        ),
+    ]:
+        page = desk.post(url, data, headers={"accept-language": "en"})
+        assert page.status_code == 200, url
+        assert "Only a superuser changes the login of a superuser." in page.text
+    member.user.refresh_from_db()
+    assert member.user.is_active and member.user.email == "" and member.display_name == "Aoki"
+    assert member.user.check_password("aoki-password")

@@ -177,15 +177,25 @@ def member_add(*, data: dict[str, Any], language: str) -> Member:
     return member
 
 
+def check_may_change(member: Member, by: User) -> None:
+    """Raise ``DeskError("superuser")`` when ``by`` is no superuser and ``member``'s login is
+    one: a steward could otherwise take over the site's owner (their address, password,
+    steward flag)."""
+    if member.user.is_superuser and not by.is_superuser:
+        raise DeskError(_("Only a superuser changes the login of a superuser."), code="superuser")
+
+
 @transaction.atomic
 def member_update(*, member: Member, data: dict[str, Any], by: User) -> Member:
     """Write :class:`MemberForm`'s ``cleaned_data`` over ``member`` and its login.
 
     Raises:
         DeskError: ``own_steward`` when a steward would take their own steward flag away
-            (the desk would lock them out at once); nothing is written.
+            (the desk would lock them out at once); ``superuser`` as
+            :func:`check_may_change`; nothing is written.
         IntegrityError: as :func:`member_add`.
     """
+    check_may_change(member, by)
     user = member.user
     if user.pk == by.pk and user.is_staff and not data["steward"]:
         raise DeskError(_("You cannot take away your own steward flag."), code="own_steward")
@@ -208,8 +218,10 @@ def member_set_active(*, member: Member, active: bool, by: User) -> None:
     their games, seats and standings stay as they are.
 
     Raises:
-        DeskError: ``own_account`` when a steward would deactivate themselves.
+        DeskError: ``own_account`` when a steward would deactivate themselves;
+            ``superuser`` as :func:`check_may_change`.
     """
+    check_may_change(member, by)
     user = member.user
     if not active and user.pk == by.pk:
         raise DeskError(_("You cannot deactivate your own account."), code="own_account")
@@ -261,6 +273,21 @@ def lockout_lift(*, member: Member) -> int:
     A lockout of a whole address (``CLUB_LOGIN_ADDRESS_FAILURE_LIMIT``) is not theirs to lift:
     it stays until its cool-off time ends."""
     return int(axes_reset(username=member.user.get_username()))
+
+
+@transaction.atomic
+def member_password_set(*, member: Member, password: str, by: User) -> None:
+    """Give ``member`` the password ``password`` (already checked by Django's password
+    validators, ``SetPasswordForm``), for a member without an e-mail address who cannot
+    choose one by link; their failed logins are forgotten too (:func:`lockout_lift`).
+
+    Raises:
+        DeskError: ``superuser`` as :func:`check_may_change`.
+    """
+    check_may_change(member, by)
+    member.user.set_password(password)
+    member.user.save(update_fields=["password"])
+    lockout_lift(member=member)
 
 
 def members_matching(*, query: str, status: str) -> QuerySet[Member]:

@@ -11,6 +11,7 @@ urlpatterns = [
     path("members/<int:pk>/active/", views.member_active, name="member_active"),
     path("members/<int:pk>/unlock/", views.member_unlock, name="member_unlock"),
     path("members/<int:pk>/welcome/", views.member_welcome, name="member_welcome"),
+    path("members/<int:pk>/password/", views.member_password, name="member_password"),
     path(
         "members/<int:pk>/online-names/",
         views.member_online_name_add,

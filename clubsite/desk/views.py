@@ -7,6 +7,8 @@ the page again with the error (status 200) and has written nothing.
 from __future__ import annotations
 
 from django.contrib import messages
+from django.contrib.auth.forms import SetPasswordForm
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -21,6 +23,7 @@ from clubsite.desk.members import (
     lockout_lift,
     login_failures,
     member_add,
+    member_password_set,
     member_set_active,
     member_update,
     members_matching,
@@ -92,6 +95,7 @@ def _member_page(
     member: Member,
     form: MemberForm | None = None,
     name_form: OnlineNameForm | None = None,
+    password_form: SetPasswordForm[User] | None = None,
     error: str = "",
 ) -> HttpResponse:
     username = member.user.get_username()
@@ -102,6 +106,7 @@ def _member_page(
             "member": member,
             "form": form or MemberForm(member=member),
             "name_form": name_form or OnlineNameForm(),
+            "password_form": password_form or SetPasswordForm(member.user),
             "names": list(member.online_names.all()),
             "failures": login_failures([username]).get(username),
             "error": error,
@@ -125,7 +130,7 @@ def member_edit(request: HttpRequest, pk: int) -> HttpResponse:
         try:
             member_update(member=member, data=form.cleaned_data, by=steward)
         except DeskError as error:
-            form.add_error("steward", str(error))
+            form.add_error("steward" if error.code == "own_steward" else None, str(error))
         except IntegrityError:
             _taken_again(form)
         else:
@@ -186,6 +191,26 @@ def member_welcome(request: HttpRequest, pk: int) -> HttpResponse:
     messages.success(
         request,
         _("A link to choose a password is on its way to %(email)s.") % {"email": member.user.email},
+    )
+    return redirect("desk:member_edit", member.pk)
+
+
+@require_POST
+def member_password(request: HttpRequest, pk: int) -> HttpResponse:
+    """Set a member's password (Django's password rules), for a member without an e-mail
+    address; the steward tells them in person."""
+    steward = steward_user(request)
+    member = _member(pk)
+    form = SetPasswordForm(member.user, request.POST)
+    if not form.is_valid():
+        return _member_page(request, member, password_form=form)
+    try:
+        member_password_set(member=member, password=form.cleaned_data["new_password1"], by=steward)
+    except DeskError as error:
+        return _member_page(request, member, error=str(error))
+    messages.success(
+        request,
+        _("%(name)s has a new password: tell them in person.") % {"name": member.display_name},
     )
     return redirect("desk:member_edit", member.pk)
 
