@@ -14,7 +14,7 @@ Games are rated per family (4- or 3-player) in the order ``(played_on, at, hanch
   games from there on are rated again in order. Ratings are thus always what a rating of all
   counted games in order gives (:func:`rebuild`, ``manage.py rating_rebuild``).
 
-One transaction per call, the family's :class:`ratings.models.RatingBook` row locked.
+One transaction per family, its :class:`ratings.models.RatingBook` row locked.
 """
 
 from __future__ import annotations
@@ -59,11 +59,13 @@ def follow(hanchan_ids: Sequence[int]) -> None:
     ids = sorted(set(hanchan_ids))
     if not ids:
         return
-    now = _counted(ids=ids)
     for family in Family.values:
         with transaction.atomic():
             _lock(family)
-            _follow_family(family, ids, {pk: g for pk, g in now.items() if g.family == family})
+            # Read under the lock: a change committed since the task was enqueued is seen
+            # here, and its own task finds nothing left to do.
+            now = {pk: g for pk, g in _counted(ids=ids).items() if g.family == family}
+            _follow_family(family, ids, now)
 
 
 def rebuild(family: int | None = None) -> int:
@@ -78,8 +80,11 @@ def rebuild(family: int | None = None) -> int:
 
 
 def _follow_family(family: int, ids: Sequence[int], now: dict[int, _Counted]) -> None:
-    # Read under the lock: another worker may have rated some of these meanwhile.
-    was = {g.hanchan_id: g for g in RatedGame.objects.filter(hanchan_id__in=ids, family=family)}
+    was = {
+        g.hanchan_id: g
+        for chunk in _chunks(ids)
+        for g in RatedGame.objects.filter(hanchan_id__in=chunk, family=family)
+    }
     changed = [
         _key(g) for pk, g in was.items() if pk not in now or now[pk].version != g.counted_version
     ]
@@ -221,6 +226,11 @@ def _store(
     )
 
 
+def _chunks(ids: Sequence[int]) -> list[Sequence[int]]:
+    """``ids`` in slices a query's parameters take on every backend (SQLite's limit)."""
+    return [ids[i : i + BATCH] for i in range(0, len(ids), BATCH)]
+
+
 def _lock(family: int) -> None:
     RatingBook.objects.get_or_create(family=family)
     RatingBook.objects.select_for_update().get(family=family).save()
@@ -245,25 +255,27 @@ def _counted(
     *, ids: Sequence[int] | None = None, since: datetime.date | None = None
 ) -> dict[int, _Counted]:
     """The counted games ``ids`` (or all played on ``since`` or later; all for None), with
-    their seats. Two queries."""
-    games = counted_games()
-    results = counted_results()
-    if ids is not None:
-        games, results = games.filter(pk__in=ids), results.filter(hanchan_id__in=ids)
-    if since is not None:
-        games, results = games.filter(played_on__gte=since), results.filter(played_on__gte=since)
-    found = {
-        pk: (played_on, finished_at or created_at, version)
+    their seats. Two queries (two per :data:`BATCH` ids)."""
+    found: dict[int, tuple[datetime.date, datetime.datetime, int | None]] = {}
+    seats: dict[int, list[tuple[int, int, int]]] = {}
+    for chunk in [None] if ids is None else _chunks(ids):
+        games = counted_games()
+        results = counted_results()
+        if chunk is not None:
+            games, results = games.filter(pk__in=chunk), results.filter(hanchan_id__in=chunk)
+        if since is not None:
+            games = games.filter(played_on__gte=since)
+            results = results.filter(played_on__gte=since)
         for pk, played_on, finished_at, created_at, version in games.values_list(
             "pk", "played_on", "finished_at", "created_at", "counted_version"
-        )
-    }
-    seats: dict[int, list[tuple[int, int, int]]] = {pk: [] for pk in found}
-    for hanchan_id, seat, member_id, rank in results.values_list(
-        "hanchan_id", "seat", "member_id", "rank"
-    ):
-        if hanchan_id in seats:
-            seats[hanchan_id].append((seat, member_id, rank))
+        ):
+            found[pk] = (played_on, finished_at or created_at, version)
+            seats[pk] = []
+        for hanchan_id, seat, member_id, rank in results.values_list(
+            "hanchan_id", "seat", "member_id", "rank"
+        ):
+            if hanchan_id in seats:
+                seats[hanchan_id].append((seat, member_id, rank))
     return {
         pk: _Counted(
             key=Key(played_on, at, pk),

@@ -16,6 +16,7 @@ from django.test.utils import override_settings
 from django.urls import reverse
 
 from clubsite.models import Member
+from ratings import updating
 from ratings.model import Rating as ModelRating
 from ratings.model import RatingModel
 from ratings.models import RatedGame, Rating, RatingStep
@@ -238,3 +239,25 @@ def test_a_rating_is_provisional_below_the_threshold(
 def test_the_standings_link_to_the_ratings(member: Member, client: Client) -> None:
     client.force_login(member.user)
     assert reverse("rating_list") in client.get(reverse("standings")).content.decode()
+
+
+def test_it_follows_many_games_at_once_in_slices(
+    four: list[Member],
+    staff_member: Member,
+    commit: Callable[[], Any],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A bulk import tells of many games at once: their ids are read in slices that SQLite's
+    parameter limit takes (two at a time here), and the result is the order played."""
+    today = club_today()
+    games = [
+        play(four, scores, today - day * DAY, commit, steward=staff_member)
+        for day, scores in ((1, A), (4, B), (2, C), (3, A), (5, C))
+    ]
+    rebuilt = stored()
+    RatedGame.objects.all().delete()
+    Rating.objects.all().delete()
+    monkeypatch.setattr(updating, "BATCH", 2)
+    updating.follow([g.pk for g in games])
+    assert stored() == rebuilt
+    assert_ratings(by_hand([(four, C), (four, B), (four, A), (four, C), (four, A)]))
