@@ -120,6 +120,7 @@ def test_a_line_in_tenths_settles_unrounded_and_a_ranked_lobbys_line_is_read():
         ("L1000 | 00:30 | 四般南喰赤－ | A(+45.0) A(+10.0) C(-15.0) D(-40.0)", "written twice"),
         ("L1000 | 00:30 | 四般南喰赤祝 | A(+45.0,+1枚) B(+10.0) C(-15.0) D(-40.0)", "some"),
         (f"{BRIEF}\nhello", "line 2: not a result line"),
+        (BRIEF.replace("A(", "A\x00("), "line 1: players: text with a NUL"),
     ],
 )
 def test_a_line_not_in_the_format_is_refused_naming_it(text, message):

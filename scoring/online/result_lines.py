@@ -26,7 +26,14 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from scoring.engine import RecordError, Ruleset, apply_overrides, final_settlement, load_ruleset
+from scoring.engine import (
+    RecordError,
+    Ruleset,
+    apply_overrides,
+    check_record_values,
+    final_settlement,
+    load_ruleset,
+)
 
 from .log import LogError
 
@@ -174,6 +181,11 @@ def _line(number: int, line: str) -> ResultLine:
         raise LineUnreadable(number, f"a name is written twice ({', '.join(players)})")
     if any(c is None for c in chips) and any(c is not None for c in chips):
         raise LineUnreadable(number, "chips are given for some players only")
+    try:
+        # The ledger stores the names: no NUL character nor lone surrogate (PostgreSQL).
+        check_record_values({"players": players, "lobby": match["lobby"] or "", "rule": rule})
+    except RecordError as error:
+        raise LineUnreadable(number, f"{error.key}: {error.message}") from None
     return ResultLine(
         number=number,
         text=line,
