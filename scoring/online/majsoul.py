@@ -6,11 +6,11 @@ Replay tools and downloaders write a record as the protobuf messages of Mahjong 
 (``RecordGame``: ``uuid``, ``start_time``, ``config.mode.mode`` — 1/2 four players East-only/
 East-South, 11/12 three players —, ``config.meta.room_id``, ``accounts[]`` with ``seat`` and
 ``nickname``, ``result.players[]`` with ``seat``, ``part_point_1`` the final score and
-``total_point`` the settlement) and the
-records, either ``data.actions[]`` (version 210715 on: ``{"type": 1, "result": {"name":
-".lq.RecordNewRound", "data": {...}}}``) or ``data.records[]`` (``{"name": ..., "data": ...}``);
-the ``data`` level, the ``head`` and the ``.lq.`` prefix may be missing. As protobuf writes
-JSON, a field at its default (seat 0, ``false``, ``0``) may be left out.
+``total_point`` the settlement) and the records, either ``data.actions[]`` (version 210715
+on: ``{"type": 1, "result": {"name": ".lq.RecordNewRound", "data": {...}}}``) or
+``data.records[]`` (``{"name": ..., "data": ...}``); the ``data`` level, the ``head`` and the
+``.lq.`` prefix may be missing. As protobuf writes JSON, a field at its default (seat 0,
+``false``, ``0``) may be left out.
 
 Records used (the others — draws, calls but for pao, kans but for their count — are skipped):
 
@@ -58,7 +58,8 @@ from .mjlog_hands import TENHOU_YAKU
 
 # Mahjong Soul's fan ids to Tenhou's yaku ids (:data:`.mjlog_hands.TENHOU_YAKU`); 10 and 11
 # (seat and round wind) are placed by the winds of the hand, 34 (kita) and the local yaku
-# Tenhou has not are left out. Source: tensoul's table of Mahjong Soul's fan names.
+# Tenhou has not are left out. Source: the fan table (YAKU_NAMES by Mahjong Soul's fan id) of
+# a tensoul port for NAGA, and tensoul's DAISANGEN = 37, DAISUUSHI = 50.
 _FAN_TO_TENHOU = {
     1: 0, 2: 1, 3: 3, 4: 4, 5: 5, 6: 6, 7: 18, 8: 19, 9: 20, 12: 8, 13: 9, 14: 7, 15: 23,
     16: 24, 17: 25, 18: 21, 19: 26, 20: 27, 21: 28, 22: 29, 23: 30, 24: 31, 25: 22, 26: 33,
@@ -71,8 +72,8 @@ SEAT_WIND_FAN, ROUND_WIND_FAN = 10, 11
 DAISANGEN_FAN, DAISUUSHII_FAN = 37, 50
 MODES = {1: (4, False), 2: (4, True), 11: (3, False), 12: (3, True)}
 # Ranked rooms by ``head.config.meta.mode_id`` (East-only, East-South): 4 players 2-16,
-# 3 players 17-26. [OPEN] as public tools list them; the real record of tests/data/online/
-# majsoul is mode_id 6, 銀の間 East-South.
+# 3 players 17-26. [OPEN] as public tools list them; a real ranked game's configuration in
+# ChildeRolando/MjsoulTileTrace (real-ranked-rule-config.json) is mode_id 6 with mode 2.
 ROOMS = {
     **dict.fromkeys((2, 3, 17, 18), "銅の間"),
     **dict.fromkeys((5, 6, 19, 20), "銀の間"),
