@@ -61,6 +61,12 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # /healthz for the process manager and the proxy, before the host check, the HTTPS redirect
+    # and logins (clubsite/health.py).
+    "clubsite.health.HealthzMiddleware",
+    # A page whose database went away (restarting, connections refused) is a 503 with
+    # Retry-After, not a 500: outermost, to cover every other middleware.
+    "clubsite.db_unavailable.DatabaseUnavailableMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Static files answer here, served compressed by WhiteNoise itself (gzip and brotli files
     # made by collectstatic); everything after it is a page.
@@ -84,6 +90,8 @@ MIDDLEWARE = [
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     # Last, as its documentation asks: it answers a locked-out login.
     "axes.middleware.AxesMiddleware",
+    # The standings pages' views read from the replica, when there is one (clubsite/db_router.py).
+    "clubsite.db_router.ReplicaReadsMiddleware",
 ]
 
 ROOT_URLCONF = "clubsite.urls"
@@ -113,9 +121,19 @@ DATABASES = {
         os.environ.get("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}"
     ),
 }
-if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    DATABASES["default"]["CONN_MAX_AGE"] = 600
-    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+# A read replica for the standings pages (docs/capacity.md): DATABASE_REPLICA_URL, a streaming
+# replica of DATABASE_URL. Unset: every read goes to the default database.
+CLUB_READ_REPLICA = ""
+if os.environ.get("DATABASE_REPLICA_URL"):
+    CLUB_READ_REPLICA = "replica"
+    DATABASES[CLUB_READ_REPLICA] = dj_database_url.parse(os.environ["DATABASE_REPLICA_URL"])
+    # The tests read the replica's alias from the default test database.
+    DATABASES[CLUB_READ_REPLICA]["TEST"] = {"MIRROR": "default"}
+for _database in DATABASES.values():
+    if _database["ENGINE"] == "django.db.backends.postgresql":
+        _database["CONN_MAX_AGE"] = 600
+        _database["CONN_HEALTH_CHECKS"] = True
+DATABASE_ROUTERS = ["clubsite.db_router.ReplicaRouter"]
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -155,6 +173,9 @@ CLUB_STANDARD_RULESETS = ["makura-1.5"]
 CLUB_ONLINE_IN_STANDINGS = [
     key.strip() for key in os.environ.get("CLUB_ONLINE_IN_STANDINGS", "").split(",") if key.strip()
 ]
+# Whether tournament games count in the standings unless the page's filter says otherwise
+# (issue 21 item 8; §4.4 leaves "whether tournament games count" to the club). "0": left out.
+CLUB_TOURNAMENTS_IN_STANDINGS = os.environ.get("CLUB_TOURNAMENTS_IN_STANDINGS", "1") != "0"
 # Minimum finished games in the month (the half year) to hold that title; the spec leaves both
 # open (§4.4 "Minimum games ... configurable, since none is stated").
 CHAMPION_MIN_GAMES = 4

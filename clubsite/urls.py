@@ -3,7 +3,7 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_not_required
 from django.urls import include, path
 
-from clubsite import accounts, online_names, password_reset, pwa, views
+from clubsite import accounts, online_names, password_reset, pwa, task_queue, views
 
 # Login, logout, password change and a password reset by e-mail for members with an address
 # (stewards still set a new password in the admin; reset e-mails are limited per hour and
@@ -84,5 +84,6 @@ urlpatterns = [
     path("ratings/", include("ratings.urls")),
     *account_patterns,
     path("i18n/setlang/", views.set_language, name="set_language"),
+    path("tasks/", task_queue.task_queue_page, name="task_queue"),
     path("admin/", admin.site.urls),
 ]
