@@ -11,8 +11,11 @@ from axes.admin import AccessAttemptAdmin
 from axes.models import AccessAttempt
 from django.apps import apps
 from django.contrib import admin
-from django.db.models import Field
+from django.contrib.auth.admin import GroupAdmin, UserAdmin
+from django.contrib.auth.models import Group, Permission, User
+from django.db.models import Field, ManyToManyField
 from django.forms import Field as FormField
+from django.forms import ModelMultipleChoiceField
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from django_tasks_db.admin import DBTaskResultAdmin
@@ -116,3 +119,69 @@ if admin.site.is_registered(AccessAttempt):  # AXES_ENABLE_ADMIN
         @admin.display(description=_("Expires At"))
         def expiration(self, obj: AccessAttempt) -> Any:
             return super().expiration(obj)
+
+
+# Django stores a permission's name in English ("Can add member") when it migrates; the admin's
+# user and group pages name them again in the reader's language from the codename's action.
+_PERMISSION_ACTIONS = {
+    "add": _("Can add %(model)s"),
+    "change": _("Can change %(model)s"),
+    "delete": _("Can delete %(model)s"),
+    "view": _("Can view %(model)s"),
+}
+
+
+def permission_label(permission: Permission) -> str:
+    """``"<app> | <model> | <what it allows>"`` in the reader's language, for Django's four
+    default permissions; another permission keeps its stored name."""
+    content_type = permission.content_type
+    model = content_type.model_class()
+    action = permission.codename.split("_", 1)[0]
+    if model is None or permission.codename != f"{action}_{model._meta.model_name}":
+        return str(permission)
+    allows = _PERMISSION_ACTIONS.get(action)
+    what = str(allows) % {"model": model._meta.verbose_name} if allows else permission.name
+    return f"{model._meta.app_config.verbose_name} | {model._meta.verbose_name} | {what}"
+
+
+def _related_model(formfield: ModelMultipleChoiceField[Any]) -> Any:
+    queryset = formfield.queryset
+    return queryset.model if queryset is not None else None
+
+
+def _labelled(formfield: ModelMultipleChoiceField[Any] | None) -> Any:
+    """The permissions' choices of a user or group page, labelled by
+    :func:`permission_label`; any other field as it is."""
+    if formfield is not None and _related_model(formfield) is Permission:
+        formfield.label_from_instance = permission_label  # type: ignore[method-assign,assignment]
+    return formfield
+
+
+admin.site.unregister(User)
+admin.site.unregister(Group)
+
+
+@admin.register(User)
+class ClubUserAdmin(UserAdmin[User]):
+    """Django's user pages, the permissions named in the reader's language."""
+
+    def formfield_for_manytomany(
+        self, db_field: ManyToManyField[Any, Any], request: HttpRequest, **kwargs: Any
+    ) -> ModelMultipleChoiceField[Any] | None:
+        field: ModelMultipleChoiceField[Any] | None = _labelled(
+            super().formfield_for_manytomany(db_field, request, **kwargs)
+        )
+        return field
+
+
+@admin.register(Group)
+class ClubGroupAdmin(GroupAdmin):
+    """Django's group pages, the permissions named in the reader's language."""
+
+    def formfield_for_manytomany(
+        self, db_field: ManyToManyField[Any, Any], request: HttpRequest | None = None, **kwargs: Any
+    ) -> ModelMultipleChoiceField[Any] | None:
+        field: ModelMultipleChoiceField[Any] | None = _labelled(
+            super().formfield_for_manytomany(db_field, request, **kwargs)
+        )
+        return field

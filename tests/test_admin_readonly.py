@@ -14,11 +14,12 @@ import re
 import pytest
 from django.contrib import admin
 from django.contrib.admin.utils import label_for_field
-from django.contrib.auth.models import User
+from django.contrib.auth.models import Permission, User
 from django.test import Client, RequestFactory
 from django.urls import reverse
 from django.utils import translation
 
+from clubsite.admin import permission_label
 from clubsite.models import Member
 from scoring.ledger import hanchan_final_scores, hanchan_start
 from scoring.models import Hanchan, LedgerChange, OnlineGame, RulesetVersion, Seat
@@ -165,3 +166,17 @@ def test_the_japanese_admin_index_and_lists_read_japanese(root_client: Client, g
         reverse("admin:scoring_hanchan_changelist"), headers={"accept-language": "ja"}
     ).text
     assert "Filter by" not in games and "日付 で絞り込む" in games
+
+
+def test_permissions_are_named_in_the_readers_language(root_client: Client, member: Member):
+    add_member = Permission.objects.get(codename="add_member")
+    with translation.override("ja"):
+        assert permission_label(add_member) == "クラブサイト | メンバー | メンバーの追加"
+    with translation.override("en"):
+        assert permission_label(add_member) == "Club site | member | Can add member"
+    page = root_client.get(
+        reverse("admin:auth_user_change", args=[member.user.pk]),
+        headers={"accept-language": "ja"},
+    )
+    assert "Can add" not in page.text and "Can view" not in page.text
+    assert "例会 | 会場 | 会場の変更" in page.text
