@@ -14,6 +14,7 @@ from django.core.management import call_command
 from django.test import Client
 from django.test.utils import override_settings
 from django.urls import reverse
+from django_tasks_db.models import DBTaskResult
 
 from clubsite.models import Member
 from ratings import updating
@@ -24,6 +25,7 @@ from scoring.ledger import hanchan_confirm, hanchan_final_scores, hanchan_start,
 from scoring.models import Hanchan
 from scoring.standings import club_today
 from tests.conftest import make_member
+from tests.test_tasks import run_worker, worker_process_state  # noqa: F401  (a fixture)
 
 Capture = Callable[..., AbstractContextManager[Any]]
 DAY = datetime.timedelta(days=1)
@@ -261,3 +263,22 @@ def test_it_follows_many_games_at_once_in_slices(
     updating.follow([g.pk for g in games])
     assert stored() == rebuilt
     assert_ratings(by_hand([(four, C), (four, B), (four, A), (four, C), (four, A)]))
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("worker_process_state")
+def test_with_the_worker_the_rating_follows_when_the_worker_runs(
+    four: list[Member], settings: Any
+) -> None:
+    """With the database backend the ledger's commit queues the task; the worker rates."""
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    game = hanchan_start(ruleset_id="makura-1.5", members=four, played_on=club_today(), by=None)
+    hanchan_final_scores(
+        hanchan_id=game.pk, final_scores={"scores": A}, expected_version=game.version, steward=True
+    )
+    queued = DBTaskResult.objects.get(status="READY")
+    assert queued.args_kwargs["args"] == [[game.pk]]
+    assert not Rating.objects.exists()
+    run_worker()
+    assert DBTaskResult.objects.get().status == "SUCCESSFUL"
+    assert_ratings(by_hand([(four, A)]))
