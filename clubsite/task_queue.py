@@ -32,6 +32,8 @@ TASK_LABELS = {
     "meetings.emails.send_reminder_emails": _("Meetup reminder e-mails"),
     "meetings.reminders.send_due_reminders": _("Scheduled meetup reminders"),
     "tournaments.emails.send_seating_emails": _("Seating e-mails"),
+    "clubsite.desk.welcome.send_welcome_email": _("Welcome e-mail"),
+    "ratings.tasks.ratings_follow": _("Rating update"),
 }
 # The most rows of each list on the page; the admin has them all.
 SHOWN = 100

@@ -111,3 +111,19 @@ def test_a_message_as_a_task_argument_round_trips():
     )
     message.attach("a.txt", "x", "text/plain")
     assert message_data(message) is None
+
+
+def test_every_label_names_a_task_of_the_site():
+    """The page names tasks by their code path: a task renamed or moved would lose its name."""
+    from django.tasks import Task
+    from django.utils import translation
+    from django.utils.module_loading import import_string
+
+    from clubsite.task_queue import TASK_LABELS
+
+    for path in TASK_LABELS:
+        task = import_string(path)
+        assert isinstance(task, Task) and task.module_path == path
+    with translation.override("ja"):
+        assert str(TASK_LABELS["ratings.tasks.ratings_follow"]) == "レーティングの更新"
+        assert str(TASK_LABELS["clubsite.desk.welcome.send_welcome_email"]) == "ようこそメール"
