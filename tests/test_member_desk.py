@@ -393,6 +393,22 @@ def test_a_steward_adds_and_edits_venues(desk: CsrfClient):
     assert Venue.objects.filter(name__iexact="sakura").count() == 1
 
 
+def test_a_members_page_links_stewards_to_the_desk(desk: CsrfClient, member: Member):
+    edit = reverse("desk:member_edit", args=[member.pk])
+    assert edit in desk.get(reverse("member_detail", args=[member.pk])).text
+    assert edit not in logged_in_client(member).get(reverse("member_detail", args=[member.pk])).text
+
+
+def test_the_list_marks_members_without_an_address(desk: CsrfClient, member: Member):
+    page = desk.get(reverse("desk:members"), headers={"accept-language": "en"})
+    row = page.text.split(f'id="member-{member.pk}"')[1].split("</li>")[0]
+    assert "No e-mail" in row
+    member.user.email = "aoki@example.org"
+    member.user.save()
+    page = desk.get(reverse("desk:members"), headers={"accept-language": "en"})
+    assert "No e-mail" not in page.text.split(f'id="member-{member.pk}"')[1].split("</li>")[0]
+
+
 def test_the_header_links_stewards_to_the_desk(desk: CsrfClient, member: Member):
     assert reverse("desk:members") in desk.get(reverse("game_list")).text
     assert reverse("desk:members") not in logged_in_client(member).get(reverse("game_list")).text
