@@ -101,9 +101,8 @@ def tournament_games(prefix: str = "") -> Q:
 
 def tournaments_counted_by_default() -> bool:
     """Whether the standings count tournament games unless the page says otherwise
-    (``settings.CLUB_TOURNAMENTS_IN_STANDINGS``, on where a settings module predates it;
-    rules-spec §4.4 leaves it to the club)."""
-    return bool(getattr(settings, "CLUB_TOURNAMENTS_IN_STANDINGS", True))
+    (``settings.CLUB_TOURNAMENTS_IN_STANDINGS``; rules-spec §4.4 leaves it to the club)."""
+    return bool(settings.CLUB_TOURNAMENTS_IN_STANDINGS)
 
 
 def counted_seats(counted: Versions, start: date, end: date) -> QuerySet[CountedSeat]:
