@@ -276,3 +276,22 @@ def test_the_heartbeat_shows_a_running_worker():
     beats = tasks(worker_health.heartbeat)
     assert len(beats) == worker_health.KEPT_BEATS + 1  # the kept ones and the next
     assert worker_health.heartbeat.get_backend().supports_defer
+
+
+def test_the_worker_starts_the_heartbeat():
+    """`manage.py db_worker` queues the first beat itself (here it stops after one task)."""
+    from django.core.management import call_command
+
+    assert worker_health.worker_state() == "stale"
+    call_command(
+        "db_worker",
+        "--max-tasks",
+        "1",
+        "--no-reload",
+        "--no-startup-delay",
+        "--interval",
+        "0",
+        verbosity=0,
+    )
+    assert worker_health.worker_state() == "ok"
+    assert [r.status for r in tasks(worker_health.heartbeat)] == ["SUCCESSFUL", "READY"]
