@@ -6,11 +6,12 @@ from __future__ import annotations
 import datetime
 import io
 from collections.abc import Callable
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
 import pytest
 from django.core.management import call_command
+from django.db import connection
 from django.test import Client
 from django.test.utils import override_settings
 from django.urls import reverse
@@ -25,6 +26,7 @@ from scoring.ledger import hanchan_confirm, hanchan_final_scores, hanchan_start,
 from scoring.models import Hanchan
 from scoring.standings import club_today
 from tests.conftest import make_member
+from tests.test_ledger_concurrency import at_once
 from tests.test_tasks import run_worker, worker_process_state  # noqa: F401  (a fixture)
 
 Capture = Callable[..., AbstractContextManager[Any]]
@@ -282,3 +284,26 @@ def test_with_the_worker_the_rating_follows_when_the_worker_runs(
     run_worker()
     assert DBTaskResult.objects.get().status == "SUCCESSFUL"
     assert_ratings(by_hand([(four, A)]))
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks need PostgreSQL")
+def test_two_workers_at_once_rate_in_turn(four: list[Member], staff_member: Member) -> None:
+    """Two workers each take some of the games at the same moment: the family's lock makes
+    them rate in turn, and the result is the order played whoever came first."""
+    today = club_today()
+    no_commit = nullcontext
+    games = [
+        play(four, scores, today - day * DAY, no_commit, steward=staff_member)
+        for day, scores in ((4, A), (3, B), (2, C), (1, A))
+    ]
+    rebuilt = stored()  # each game was rated as its import committed
+    RatedGame.objects.all().delete()
+    Rating.objects.all().delete()
+    results = at_once(
+        lambda: updating.follow([games[1].pk, games[3].pk]),
+        lambda: updating.follow([games[0].pk, games[2].pk]),
+    )
+    assert results == [None, None]
+    assert stored() == rebuilt
+    assert RatedGame.objects.count() == 4
