@@ -187,3 +187,31 @@ def test_the_board_of_a_gp_for_40_fits_the_screen(chromium: Any, live_server: An
         screenshot(board, "tournament-board-40-en")
     finally:
         screen.close()
+
+
+@pytest.mark.parametrize("language", ["ja", "en"])
+def test_the_steward_sees_the_round_clock_and_gives_extra_time(
+    phone: Any, staff_member: Member, language: str
+) -> None:
+    event, rnd, _ = gp_started(language)
+    phone.context.add_cookies([{"name": "django_language", "value": language,
+                                "url": phone.base_url}])  # fmt: skip
+    log_in(phone, "doi")
+    phone.goto(phone.base_url + f"/tournaments/{event.pk}/")
+    clock = phone.locator("#round-clock-1")
+    assert WORDS[language]["left"] in clock.inner_text()
+    minutes = phone.locator("#extra-1-2")
+    button = phone.locator("form.ev-extra-time button").nth(1)
+    for control in (minutes, button):
+        box = control.bounding_box()
+        assert box["height"] >= 44 and box["width"] >= 44
+    minutes.fill("7")
+    button.click()
+    phone.wait_for_load_state()
+    assert rnd.tables.get(number=2).extra_minutes == 7
+    extra = phone.locator("#extra-2").inner_text()
+    assert ("2卓：延長7分" if language == "ja" else "Table 2: 7 min extra time") in extra
+    no_sideways_scroll(phone)
+    screenshot(phone, f"tournament-clock-event-{language}")
+    phone.evaluate("window.scrollTo(0, document.querySelector('#clock').offsetTop - 8)")
+    phone.screenshot(path=str(SCREENSHOTS / f"tournament-clock-tables-{language}.png"))
