@@ -37,6 +37,7 @@ urlpatterns += [
     path("standings/export.csv", views.standings_export, name="standings_export"),
     path("standings/champions/", views.champions_page, name="champions"),
     path("standings/yaku/", views.yaku_page, name="yaku_records"),
+    path("standings/what-if/", views.what_if_page, name="what_if"),
     path("members/<int:member_id>/", views.member_page, name="member_detail"),
     path("members/<int:member_id>/games.csv", views.member_games_export, name="member_games_csv"),
     path("members/<int:member_id>/stats/", views.member_figures, name="member_figures"),

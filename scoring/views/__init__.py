@@ -20,6 +20,7 @@ from scoring.views.player_stats import head_to_head_page, head_to_head_pick, mem
 from scoring.views.rulesets import ruleset_detail, ruleset_list
 from scoring.views.standings import champions_page, standings_page
 from scoring.views.standings_csv import member_games_export, standings_export
+from scoring.views.whatif import what_if_page
 from scoring.views.yaku import yaku_page
 
 __all__ = [
@@ -43,6 +44,7 @@ __all__ = [
     "game_void",
     "hand_create",
     "hand_value",
+    "what_if_page",
     "yaku_page",
     "hand_edit",
     "hand_edit_preview",

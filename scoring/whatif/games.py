@@ -1,0 +1,164 @@
+"""One game re-scored under another ruleset's payment and settlement rules (issue 23
+item 4; docs/what-if.md). Pure Python: a game record in, a result or a refusal out.
+
+The record is the ledger's export of the game (``scoring.ledger.hanchan_record``,
+docs/game-record-format.md): its hands as entered, with their han and fu. Under the game's
+own ruleset the record replays as it is, so the result is the stored one (the page and the
+tests check every game). Under another ruleset of the same family the record keeps its
+ruleset, and the other ruleset's rules of :data:`scoring.whatif.rules.TAKEN` go into its
+``overrides``; the engine replays it (:func:`scoring.engine.replay_record`).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from scoring.engine import RecordError, Ruleset, replay_record, ruleset_of_record
+from scoring.whatif.rules import FINAL_SCORES_TAKEN, taken_overrides
+
+# Why a game cannot be re-scored, besides the engine's own refusal codes (ERROR_CODES).
+PLAYERS_DIFFER = "players_differ"  # a 3-player game under a 4-player ruleset, or back
+NOT_FINISHED = "not_finished"  # the hands end before the game would under the other rules
+PENDING = "correction_waits"  # a correction of the counted game waits for confirmation
+ENDS_EARLIER = "game_over"  # the engine's code: a hand after the game ended (a bust)
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """A game's settlement per seat: ``points`` (settlement points, oka and uma included),
+    ``ranks`` (1 = top) and ``scores`` (final raw scores, deposits to the top), in points."""
+
+    points: tuple[int, ...]
+    ranks: tuple[int, ...]
+    scores: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """A counted game as the ledger holds it: its ``record`` (club-game/1, or with
+    ``final_scores``), the member id of each seat, and the ``stored`` counted result;
+    ``pending``: a correction waits for confirmation, so the record's hands are no longer
+    those of the counted result (the game keeps its counted result both ways)."""
+
+    hanchan_id: int
+    played_on: date
+    record: Mapping[str, Any]
+    members: tuple[int, ...]
+    stored: Result
+    pending: bool = False
+
+    @property
+    def final_scores_only(self) -> bool:
+        return "final_scores" in self.record
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """Why a game cannot be re-scored: ``code`` (:data:`PLAYERS_DIFFER`,
+    :data:`NOT_FINISHED`, or the engine's refusal code, e.g. ``game_over`` when the game
+    ends earlier, ``fu_not_allowed``, ``too_many_ron_winners``), the 0-based ``hand`` at
+    fault if any, the engine's English ``message`` and its ``params``."""
+
+    code: str
+    hand: int | None
+    message: str
+    params: Mapping[str, int | str]
+
+
+def settled(record: Mapping[str, Any]) -> Result | Refusal:
+    """The record's own result: its replay's settlement, or why it has none."""
+    try:
+        replay = replay_record(record)
+    except RecordError as error:
+        return Refusal(error.code, error.hand_index, error.message, dict(error.params))
+    if replay.settlement is None:
+        return Refusal(NOT_FINISHED, None, "the hands end before the game does", {})
+    final = replay.settlement
+    return Result(tuple(final.points), tuple(final.ranks), tuple(final.scores))
+
+
+def rescore(record: Mapping[str, Any], other: Ruleset) -> Result | Refusal:
+    """The game of ``record`` re-scored under ``other``'s payment and settlement rules.
+
+    Under the record's own ruleset (``other.id`` is the record's ``ruleset``) the record
+    replays unchanged, its own overrides included: the stored result. Otherwise
+    :func:`rescored_record` builds the record to replay.
+
+    Returns:
+        A :class:`Result`, or a :class:`Refusal` (never raises for a record or a ruleset):
+        the other family, a hand the other rules forbid, a game that ends earlier (a bust
+        under the other tobi rules) or would not have ended.
+    """
+    if record.get("ruleset") == other.id:
+        return settled(record)
+    try:
+        game_ruleset = ruleset_of_record(record)
+    except RecordError as error:
+        return Refusal(error.code, error.hand_index, error.message, dict(error.params))
+    if game_ruleset.players != other.players:
+        return Refusal(
+            PLAYERS_DIFFER,
+            None,
+            f"a {game_ruleset.players}-player game under a {other.players}-player ruleset",
+            {"players": game_ruleset.players, "other": other.players},
+        )
+    return settled(rescored_record(record, game_ruleset, other))
+
+
+def rescored_record(
+    record: Mapping[str, Any], game_ruleset: Ruleset, other: Ruleset
+) -> dict[str, Any]:
+    """``record`` with ``other``'s rules of :data:`~scoring.whatif.rules.TAKEN` (only the
+    settlement's, :data:`~scoring.whatif.rules.FINAL_SCORES_TAKEN`, for final scores only)
+    as overrides over the game's own ruleset and overrides.
+
+    Two things of a record only make sense under its own rules and are adjusted:
+
+    - chips earned in a win (seed 003 L438-460) are dropped where ``other`` keeps no chips;
+    - final scores are moved by the difference of the start points (27,000 at the table of
+      seed 003, 25,000 under Makura), so that they add up to ``other``'s total, each seat
+      keeping what it won or lost; a bust named in them stays only where it still is one.
+    """
+    out = copy.deepcopy(dict(record))
+    final_scores = out.get("final_scores")
+    names = FINAL_SCORES_TAKEN if final_scores is not None else None
+    overrides = dict(out.get("overrides") or {})
+    overrides.update(taken_overrides(other, names) if names else taken_overrides(other))
+    out["overrides"] = overrides
+    if not other.chips:
+        for hand in out.get("hands", []):
+            for win in hand.get("wins", []) if isinstance(hand, dict) else []:
+                if isinstance(win, dict):
+                    win.pop("chips", None)
+    if isinstance(final_scores, dict):
+        out["final_scores"] = _final_scores_under(final_scores, game_ruleset, other)
+    return out
+
+
+def _final_scores_under(
+    final_scores: dict[str, Any], game_ruleset: Ruleset, other: Ruleset
+) -> dict[str, Any]:
+    shift = other.start_points - game_ruleset.start_points
+    scores = [score + shift for score in final_scores.get("scores", [])]
+    out: dict[str, Any] = {"scores": scores}
+    if final_scores.get("deposits"):
+        out["deposits"] = final_scores["deposits"]
+    tobi = [
+        entry
+        for entry in final_scores.get("tobi", [])
+        if other.tobi and _bust(other, scores[entry["busted"]])
+    ]
+    if tobi:
+        out["tobi"] = tobi
+    if other.chips and "chips" in final_scores:
+        out["chips"] = final_scores["chips"]
+    return out
+
+
+def _bust(ruleset: Ruleset, score: int) -> bool:
+    """Below 0, or at 0 where the ruleset says 0 is bust (rules-spec §1B, 002-004)."""
+    return score < 0 or (ruleset.tobi_at_zero and score == 0)

@@ -1,0 +1,261 @@
+"""What if (issue 23 item 4): counted games re-scored under another ruleset's payment and
+settlement rules, from their hands as entered; exact under the games' own rulesets.
+
+- every game of a seeded year replays to its stored result under its own ruleset, and the
+  what-if under the own ruleset changes nobody's total;
+- a hand-checked example: a hand game and a final-scores game under makura-1.5 re-scored under
+  tenhou-4p (rounding to the nearest 1,000 instead of down: Makura §24 floor, Tenhou
+  "四捨五入" half away, rules-spec M-01);
+- the games that cannot be re-scored are listed with why (a bust that ends the game earlier,
+  a triple ron, a 3-player game under a 4-player ruleset) and keep their stored result;
+- the page at /standings/what-if/ shows both standings, the change, and offers only rulesets
+  of the family.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from clubsite.models import Member
+from scoring.engine import load_ruleset
+from scoring.history_seeding import seed_history
+from scoring.ledger import counted_games, counted_results, hanchan_import
+from scoring.models import RulesetVersion
+from scoring.whatif.games import PLAYERS_DIFFER, Refusal, Result, rescore, settled
+from scoring.whatif.period import period_games
+from scoring.whatif.rules import differences
+from scoring.whatif.standings import what_if
+from tests.conftest import make_member
+
+DAY = datetime.date(2026, 5, 9)
+EVERYTHING = (datetime.date(2000, 1, 1), datetime.date(2100, 12, 31))
+NOTEN = {"result": "draw", "tenpai": []}
+
+
+def record(ruleset: str, players: list[str], hands: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"format": "club-game/1", "ruleset": ruleset, "players": players, "hands": hands}
+
+
+def rounding_game(players: list[str]) -> dict[str, Any]:
+    """East 1: seat 1 rons seat 2 for 3 han 40 fu (5,200); then seven noten draws to the end
+    of South 4. Final scores 25,000 / 30,200 / 19,800 / 25,000."""
+    win = {"result": "ron", "loser": 2, "wins": [{"winner": 1, "han": 3, "fu": 40}]}
+    return record("makura-1.5", players, [win] + [NOTEN] * 7)
+
+
+def final_scores_game(players: list[str]) -> dict[str, Any]:
+    out = record("makura-1.5", players, [])
+    out["final_scores"] = {"scores": [45300, 30000, 19700, 5000]}
+    return out
+
+
+def late_bust_game(players: list[str]) -> dict[str, Any]:
+    """Under "no tobi" (the GP's override, M-17) seat 3 plays on at -23,000 after dealing in
+    the dealer's yakuman in East 1; under tobi the game ends there."""
+    yakuman = {"result": "ron", "loser": 3, "wins": [{"winner": 0, "limit": "yakuman"}]}
+    out = record("makura-1.5", players, [yakuman] + [NOTEN] * 8)
+    out["overrides"] = {"tobi": False}
+    return out
+
+
+def triple_ron_game(players: list[str]) -> dict[str, Any]:
+    """East 1: seats 0, 1 and 2 ron seat 3 (Makura pays three winners; Tenhou has at most
+    two, a third is an abortive draw); the dealer among them keeps the deal."""
+    wins = [{"winner": seat, "han": 1, "fu": 30} for seat in (0, 1, 2)]
+    triple = {"result": "ron", "loser": 3, "wins": wins}
+    return record("makura-1.5", players, [triple] + [NOTEN] * 8)
+
+
+@pytest.fixture
+def four(db: None) -> list[Member]:
+    return [
+        make_member(name.lower(), name, kana)
+        for name, kana in (("Aoki", "あおき"), ("Baba", "ばば"), ("Chiba", "ちば"), ("Doi", "どい"))
+    ]
+
+
+def store(game: dict[str, Any], members: list[Member]) -> int:
+    by_name = {m.display_name: m for m in members}
+    game = {**game, "players": [m.display_name for m in members]}
+    return hanchan_import(record=game, members_by_name=by_name, played_on=DAY).pk
+
+
+def all_versions(players: int) -> list[int]:
+    return [
+        pk
+        for pk, parameters in RulesetVersion.objects.values_list("pk", "parameters")
+        if parameters["players"] == players
+    ]
+
+
+# -- exact under the games' own rulesets ----------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_every_game_of_a_seeded_year_replays_to_its_stored_result() -> None:
+    summary = seed_history(years=1, members=12, seed=7, games_per_night=2, end=DAY)
+    games = [
+        game for players in (4, 3) for game in period_games(all_versions(players), *EVERYTHING)
+    ]
+    assert len(games) == counted_games().count() >= summary.hanchans - summary.voided - 2
+    assert {g.record["ruleset"] for g in games} >= {"makura-1.5", "sanma-float"}
+    for game in games:
+        assert settled(game.record) == game.stored, game.hanchan_id
+    for ruleset_id in {g.record["ruleset"] for g in games}:
+        own = [g for g in games if g.record["ruleset"] == ruleset_id]
+        result = what_if(own, load_ruleset(ruleset_id))
+        assert result.not_reproduced == ()
+        assert result.refused == ()
+        assert result.rescored == result.games == len(own)
+        assert all(line.before == line.after for line in result.lines)
+        assert all(line.place_before == line.place_after for line in result.lines)
+        assert sum(line.games for line in result.lines) == len(own) * len(own[0].members)
+
+
+# -- a hand-checked example -----------------------------------------------------------------
+
+
+def test_the_rounding_game_under_tenhou_rounds_to_the_nearest_thousand() -> None:
+    players = ["Aoki", "Baba", "Chiba", "Doi"]
+    game = rounding_game(players)
+    # Makura 1.5 §24: (score - 30,000) floored to 1,000, uma 20/10, oka 20,000 to the top, the
+    # top takes minus the others: Aoki 2nd -5 +10, Doi 3rd -5 -10, Chiba 4th floor(-10.2) -20.
+    assert settled(game) == Result((5000, 41000, -31000, -15000), (2, 1, 4, 3),
+                                   (25000, 30200, 19800, 25000))  # fmt: skip
+    # Tenhou: rounded half away from zero, so Chiba's -10,200 is -10,000.
+    assert rescore(game, load_ruleset("tenhou-4p")) == Result(
+        (5000, 40000, -30000, -15000), (2, 1, 4, 3), (25000, 30200, 19800, 25000)
+    )
+
+
+def test_a_final_scores_game_is_resettled_and_moved_by_the_start_points() -> None:
+    game = final_scores_game(["Aoki", "Baba", "Chiba", "Doi"])
+    assert settled(game) == Result((56000, 10000, -21000, -45000), (1, 2, 3, 4),
+                                   (45300, 30000, 19700, 5000))  # fmt: skip
+    assert rescore(game, load_ruleset("tenhou-4p")) == Result(
+        (55000, 10000, -20000, -45000), (1, 2, 3, 4), (45300, 30000, 19700, 5000)
+    )
+    # Seed 003 starts at 27,000, returns 30,000 with an oka of 12,000, uma 10/5, no rounding:
+    # every score moves up by 2,000.
+    assert rescore(game, load_ruleset("home-nashinashi")) == Result(
+        (17300 + 12000 + 10000, 2000 + 5000, -8300 - 5000, -23000 - 10000),
+        (1, 2, 3, 4),
+        (47300, 32000, 21700, 7000),
+    )
+
+
+def test_the_kiriage_and_honba_rules_are_the_other_rulesets() -> None:
+    """4 han 30 fu: Makura rounds it up to a mangan (kiriage, 8,000), Tenhou pays 7,700."""
+    win = {"result": "ron", "loser": 2, "wins": [{"winner": 1, "han": 4, "fu": 30}]}
+    game = record("makura-1.5", ["A", "B", "C", "D"], [win] + [NOTEN] * 7)
+    assert settled(game).scores == (25000, 33000, 17000, 25000)  # type: ignore[union-attr]
+    assert rescore(game, load_ruleset("tenhou-4p")).scores == (  # type: ignore[union-attr]
+        25000, 32700, 17300, 25000,
+    )  # fmt: skip
+    assert set(differences(load_ruleset("makura-1.5"), load_ruleset("tenhou-4p"))) >= {
+        "rounding", "multi_ron", "payments",
+    }  # fmt: skip
+
+
+# -- what cannot be re-scored ----------------------------------------------------------------
+
+
+def test_a_game_that_busts_earlier_under_tobi_is_refused_at_its_next_hand() -> None:
+    game = late_bust_game(["A", "B", "C", "D"])
+    assert isinstance(settled(game), Result)
+    refusal = rescore(game, load_ruleset("tenhou-4p"))
+    assert isinstance(refusal, Refusal)
+    assert (refusal.code, refusal.hand, refusal.params["ended_by"]) == ("game_over", 1, "tobi")
+
+
+def test_a_triple_ron_is_refused_under_tenhou() -> None:
+    refusal = rescore(triple_ron_game(["A", "B", "C", "D"]), load_ruleset("tenhou-4p"))
+    assert isinstance(refusal, Refusal)
+    assert refusal.code in {"too_many_ron_winners", "sancha_ron_is_abort"}
+    assert refusal.hand == 0
+
+
+def test_a_three_player_game_under_a_four_player_ruleset_is_refused() -> None:
+    game = final_scores_game(["A", "B", "C", "D"])
+    sanma = {**game, "ruleset": "sanma-float", "players": ["A", "B", "C"]}
+    sanma["final_scores"] = {"scores": [50000, 35000, 20000]}
+    refusal = rescore(sanma, load_ruleset("tenhou-4p"))
+    assert refusal == Refusal(
+        PLAYERS_DIFFER, None, refusal.message, {"players": 3, "other": 4}  # type: ignore[union-attr]
+    )
+
+
+@pytest.mark.django_db
+def test_the_period_both_ways_with_the_refused_games_kept_as_stored(four: list[Member]) -> None:
+    rounding = store(rounding_game([]), four)
+    final = store(final_scores_game([]), four)
+    bust = store(late_bust_game([]), four)
+    triple = store(triple_ron_game([]), four)
+    games = period_games(all_versions(4), *EVERYTHING)
+    assert [g.hanchan_id for g in games] == [rounding, final, bust, triple]
+    assert games[1].final_scores_only
+
+    result = what_if(games, load_ruleset("tenhou-4p"))
+    assert result.not_reproduced == ()
+    assert (result.games, result.rescored, result.final_scores_games) == (4, 2, 1)
+    assert [(r.game.hanchan_id, r.refusal.hand) for r in result.refused] == [(bust, 1), (triple, 0)]
+    # The refused games count as stored on both sides: the change is the first two games'.
+    changes = {line.member_id: line.change for line in result.lines}
+    aoki, baba, chiba, doi = (m.pk for m in four)
+    assert changes == {aoki: -1000, baba: -1000, chiba: 1000 + 1000, doi: 0}
+    counted = {m.pk: 0 for m in four}
+    for member_id, points in counted_results().values_list("member_id", "points"):
+        counted[member_id] += points
+    assert {line.member_id: line.before for line in result.lines} == counted
+
+
+# -- the page --------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_the_page_shows_both_standings_and_the_refused_games(
+    four: list[Member], client_for: Any
+) -> None:
+    store(rounding_game([]), four)
+    store(final_scores_game([]), four)
+    bust = store(late_bust_game([]), four)
+    client: Client = client_for(four[0])
+    response = client.get(
+        "/standings/what-if/", {"period": "all", "to": "tenhou-4p"}, HTTP_ACCEPT_LANGUAGE="en"
+    )
+    assert response.status_code == 200
+    html = response.content.decode()
+    rows = {row.name: row for row in response.context["rows"]}
+    # Aoki: +5.0 and +56.0 as counted, +5.0 and +55.0 under Tenhou; the bust game as stored.
+    assert rows["Aoki"].change.text == "−1.0"
+    assert rows["Chiba"].change.text == "+2.0"
+    assert rows["Doi"].change.text == "0.0"
+    assert 'value="tenhou-4p" selected' in html
+    values = {choice.ruleset_id for choice in response.context["choices"]}
+    assert "makura-1.3" in values and not values & {"sanma-float", "fuji-sanma", "tenhou-3p"}
+    assert "1 game cannot be re-scored" in html
+    assert "A player busts earlier, so the game ends earlier." in html
+    assert f"/games/{bust}/" in html
+    assert "1 game was entered as final scores only" in html
+    assert "all 3 games replay to their stored results" in html
+
+    ja = client.get(
+        "/standings/what-if/", {"period": "all", "to": "tenhou-4p"}, HTTP_ACCEPT_LANGUAGE="ja"
+    ).content.decode()
+    assert "もしも" in ja and "プレイヤーがより早く飛ぶ" in ja
+
+
+@pytest.mark.django_db
+def test_the_standings_link_to_the_page_and_an_unknown_ruleset_falls_back(
+    four: list[Member], client_for: Any
+) -> None:
+    client: Client = client_for(four[0])
+    assert "/standings/what-if/" in client.get("/standings/").content.decode()
+    response = client.get("/standings/what-if/", {"to": "no-such-rules"})
+    assert response.status_code == 200
+    assert response.context["other"].players == 4
+    assert response.context["other"].id != "makura-1.5"
