@@ -4,10 +4,10 @@ member's history as a line of ordinals. Read-only; two queries for a member, one
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.utils.translation import gettext_lazy as _
 
 from ratings.models import Family, Rating, RatingStep
 
@@ -41,7 +41,7 @@ class Shown:
 class HistoryLine:
     """One game of a member's history: date, hanchan, placement, the rating after it."""
 
-    played_on: object
+    played_on: datetime.date
     hanchan_id: int
     placement: int
     ordinal: float
@@ -136,6 +136,3 @@ def rating_list(family: int) -> list[ListLine]:
         ListLine(place, r.member_id, r.member.display_name, shown(r))
         for place, r in enumerate(rows, start=1)
     ]
-
-
-FAMILY_CHOICES = [(Family.FOUR.value, _("4-player")), (Family.THREE.value, _("3-player"))]

@@ -6,8 +6,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
-from ratings.display import FAMILY_CHOICES, provisional_games, rating_list
-from ratings.models import Family, RatingBook
+from ratings.display import provisional_games, rating_list
+from ratings.models import Family
 
 
 @require_safe
@@ -19,15 +19,13 @@ def rating_list_page(request: HttpRequest) -> HttpResponse:
         family = Family.FOUR
     if family not in Family.values:
         family = Family.FOUR
-    book = RatingBook.objects.filter(family=family).first()
     return render(
         request,
         "ratings/rating_list.html",
         {
             "family": family,
-            "families": FAMILY_CHOICES,
+            "families": Family.choices,
             "lines": rating_list(family),
             "threshold": provisional_games(),
-            "updated_at": book.updated_at if book else None,
         },
     )
