@@ -5,34 +5,23 @@ others (issue 9), and a message the mail server did not take sent again later, w
 A message that fails is logged and, where the task backend runs tasks later (the worker's
 queue, ``CLUB_TASKS_BACKEND=database``), handed to :func:`resend_email`: attempt 2 runs a
 minute later, then 5 minutes, 30 minutes, 2 hours and 6 hours after each failed attempt
-(``RETRY_DELAYS``). The last attempt that fails marks its task failed, with the error, on the
-stewards' task page (``clubsite.task_queue``). The immediate backend (``make run``, the tests)
-has no later: there a failed message is logged only, as before.
+(``clubsite.task_retries``). The last attempt that fails marks its task failed, with the
+error, on the stewards' task page (``clubsite.task_queue``). The immediate backend (``make
+run``, the tests) has no later: there a failed message is logged only, as before.
 """
 
 from __future__ import annotations
 
-import datetime
 import logging
 from collections.abc import Sequence
 from typing import Any
 
 from django.core.mail import EmailMessage, EmailMultiAlternatives, mailers
 from django.tasks import task
-from django.utils import timezone
+
+from clubsite.task_retries import MAX_ATTEMPTS, error_text, requeue
 
 logger = logging.getLogger("clubsite.mail")
-
-# The wait before attempt 2, 3, ... of one message; attempt 1 is the first send.
-RETRY_DELAYS = (
-    datetime.timedelta(minutes=1),
-    datetime.timedelta(minutes=5),
-    datetime.timedelta(minutes=30),
-    datetime.timedelta(hours=2),
-    datetime.timedelta(hours=6),
-)
-MAX_ATTEMPTS = 1 + len(RETRY_DELAYS)
-
 
 class MailNotDelivered(Exception):
     """The last attempt at a message failed: its task ends failed, with this error."""
@@ -90,40 +79,24 @@ def message_from_data(data: dict[str, Any]) -> EmailMessage:
     )
 
 
-def error_text(error: BaseException) -> str:
-    """An error as one line for the task page: its class and message."""
-    return f"{type(error).__name__}: {error}".strip().rstrip(":")
-
-
 def retry_later(
     message: EmailMessage | dict[str, Any], *, what: str, attempt: int, error: BaseException
 ) -> bool:
-    """Queue attempt number ``attempt`` (2 or more) of ``message`` after its delay; returns
-    whether it was queued: not past ``MAX_ATTEMPTS``, nor with a backend that runs nothing
-    later (the immediate one), nor for a message that cannot be carried (:func:`message_data`)."""
+    """Queue attempt number ``attempt`` (2 or more) of ``message`` as :func:`resend_email`
+    (:func:`clubsite.task_retries.requeue`); returns whether it was queued: not past
+    ``MAX_ATTEMPTS``, nor with a backend that runs nothing later (the immediate one), nor
+    for a message that cannot be carried (:func:`message_data`)."""
     data = message if isinstance(message, dict) else message_data(message)
     if data is None:
         logger.error("%s: e-mail with attachments not retried", what)
         return False
-    if attempt > MAX_ATTEMPTS:
-        return False
-    if not resend_email.get_backend().supports_defer:
-        return False
-    run_after = timezone.now() + RETRY_DELAYS[attempt - 2]
-    resend_email.using(run_after=run_after).enqueue(data, what, attempt, error_text(error))
-    logger.warning(
-        "%s: e-mail to %s queued for attempt %d of %d at %s",
-        what,
-        ", ".join(data["to"]),
-        attempt,
-        MAX_ATTEMPTS,
-        run_after.isoformat(timespec="seconds"),
-    )
-    return True
+    return requeue(resend_email, [data, what], attempt=attempt, error=error)
 
 
 @task
-def resend_email(message: dict[str, Any], what: str, attempt: int, last_error: str) -> int:
+def resend_email(
+    message: dict[str, Any], what: str, *, attempt: int = 2, last_error: str = ""
+) -> int:
     """Attempt number ``attempt`` at a message that failed before (``last_error``: why the
     previous attempt failed, shown on the task page while this one waits). Returns 1 once
     sent, 0 when it failed again and the next attempt is queued.

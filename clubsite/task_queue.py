@@ -1,6 +1,7 @@
 """The stewards' task page (issue 24, item 1): the tasks of the worker's queue that failed,
-with their error, and those waiting or running, with the error of a mail's previous attempt
-(``clubsite.mail.resend_email``). Read-only: the admin ("Tasks Database Backend") has every
+with their error, and those waiting or running, with the attempt number and previous error
+of a task tried again (``clubsite.task_retries``: a mail, ``clubsite.mail.resend_email``, or
+a rating update). Read-only: the admin ("Tasks Database Backend") has every
 field and the full traceback; the worker retries the e-mails itself.
 
 Tasks are named by what they do, not their code path; a task's arguments are not shown (a
@@ -20,8 +21,9 @@ from django.tasks import TaskResultStatus
 from django.utils.translation import gettext_lazy as _
 from django_tasks_db.models import DBTaskResult, get_date_max
 
-from clubsite.mail import MAX_ATTEMPTS, resend_email
+from clubsite.mail import resend_email
 from clubsite.permissions import is_steward
+from clubsite.task_retries import MAX_ATTEMPTS
 from clubsite.worker_health import heartbeat, uses_worker, worker_state
 
 # What each task does, by its code path (the task modules of every app; the page imports none).
@@ -42,8 +44,8 @@ SHOWN = 100
 @dataclass(frozen=True)
 class TaskRow:
     """One task as the page shows it. ``when``: finished (failed), due (waiting, None for
-    "now") or started (running); ``error``: one line, or ""; ``attempt`` and ``to`` only for
-    a mail sent again."""
+    "now") or started (running); ``error``: one line, or ""; ``attempt`` only for a task tried
+    again, ``to`` only for a mail sent again."""
 
     label: str
     status: str
@@ -57,11 +59,12 @@ def task_row(result: DBTaskResult) -> TaskRow:
     """The page's row of one stored task."""
     label = str(TASK_LABELS.get(result.task_path, result.task_path.rsplit(".", 1)[-1]))
     attempt, to, error = None, "", ""
-    if result.task_path == resend_email.module_path:
-        args = result.args_kwargs.get("args", [])
-        if len(args) == 4 and isinstance(args[0], dict):
-            to = ", ".join(str(address) for address in args[0].get("to", []))
-            attempt, error = int(args[2]), str(args[3])
+    kwargs = result.args_kwargs.get("kwargs", {})
+    if isinstance(kwargs.get("attempt"), int) and kwargs["attempt"] > 1:
+        attempt, error = kwargs["attempt"], str(kwargs.get("last_error", ""))
+    args = result.args_kwargs.get("args", [])
+    if result.task_path == resend_email.module_path and args and isinstance(args[0], dict):
+        to = ", ".join(str(address) for address in args[0].get("to", []))
     if result.status == TaskResultStatus.FAILED:
         lines = [line for line in result.traceback.splitlines() if line.strip()]
         error = lines[-1].strip() if lines else result.exception_class_path

@@ -12,8 +12,9 @@ from django.test import Client
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
-from clubsite.mail import MAX_ATTEMPTS, resend_email
+from clubsite.mail import resend_email
 from clubsite.models import Member
+from clubsite.task_retries import MAX_ATTEMPTS
 from tests.test_tasks import DATABASE, IMMEDIATE
 
 pytestmark = pytest.mark.django_db
@@ -42,8 +43,8 @@ def queue(settings) -> None:
     }
     due = timezone.make_aware(datetime.datetime(2026, 12, 1, 19, 30))
     error = "SMTPServerDisconnected: gone"
-    resend_email.using(run_after=due).enqueue(message, "greeting", 3, error)
-    failed = resend_email.enqueue(message, "greeting", MAX_ATTEMPTS, "x")
+    resend_email.using(run_after=due).enqueue(message, "greeting", attempt=3, last_error=error)
+    failed = resend_email.enqueue(message, "greeting", attempt=MAX_ATTEMPTS, last_error="x")
     DBTaskResult.objects.filter(pk=failed.id).update(
         status="FAILED",
         finished_at=timezone.now(),

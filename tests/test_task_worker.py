@@ -16,9 +16,10 @@ from django.utils import timezone, translation
 from django_tasks_db.models import DBTaskResult
 
 from clubsite import worker_health
-from clubsite.mail import MAX_ATTEMPTS, RETRY_DELAYS, resend_email, send_each
+from clubsite.mail import resend_email, send_each
 from clubsite.models import Member
 from clubsite.task_queue import TaskRow, task_row
+from clubsite.task_retries import MAX_ATTEMPTS, RETRY_DELAYS
 from meetings import services
 from meetings.models import Application, Meetup, Venue
 from meetings.reminders import send_due_reminders
@@ -122,8 +123,11 @@ def test_a_refused_mail_is_tried_again_later_and_delivered(
     # Five members of the line-up and the applicants told, and the list: each its own retry.
     assert len(retries) == len(refusing) - 1 > 0
     first = retries[0]
-    message, what, attempt, error = first.args_kwargs["args"]
-    assert attempt == 2 and error == "ConnectionRefusedError: [Errno 111] Connection refused"
+    message, what = first.args_kwargs["args"]
+    assert first.args_kwargs["kwargs"] == {
+        "attempt": 2,
+        "last_error": "ConnectionRefusedError: [Errno 111] Connection refused",
+    }
     assert what.startswith("notice ") and message["to"]
     waited = first.run_after - started
     assert RETRY_DELAYS[0] <= waited < RETRY_DELAYS[0] + datetime.timedelta(seconds=30)
@@ -159,7 +163,7 @@ def test_the_waits_grow_and_the_last_failure_shows_on_the_stewards_page(
     waits = []
     for attempt in range(2, MAX_ATTEMPTS + 1):
         (queued,) = [r for r in tasks(resend_email) if r.status == "READY"]
-        assert queued.args_kwargs["args"][2] == attempt
+        assert queued.args_kwargs["kwargs"]["attempt"] == attempt
         waits.append(queued.run_after - queued.enqueued_at)
         make_due(resend_email)
         run_worker()
@@ -295,3 +299,37 @@ def test_the_worker_starts_the_heartbeat():
     )
     assert worker_health.worker_state() == "ok"
     assert [r.status for r in tasks(worker_health.heartbeat)] == ["SUCCESSFUL", "READY"]
+
+
+def test_a_rating_update_the_database_refused_is_tried_again(monkeypatch, member):
+    from django.db import OperationalError
+
+    from ratings import tasks as rating_tasks
+    from ratings import updating
+
+    asked: list[list[int]] = []
+
+    def deadlocked(ids):
+        asked.append(list(ids))
+        if len(asked) == 1:
+            raise OperationalError("deadlock detected")
+
+    monkeypatch.setattr(updating, "follow", deadlocked)
+    rating_tasks.ratings_follow.enqueue([7, 8])
+    run_worker()
+    first, again = tasks(rating_tasks.ratings_follow)
+    assert (first.status, first.return_value) == ("SUCCESSFUL", 0)
+    assert again.status == "READY" and again.args_kwargs == {
+        "args": [[7, 8]],
+        "kwargs": {"attempt": 2, "last_error": "OperationalError: deadlock detected"},
+    }
+    row = row_in_english(again)
+    assert (row.label, row.attempt, row.error) == (
+        "Rating update",
+        2,
+        "OperationalError: deadlock detected",
+    )
+    make_due(rating_tasks.ratings_follow)
+    run_worker()
+    assert asked == [[7, 8], [7, 8]]
+    assert tasks(rating_tasks.ratings_follow)[1].return_value == 2
