@@ -109,7 +109,7 @@ class OnlineLobby(models.Model):
     service = models.CharField(_("service"), max_length=20, choices=ONLINE_SERVICES)
     lobby = models.CharField(_("lobby"), max_length=40)
     ruleset_id = models.SlugField(_("club ruleset"), max_length=40)
-    note = models.CharField(_("note"), max_length=120, blank=True)
+    note = models.CharField(_("note on the lobby"), max_length=120, blank=True)
 
     class Meta:
         ordering = ["service", "lobby"]
