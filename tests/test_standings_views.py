@@ -93,7 +93,7 @@ def test_it_shows_the_hand_computed_totals(client: Client, history: History) -> 
     doi = html[html.index(f'id="standing-{history.m["D"].pk}"') :]
     assert "\N{MINUS SIGN}107.0" in doi[: doi.index("</tr>")]
     assert "33.3%" in doi[: doi.index("</tr>")]  # bust rate: 1 of 3 games
-    assert "ordered by average rank, then best game" in html
+    assert "the club orders them by average rank, then best game." in html
 
 
 def test_it_speaks_japanese(history: History, client_for: Callable[[Member], Client]) -> None:
