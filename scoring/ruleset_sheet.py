@@ -170,7 +170,28 @@ LOCAL_YAKU = {
     "shousharin": _("shousharin (6 han)"),
     "sanpuu": _("sanpuu (2 han)"),
     "north_yakuhai": _("north a yakuhai for everyone"),
+    "manzu_honitsu": _("manzu honitsu (yakuman)"),
+    "suurenkou": _("suurenkou (yakuman)"),
+    "sanrenkou": _("sanrenkou (2 han)"),
+    "shiisanputa": _("13-futou (yakuman)"),
 }
+DOUBLE_YAKUMAN = {
+    "kokushi_13_sided": _("kokushi with a 13-sided wait"),
+    "suuankou_tanki": _("suuankou tanki"),
+    "junsei_chuuren": _("junsei chuuren (9-sided wait)"),
+    "daisuushii": _("daisuushii"),
+}
+LONE_YAKUMAN = {
+    "tenhou": _("tenhou"),
+    "chiihou": _("chiihou"),
+    "renhou": _("renhou"),
+    "shiisanputa": _("13-futou"),
+}
+RINSHAN_HAITEI = {
+    "refused": _("not possible"),
+    "rinshan_only": _("rinshan only (1 han)"),
+}
+FIVE_SUITS = {"m": _("5m"), "p": _("5p"), "s": _("5s")}
 PAO_RON_HONBA = {
     "discarder": _("the discarder pays"),
     "liable": _("the liable player pays"),
@@ -291,6 +312,11 @@ SECTIONS: list[tuple[Promise, list[Row]]] = [
             ("chombo_effect", _("After a chombo"), _choice(CHOMBO_EFFECT)),
             ("chombo_riichi", _("Riichi sticks of a chombo hand"), _choice(CHOMBO_RIICHI)),
             ("tobi_after_chombo", _("A chombo payment can bust"), _yes_no),
+            (
+                "chombo_after_result",
+                _("A chombo in a hand won or drawn is still paid"),
+                _yes_no,
+            ),
         ],
     ),
     (
@@ -305,7 +331,19 @@ SECTIONS: list[tuple[Promise, list[Row]]] = [
             ),
             ("chiitoitsu_four_of_a_kind", _("Chiitoitsu with four of a kind"), _yes_no),
             ("renhou", _("Renhou"), _choice(RENHOU)),
+            ("paarenchan", _("Paarenchan (8th consecutive dealer win)"), _yes_no),
             ("local_yaku", _("Local yaku"), _list_of(LOCAL_YAKU)),
+            ("double_yakuman", _("Double yakuman"), _list_of(DOUBLE_YAKUMAN)),
+            ("lone_yakuman", _("Never combined with another yakuman"), _list_of(LONE_YAKUMAN)),
+            ("rinshan_haitei", _("Rinshan on the last tile"), _choice(RINSHAN_HAITEI)),
+            ("pinfu_tsumo", _("Pinfu on a tsumo"), _yes_no),
+            ("rinshan_tsumo_fu", _("Tsumo fu on a rinshan win"), _yes_no),
+            ("ryuuiisou_needs_hatsu", _("Ryuuiisou needs hatsu"), _yes_no),
+            ("riichi_kinds_combine", _("Open double riichi is 3 han"), _yes_no),
+            ("red_fives", _("Red fives"), _list_of(FIVE_SUITS)),
+            ("five_dora", _("Every five a dora"), _list_of(FIVE_SUITS)),
+            ("flowers", _("Flower tiles (nuki dora)"), _number),
+            ("nuki_north", _("North set aside (nuki dora)"), _yes_no),
         ],
     ),
     (
@@ -348,6 +386,10 @@ def rules_sheet(rs: Ruleset) -> list[SheetSection]:
         hidden.add("dealer_top_in_extension")
     if not rs.pao:
         hidden.add("pao_ron_honba")
+    if not rs.open_riichi:
+        hidden.add("riichi_kinds_combine")
+    if rs.players == 4:
+        hidden.update({"nuki_north", "flowers"})
     if rs.nagashi == "none":
         hidden.update({"nagashi_rotation", "nagashi_honba", "nagashi_takes_deposits"})
     sections = []

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 YAKU_LABELS: dict[str, Promise] = {
     "tsumo": _("Menzen tsumo"),
@@ -67,10 +68,16 @@ YAKU_LABELS: dict[str, Promise] = {
     "tsuisou": _("Tsuuiisou"),
     "chinroto": _("Chinroutou"),
     "daisharin": _("Daisharin"),
-    "tenhou": _("Tenhou"),
+    # Not the online service of the same name (天鳳): the yaku is 天和.
+    "tenhou": pgettext_lazy("yaku", "Tenhou"),
     "chiihou": _("Chiihou"),
     "renhou_yakuman": _("Renhou (yakuman)"),
     "paarenchan": _("Paarenchan"),
+    # Local yakuman and yaku of the seeds (issue 20: 004 L54, L57, L61; Makura §43).
+    "manzu_honitsu": _("Manzu honitsu"),
+    "suurenkou": _("Suurenkou"),
+    "shiisanputa": _("13-futou"),
+    "sanrenkou": _("Sanrenkou"),
     "yakuman": _("Yakuman"),
 }
 

@@ -53,3 +53,87 @@ def test_a_ron_entered_by_its_tiles(phone: Any, table_game: Hanchan, language: s
     assert (win["han"], win["fu"]) == (3, 30)
     assert win["tiles"] == {"hand": "234567m23488p675s", "win_tile": "5s"}
     assert {y["name"] for y in win["yaku"]} == {"riichi", "pinfu", "tanyao"}
+
+
+def _game(ruleset_id: str, members: list[Any]) -> Hanchan:
+    from scoring.ledger import hanchan_start
+    from scoring.standings.periods import club_today
+
+    return hanchan_start(
+        ruleset_id=ruleset_id, members=members, played_on=club_today(), by=members[0]
+    )
+
+
+def _open_keyboard(phone: Any, game: Hanchan) -> Any:
+    """Baba (seat 1, in riichi) rons Chiba (seat 2); the tile keyboard of Baba's pad."""
+    log_in(phone, "aoki")
+    phone.goto(phone.base_url + f"/games/{game.pk}/")
+    for name, value in (("result", "ron"), ("loser", "2"), ("winners", "1"), ("riichi", "1")):
+        with phone.expect_response(lambda r: "/preview/" in r.url):
+            radio(phone, name, value).evaluate("el => (el.closest('label') || el).click()")
+        settle(phone)
+    phone.locator("#value-pad-1 details.tile-entry > summary").click()
+    return phone.locator("#value-pad-1 .tile-keyboard")
+
+
+def _enter(phone: Any, keyboard: Any, taps: list[str]) -> str:
+    for tile in taps[:-1]:
+        keyboard.locator(f"button[data-tile='{tile}']").click()
+    with phone.expect_response(lambda r: "/preview/" in r.url):
+        keyboard.locator(f"button[data-tile='{taps[-1]}']").click()
+    settle(phone)
+    return str(phone.locator("#tile-result-1").inner_text())
+
+
+def _confirm(phone: Any, game: Hanchan) -> dict[str, Any]:
+    with phone.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/hands/")):
+        phone.locator("#hand-form button.confirm").click()
+    phone.locator("#hand-entry .notice.success").wait_for()
+    [win] = HandEntry.objects.get(hanchan=game).data["wins"]
+    return dict(win)
+
+
+def test_a_3_player_hand_with_north_set_aside(
+    phone: Any, member: Any, other_member: Any, coordinator: Any
+) -> None:
+    """Issue 20: the 3-player club (002 N(2) L76) sets a north aside as a nuki dora; its
+    keyboard at 390x844 has no 2m-8m keys and a key counting the norths set aside."""
+    game = _game("sanma-float", [member, other_member, coordinator])
+    keyboard = _open_keyboard(phone, game)
+    assert keyboard.locator("button[data-tile='2m']").count() == 0
+    assert keyboard.locator("button[data-tile='9m']").count() == 1
+    north = keyboard.locator("button[data-aside='kita']")
+    north.click()
+    north.click()
+    assert north.inner_text().endswith("×2")
+    box = north.bounding_box()
+    assert box is not None and box["x"] + box["width"] <= 390
+    # Riichi, a 9s tanki; the two norths are two dora: 3 han, 30 + 2 -> 40 fu.
+    taps = ["2p", "3p", "4p", "5p", "6p", "7p", "3s", "4s", "5s", "6s", "7s", "8s", "9s", "9s"]
+    result = _enter(phone, keyboard, taps)
+    assert "ドラ" in result
+    assert "40" in result
+    screenshot(phone, "tiles-3p-north-ja")
+    win = _confirm(phone, game)
+    assert (win["han"], win["fu"], win["tiles"]["kita"]) == (3, 40, 2)
+    assert {y["name"]: y["han"] for y in win["yaku"]} == {"riichi": 1, "dora": 2}
+
+
+def test_the_home_games_second_red_5p(
+    phone: Any, member: Any, other_member: Any, coordinator: Any, outsider: Any
+) -> None:
+    """Issue 20: 003 L91-94, the yellow set has two red 5p: the red 5p key takes two taps
+    (then greys), and the hand counts two aka dora; at 390x844."""
+    game = _game("home-nashinashi", [member, other_member, coordinator, outsider])
+    keyboard = _open_keyboard(phone, game)
+    red = keyboard.locator("button[data-tile='0p']")
+    red.click()
+    red.click()
+    assert red.is_disabled()
+    taps = ["2m", "3m", "4m", "5p", "6s", "7s", "8s", "2s", "3s", "4s", "9s", "9s"]
+    result = _enter(phone, keyboard, taps)
+    assert "赤ドラ" in result
+    screenshot(phone, "tiles-home-two-red-5p-ja")
+    win = _confirm(phone, game)
+    assert {y["name"]: y["han"] for y in win["yaku"]} == {"riichi": 1, "aka_dora": 2}
+    assert win["tiles"]["hand"].count("0") == 2

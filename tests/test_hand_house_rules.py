@@ -25,9 +25,10 @@ def test_a_double_wind_pair_is_2_fu_under_makura_and_4_under_tenhou():
 
 
 def test_chiitoitsu_with_four_of_a_kind_where_the_club_allows_it():
-    """002 S(2) L112 and 004 L33 allow it; Makura 1.5 §44b does not. 1111m 99m 22p 55p 77s
-    99s tsumo: chiitoitsu 2 + menzen tsumo 1 = 3 han 25 fu."""
-    hand = {"hand": "1111m99m22p55p77s99s", "win_tile": "9s", "tsumo": True, "seat_wind": "S"}
+    """002 S(2) L112 and 004 L33 allow it; Makura 1.5 §44b does not. 1111m 99m 22p 66p 77s
+    99s tsumo: chiitoitsu 2 + menzen tsumo 1 = 3 han 25 fu (no five: every 5p is a dora in
+    004, L22-23)."""
+    hand = {"hand": "1111m99m22p66p77s99s", "win_tile": "9s", "tsumo": True, "seat_wind": "S"}
     assert value("makura-1.5", **hand) == {"error": "the tiles are not a winning hand"}
     for ruleset in ("sanma-float", "fuji-sanma"):
         assert value(ruleset, **hand) == {

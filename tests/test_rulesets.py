@@ -141,7 +141,16 @@ def test_it_matches_appendix_a(ruleset_id, expected):
 def test_it_differs_between_makura_versions_only_by_the_withdrawn_win():
     old, new = load_ruleset("makura-1.3").parameters(), load_ruleset("makura-1.5").parameters()
     differing = {name for name in old if old[name] != new[name]}
-    assert differing == {"id", "name", "sources", "penalty_kinds", "penalty_amounts"}
+    # And by §44d (issue 20): v1.3's riichi kinds never combine, v1.5's §23 gives an open
+    # double riichi 3 han (rules-spec M-08).
+    assert differing == {
+        "id",
+        "name",
+        "sources",
+        "penalty_kinds",
+        "penalty_amounts",
+        "riichi_kinds_combine",
+    }
     assert load_ruleset("makura-1.5").penalty_amount("withdrawn_win") == 1000
     assert load_ruleset("makura-1.3").penalty_amount("withdrawn_win") is None
 

@@ -18,7 +18,24 @@ WINDS = ("E", "S", "W", "N")
 ABORTIVE_KINDS = ("kyuushu_kyuuhai", "suufon_renda", "suucha_riichi", "suukaikan", "sancha_ron")
 LIMITS = ("mangan", "haneman", "baiman", "sanbaiman", "yakuman")
 # Local yaku a hand's tiles can show (issue 13; 004 L56–L60, L26): rules-spec F-15.
-LOCAL_YAKU = ("daisharin", "shousharin", "sanpuu", "north_yakuhai")
+LOCAL_YAKU = (
+    "daisharin",
+    "shousharin",
+    "sanpuu",
+    "north_yakuhai",
+    # Issue 20: 004 L54 (manzu honitsu, yakuman), L57 (suurenkou, yakuman), L61 (sanrenkou,
+    # 2 han); Makura 1.3/1.5 §43 (13-futou, yakuman on the first draw).
+    "manzu_honitsu",
+    "suurenkou",
+    "sanrenkou",
+    "shiisanputa",
+)
+# Yakuman a ruleset may count double (issue 20; Makura §43 L352-356, 003 L559-560).
+DOUBLE_YAKUMAN = ("kokushi_13_sided", "suuankou_tanki", "junsei_chuuren", "daisuushii")
+# Yakuman that may stand alone, never added to another (Makura 1.3 §43 L360, 1.5 L295).
+LONE_YAKUMAN = ("tenhou", "chiihou", "renhou", "shiisanputa")
+# Suits with red fives (issue 20: 003 L91-94 has two red 5p) and suits whose every five is dora.
+FIVE_SUITS = ("m", "p", "s")
 # The most chips one win takes from one payer under a ruleset with chips (a ruleset without
 # them takes none). Seed 003's table pays at most 7 (a yakuman's 5 with ippatsu and ura, rules-
 # spec §1H, H-16); two digits leave room for any club's table, and keep a game's chip balance
@@ -91,6 +108,11 @@ class Ruleset:
     tobi: bool = _param("A player going bust ends the game (off for the GP, M-17).")
     tobi_at_zero: bool = _param("Exactly 0 points is already bust (002/003/004), not only < 0.")
     tobi_after_chombo: bool = _param("The bust check also runs after a chombo payment (§35).")
+    chombo_after_result: bool = _param(
+        "A chombo in a hand that ends in a win or a draw is still paid, after it (seed 003"
+        " L402-410, L426-428, H-18: the record's chombo on a ron, tsumo or draw); False: the"
+        " win stands and the chombo is waived (Makura §34)."
+    )
     tobi_payment: int = _param(
         "Seed 003: each busted player pays this, shared among those who busted them (H-06)."
     )
@@ -237,6 +259,10 @@ class Ruleset:
     )
     nagashi_honba: bool = _param("Honba is added to nagashi payments.")
     nagashi_takes_deposits: bool = _param("The nagashi player takes the deposits.")
+    paarenchan: bool = _param(
+        "The dealer's 8th consecutive win on is yakuman (Makura 1.3 §44f L386-388, 1.5 L316-318;"
+        " M-09: a draw resets the count, a chombo hand is ignored); the table offers it."
+    )
     chips: bool = _param("The ruleset keeps a chip ledger (003).")
     yakitori_chips: int = _param("Chips a player without a win pays each player with one.")
 
@@ -259,7 +285,48 @@ class Ruleset:
     )
     local_yaku: tuple[str, ...] = _param(
         "Local yaku the tiles can show: daisharin (yakuman), shousharin (6 han), sanpuu (2 han), "
-        "north_yakuhai (004 L26, L56-L60, F-15)."
+        "north_yakuhai (004 L26, L56-L60, F-15); manzu_honitsu, suurenkou (yakuman), sanrenkou "
+        "(2 han) (004 L54, L57, L61); shiisanputa (13-futou, yakuman; Makura §43)."
+    )
+    # Issue 20: the seeds' own valuations of a hand's tiles (defaults = Tenhou's).
+    double_yakuman: tuple[str, ...] = _param(
+        "Yakuman counted double: kokushi_13_sided, suuankou_tanki, junsei_chuuren, daisuushii "
+        "(Makura 1.3 §43 L352-356, 1.5 L285-289; 003 L559-560); empty = all single (Tenhou)."
+    )
+    lone_yakuman: tuple[str, ...] = _param(
+        "Yakuman never added to another yakuman: tenhou, chiihou, renhou, shiisanputa (Makura "
+        "1.3 §43 L360, 1.5 L295); the hand then takes the larger of the two values."
+    )
+    rinshan_haitei: str = _choice(
+        "refused",
+        "rinshan_only",
+        doc=(
+            "A rinshan win on the last tile: refused as a contradiction (Tenhou), or rinshan's "
+            "1 han only, the two never stacking (002 K(7) L72, 004 L108)."
+        ),
+    )
+    pinfu_tsumo: bool = _param(
+        "Pinfu counts on a tsumo (004 L24 'ツモ平和あり'; 003 L608: with 2 tsumo fu, 30 fu)."
+    )
+    rinshan_tsumo_fu: bool = _param(
+        "A rinshan win adds the 2 tsumo fu (Makura §45d); False: none (002 K(3) L66)."
+    )
+    ryuuiisou_needs_hatsu: bool = _param(
+        "Ryuuiisou needs hatsu (003 L557 '発必須'); False: any all-green hand (Makura §44g)."
+    )
+    riichi_kinds_combine: bool = _param(
+        "Open riichi and double riichi add up to 3 han (Makura 1.5 §23); False: the riichi "
+        "kinds never combine, an open double riichi is 2 han (Makura 1.3 §44d)."
+    )
+    red_fives: tuple[str, ...] = _param(
+        "The red fives of the set, one entry each by suit: m, p, s (003 L91-94: m, p, p, s)."
+    )
+    five_dora: tuple[str, ...] = _param(
+        "Suits whose every five is a dora (004 L22-23: p, s); a red five there counts once."
+    )
+    flowers: int = _param("Flower tiles in the set, each a nuki dora (004 L17, L27: 4).")
+    nuki_north: bool = _param(
+        "A north may be set aside as a nuki dora (3-player: Tenhou, 002 N(2) L76; not 004)."
     )
 
     def penalty_amount(self, kind: str) -> int | None:

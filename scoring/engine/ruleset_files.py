@@ -12,7 +12,15 @@ from pathlib import Path
 from typing import Any
 
 from .errors import RecordError
-from .ruleset import ABORTIVE_KINDS, LOCAL_YAKU, WINDS, Ruleset
+from .ruleset import (
+    ABORTIVE_KINDS,
+    DOUBLE_YAKUMAN,
+    FIVE_SUITS,
+    LOCAL_YAKU,
+    LONE_YAKUMAN,
+    WINDS,
+    Ruleset,
+)
 
 RULESET_DIR = Path(__file__).resolve().parent.parent / "rulesets"
 # A ruleset's variants live in a file of their own, so that the ruleset's file stays a flat
@@ -194,10 +202,32 @@ def _builtin(ruleset_id: str) -> Ruleset:
     return ruleset
 
 
+# Parameters added after rulesets were stored (issue 20, hands from tiles; the payments do not
+# read them): a mapping without one (a RulesetVersion stored before, a ruleset file written
+# before) reads it as Tenhou's presets have it, so such a game's tiles value as they did.
+ADDED_DEFAULTS: dict[str, Any] = {
+    "double_yakuman": lambda data: (),
+    "lone_yakuman": lambda data: (),
+    "rinshan_haitei": lambda data: "refused",
+    "pinfu_tsumo": lambda data: True,
+    "rinshan_tsumo_fu": lambda data: True,
+    "ryuuiisou_needs_hatsu": lambda data: False,
+    "riichi_kinds_combine": lambda data: True,
+    "red_fives": lambda data: ("m", "p", "s"),
+    "five_dora": lambda data: (),
+    "flowers": lambda data: 0,
+    "nuki_north": lambda data: data.get("players") == 3,
+    # Added beside them (issue 20 items 3 and 4), read as before they existed.
+    "paarenchan": lambda data: False,
+    "chombo_after_result": lambda data: False,
+}
+
+
 def ruleset_from_mapping(data: Mapping[str, Any], *, key_prefix: str = "") -> Ruleset:
     """Build and validate a :class:`Ruleset` from plain data (a parsed TOML file).
 
-    Every parameter must be present with the right type; lists become tuples.
+    Every parameter must be present with the right type (but those of
+    :data:`ADDED_DEFAULTS`); lists become tuples.
 
     Raises:
         RecordError: a missing, unknown or badly typed parameter, a value outside its
@@ -211,6 +241,9 @@ def ruleset_from_mapping(data: Mapping[str, Any], *, key_prefix: str = "") -> Ru
                 None, key_prefix + name, "unknown ruleset parameter", code="unknown_parameter"
             )
     for name, f in _FIELDS.items():
+        if name not in data and name in ADDED_DEFAULTS:
+            values[name] = ADDED_DEFAULTS[name](data)
+            continue
         if name not in data:
             raise RecordError(
                 None, key_prefix + name, "missing ruleset parameter", code="parameter_missing"
@@ -339,6 +372,19 @@ def _check_consistency(rs: Ruleset, prefix: str) -> None:
             raise fail(
                 "local_yaku", f"unknown local yaku {yaku!r}", code="local_yaku_unknown", yaku=yaku
             )
+    for name, allowed in (
+        ("double_yakuman", DOUBLE_YAKUMAN),
+        ("lone_yakuman", LONE_YAKUMAN),
+        ("red_fives", FIVE_SUITS),
+        ("five_dora", FIVE_SUITS),
+    ):
+        for item in getattr(rs, name):
+            if item not in allowed:
+                raise fail(
+                    name, f"each must be one of {', '.join(allowed)}", code="parameter_not_a_choice"
+                )
+    if not 0 <= rs.flowers <= 8:
+        raise fail("flowers", "must be 0 to 8", code="parameter_not_a_choice")
     if rs.double_wind_pair_fu not in (2, 4):
         raise fail("double_wind_pair_fu", "must be 2 or 4", code="double_wind_pair_fu_out_of_range")
     for kind in rs.abortive_draws:

@@ -5,11 +5,15 @@ In: ``{"ruleset": "makura-1.5", "hand": "234m067p11z", "melds": [{"type": "pon",
 "555z"}], "win_tile": "1z", "tsumo": false, "seat_wind": "S", "round_wind": "E", "riichi":
 true, "ippatsu": false, "double_riichi": false, "open_riichi": false, "haitei": false,
 "houtei": false, "rinshan": false, "chankan": false, "tenhou": false, "chiihou": false,
-"renhou": false, "dora_indicators": ["4m"], "ura_indicators": ["9s"], "kita": 0}``: tiles in
+"renhou": false, "dora_indicators": ["4m"], "ura_indicators": ["9s"], "kita": 0,
+"flowers": 0}``: tiles in
 mpsz notation (``0`` a red five), ``hand`` the concealed tiles with the winning tile, meld
 types ``chi``, ``pon``, ``kan`` (open) and ``ankan``; a missing flag is false, a missing list
-empty, a missing wind East. Extension: ``"honba": n`` (default 0) for a ruleset's 2-han
-minimum from some honba (003 L106).
+empty, a missing wind East; ``kita`` north tiles and ``flowers`` flower tiles set aside as
+nuki dora (issue 20: only where the ruleset has them, ``nuki_north`` and ``flowers``). A ``0``
+is a red five of the ruleset's set (``red_fives``: two ``0p`` in 003's yellow set, L91-94; none
+in 004's, where every 5p and 5s is a dora, L22-23). Extension: ``"honba": n`` (default 0) for
+a ruleset's 2-han minimum from some honba (003 L106).
 
 Out: ``{"han": int, "fu": int, "yaku": [{"name": "riichi", "han": 1}, ...], "yakuman": int,
 "limit": "mangan"|...|null}`` (:meth:`scoring.tiles.evaluate.HandValue.to_json`), or
@@ -21,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from scoring.engine import load_ruleset
+from scoring.engine import Ruleset, load_ruleset
 
 from .evaluate import evaluate
 from .hand import MELD_KINDS, WINDS, HandRefused, HandTiles, Meld, Situation
@@ -42,7 +46,7 @@ FLAGS = (
     "renhou",
 )
 # What the tiles themselves say (the rest is the ruleset, the seat's situation and flags).
-TILE_KEYS = ("hand", "melds", "win_tile", "dora_indicators", "ura_indicators", "kita")
+TILE_KEYS = ("hand", "melds", "win_tile", "dora_indicators", "ura_indicators", "kita", "flowers")
 KEYS = frozenset({"ruleset", "seat_wind", "round_wind", "honba", *TILE_KEYS, *FLAGS})
 MELD_SIZES = {"chi": 3, "pon": 3, "kan": 4, "ankan": 4}
 
@@ -51,8 +55,9 @@ class ContractError(ValueError):
     """Input that does not follow the contract; ``str(error)`` names the key."""
 
 
-def read_hand(data: Any) -> tuple[str, HandTiles, Situation, int]:
-    """The ruleset id, tiles, situation and honba of one contract object.
+def read_hand(data: Any, ruleset: Ruleset | None = None) -> tuple[str, HandTiles, Situation, int]:
+    """The ruleset id, tiles, situation and honba of one contract object; the red fives are
+    ``ruleset``'s, or the built-in ruleset's that ``data`` names (one per suit if none).
 
     Raises:
         ContractError: not an object, an unknown key, a value of the wrong type, tiles that
@@ -85,7 +90,15 @@ def read_hand(data: Any) -> tuple[str, HandTiles, Situation, int]:
     kita = data.get("kita", 0)
     if isinstance(kita, bool) or not isinstance(kita, int) or not 0 <= kita <= 4:
         raise ContractError("kita: must be 0 to 4")
-    tiles = TileSet()
+    flowers = data.get("flowers", 0)
+    if isinstance(flowers, bool) or not isinstance(flowers, int) or not 0 <= flowers <= 8:
+        raise ContractError("flowers: must be 0 to 8")
+    if ruleset is None:
+        try:
+            ruleset = load_ruleset(ruleset_id)
+        except KeyError:
+            ruleset = None
+    tiles = TileSet(ruleset.red_fives if ruleset is not None else ("m", "p", "s"))
     try:
         melds = tuple(_meld(m, i, tiles) for i, m in enumerate(_list(data, "melds")))
         hand_text = data.get("hand")
@@ -106,6 +119,7 @@ def read_hand(data: Any) -> tuple[str, HandTiles, Situation, int]:
             dora_indicators=dora,
             ura_indicators=ura,
             kita=kita,
+            flowers=flowers,
         ),
         Situation(**flags, seat_wind=winds["seat_wind"], round_wind=winds["round_wind"]),
         honba,

@@ -40,7 +40,7 @@ class Meld:
 class HandTiles:
     """The tiles of a win: ``concealed`` (the winning tile included), ``melds``,
     ``win_tile`` (one of ``concealed``), dora and ura dora indicators, ``kita`` north tiles
-    set aside (3-player nuki dora)."""
+    set aside (3-player nuki dora), ``flowers`` flower tiles set aside (004 L27, nuki dora)."""
 
     concealed: tuple[int, ...]
     melds: tuple[Meld, ...]
@@ -48,6 +48,7 @@ class HandTiles:
     dora_indicators: tuple[int, ...] = ()
     ura_indicators: tuple[int, ...] = ()
     kita: int = 0
+    flowers: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,6 +19,23 @@ Each adjustment is a ruleset parameter (``scoring/rulesets/*.toml``, docs/rules-
   every call.)
 - ``two_han_minimum_from_honba`` (003 L106): from that honba a win needs 2 han without dora.
 
+Issue 20 (each a ruleset parameter; Tenhou's presets keep the package's reading):
+
+- yakuman as the seeds value them (:mod:`scoring.tiles.yakuman_rules`): double yakuman,
+  yakuman that never combine, manzu honitsu and suurenkou (004 L54, L57), 13-futou;
+- ``sanrenkou`` (004 L61, 2 han): three pungs of one suit in a row, read as pungs where that
+  pays more than the package's best reading;
+- a local yaku as a hand's only yaku (004 L26: an open hand with a north pung and nothing
+  else): the package refuses a hand without its own yaku, so such a hand is read with a
+  stand-in yaku of no fu (haitei or houtei) that is then taken off;
+- ``pinfu_tsumo`` where 20 fu do not exist (004 L24, 003 L608): pinfu stays and the tsumo
+  adds 2 fu (30 fu), instead of the package's dropping the pinfu;
+- ``rinshan_tsumo_fu`` false (002 K(3) L66): a rinshan win adds no tsumo fu;
+- ``rinshan_haitei``, ``riichi_kinds_combine``, ``ryuuiisou_needs_hatsu``: in the package's
+  configuration (:func:`scoring.tiles.package_reading.package_config`);
+- the set's dora (:mod:`scoring.tiles.dora_rules`): red fives as the set has them, every five
+  of 004's 5p and 5s, flowers.
+
 Pure Python: no Django import.
 """
 
@@ -29,6 +46,7 @@ from collections import Counter
 
 from scoring.engine import Ruleset
 
+from . import dora_rules, yakuman_rules
 from .hand import HandRefused, HandTiles, HandValue, RawValue, Situation, Yaku
 from .package_reading import package_reading
 
@@ -54,26 +72,101 @@ DORA = frozenset({"dora", "aka_dora", "ura_dora"})
 def read(ruleset: Ruleset, tiles: HandTiles, situation: Situation) -> RawValue:
     """The package's reading of the hand (:func:`package_reading`), or, where the ruleset
     allows four of a tile in a chiitoitsu and the package finds no winning hand, that
-    chiitoitsu (:func:`chiitoitsu_with_four`).
+    chiitoitsu (:func:`chiitoitsu_with_four`); 13-futou where the ruleset has it; the
+    sanrenkou reading where it pays more; a hand whose only yaku is local read with a
+    stand-in (see the module's list).
 
     Raises:
         HandRefused: as :func:`package_reading`.
     """
+    futou = yakuman_rules.shiisanputa(ruleset, tiles, situation)
+    if futou is not None:
+        return futou
     try:
-        return package_reading(ruleset, tiles, situation)
+        raw = _reading(ruleset, tiles, situation, ())
     except HandRefused as refused:
         if refused.reason == "hand_not_winning" and ruleset.chiitoitsu_four_of_a_kind:
             quad = chiitoitsu_with_four(ruleset, tiles, situation)
             if quad is not None:
                 return quad
-        raise
+        if refused.reason != "no_yaku" or "sanrenkou" not in ruleset.local_yaku:
+            raise
+        raw = None
+    if "sanrenkou" in ruleset.local_yaku and (raw is None or not raw.yakuman_names):
+        for run in yakuman_rules.pung_runs(tiles, 3):
+            reading = _sanrenkou_reading(ruleset, tiles, situation, run)
+            if reading is not None and (raw is None or _worth(reading) > _worth(raw)):
+                raw = reading
+    if raw is None:
+        raise HandRefused("no_yaku", "the hand has no yaku")
+    return raw
+
+
+def _reading(
+    ruleset: Ruleset,
+    tiles: HandTiles,
+    situation: Situation,
+    closed_pungs: tuple[tuple[int, ...], ...],
+) -> RawValue:
+    """The package's reading; a hand without the package's yaku read again with a stand-in
+    yaku (haitei on a tsumo, houtei on a ron; neither adds fu), taken off, where a local yaku
+    may be its yaku (004 L26, L60, L61). :func:`check` refuses it if none is."""
+    try:
+        return package_reading(ruleset, tiles, situation, closed_pungs=closed_pungs)
+    except HandRefused as refused:
+        local = {"north_yakuhai", "sanpuu", "sanrenkou"} & set(ruleset.local_yaku)
+        if refused.reason != "no_yaku" or not local:
+            raise
+    stand_in = "haitei" if situation.tsumo else "houtei"
+    if situation.tsumo:
+        trial = dataclasses.replace(situation, haitei=True)
+    else:
+        trial = dataclasses.replace(situation, houtei=True)
+    raw = package_reading(ruleset, tiles, trial, closed_pungs=closed_pungs)
+    return dataclasses.replace(raw, yaku=tuple(y for y in raw.yaku if y.name != stand_in))
+
+
+def _sanrenkou_reading(
+    ruleset: Ruleset, tiles: HandTiles, situation: Situation, run: tuple[int, ...]
+) -> RawValue | None:
+    """The hand read with ``run`` (three types) held as pungs, plus sanrenkou (004 L61,
+    2 han open or closed, F-15); ``None`` where that reading is no hand or a yakuman."""
+    called = {m.tiles[0] // 4 for m in tiles.melds if m.kind != "chi"}
+    pungs = []
+    for kind in run:
+        if kind not in called:
+            pungs.append(tuple([t for t in tiles.concealed if t // 4 == kind][:3]))
+    try:
+        raw = _reading(ruleset, tiles, situation, tuple(pungs))
+    except HandRefused:
+        return None
+    if raw.yakuman_names:
+        return None
+    yaku = list(raw.yaku)
+    win_kind = tiles.win_tile // 4
+    ronned = not situation.tsumo and win_kind in run and win_kind not in called
+    if ronned and any(y.name == "sanankou" for y in yaku):
+        # The pung the ron completed is no concealed pung (the package took it as one).
+        closed = yakuman_rules.pung_types(dataclasses.replace(tiles, melds=()))
+        ankan = sum(1 for m in tiles.melds if m.kind == "ankan")
+        if sum(1 for k in closed if k != win_kind) + ankan < 3:
+            yaku = [y for y in yaku if y.name != "sanankou"]
+    position = next((i for i, y in enumerate(yaku) if y.name in DORA), len(yaku))
+    yaku.insert(position, Yaku("sanrenkou", 2))
+    return dataclasses.replace(raw, yaku=tuple(yaku))
+
+
+def _worth(raw: RawValue) -> tuple[int, int]:
+    return sum(y.han for y in raw.yaku), raw.fu
 
 
 def adjust(ruleset: Ruleset, tiles: HandTiles, situation: Situation, raw: RawValue) -> RawValue:
-    """``raw`` with the ruleset's fu and local yaku applied (see the module's list)."""
+    """``raw`` with the ruleset's yakuman, fu, local yaku and dora applied (see the module's
+    list)."""
     if "daisharin" in ruleset.local_yaku and _seven_pairs_of_one_suit(ruleset, tiles):
         # 004 L56: any chinitsu chiitoitsu, whatever reading (ryanpeikou) pays more.
         return RawValue((Yaku("daisharin", 13),), frozenset({"daisharin"}), 25, (("base", 25),))
+    raw = yakuman_rules.apply(ruleset, tiles, raw)
     if raw.yakuman_names:
         return raw
     yaku = list(raw.yaku)
@@ -81,6 +174,17 @@ def adjust(ruleset: Ruleset, tiles: HandTiles, situation: Situation, raw: RawVal
     details = raw.fu_details
     if ruleset.double_wind_pair_fu == 2 and any(r == "double_valued_pair" for r, _ in details):
         details = tuple((r, 2 if r == "double_valued_pair" else f) for r, f in details)
+        fu = _round_up(sum(f for _, f in details))
+    if situation.tsumo and not ruleset.pinfu_tsumo_20fu and any(y.name == "pinfu" for y in yaku):
+        # No 20 fu (003 L608, H-10): the tsumo adds its 2 fu; pinfu stays where the ruleset
+        # has pinfu on a tsumo (004 L24), and goes where it has not.
+        details = (*details, ("tsumo", 2))
+        fu = _round_up(sum(f for _, f in details))
+        if not ruleset.pinfu_tsumo:
+            yaku = [y for y in yaku if y.name != "pinfu"]
+    if situation.rinshan and not ruleset.rinshan_tsumo_fu and ("tsumo", 2) in details:
+        # 002 K(3) L66: "嶺上開花によるあがりにはツモ符の加符はつかない".
+        details = tuple(d for d in details if d != ("tsumo", 2))
         fu = _round_up(sum(f for _, f in details))
     if ruleset.renhou == "6han":
         yaku = [Yaku(y.name, 6) if y.name == "renhou" else y for y in yaku]
@@ -93,17 +197,29 @@ def adjust(ruleset: Ruleset, tiles: HandTiles, situation: Situation, raw: RawVal
     if "shousharin" in ruleset.local_yaku and {"chiitoitsu", "honitsu"} <= names:
         yaku = [y for y in yaku if y.name not in ("chiitoitsu", "honitsu")]
         yaku.insert(0, Yaku("shousharin", 6))
-    return dataclasses.replace(raw, yaku=tuple(yaku), fu=fu, fu_details=details)
+    adjusted = dataclasses.replace(raw, yaku=tuple(yaku), fu=fu, fu_details=details)
+    return dora_rules.recount(ruleset, tiles, adjusted)
 
 
 def check(
     ruleset: Ruleset, tiles: HandTiles, situation: Situation, value: HandValue, *, honba: int
 ) -> None:
-    """Refuse a hand the ruleset does not allow (atozuke, the 2-han minimum).
+    """Refuse a hand the ruleset does not allow (no yaku but dora, atozuke, the 2-han
+    minimum, more nuki dora than the set has).
 
     Raises:
-        HandRefused: ``atozuke`` or ``two_han_minimum``.
+        HandRefused: ``no_yaku``, ``atozuke``, ``two_han_minimum``, ``no_kita`` or
+            ``too_many_flowers``.
     """
+    if tiles.kita and not ruleset.nuki_north:
+        raise HandRefused("no_kita", "the ruleset sets no north aside as a nuki dora")
+    if tiles.flowers > ruleset.flowers:
+        raise HandRefused(
+            "too_many_flowers", f"the ruleset's set has {ruleset.flowers} flower tiles"
+        )
+    if not value.yakuman and not any(y.name not in DORA for y in value.yaku):
+        # A hand read with a stand-in yaku (see :func:`read`) whose local yaku did not come.
+        raise HandRefused("no_yaku", "the hand has no yaku")
     if not ruleset.atozuke and not value.yakuman:
         _check_atozuke(ruleset, tiles, situation, value)
     minimum_from = ruleset.two_han_minimum_from_honba

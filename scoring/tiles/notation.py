@@ -6,7 +6,9 @@ chun). Each type has four copies, ids ``type * 4 + copy``. ``0`` in mpsz is a re
 red five of each suit is copy 0 of its five (ids 16, 52 and 88, the package's
 ``FIVE_RED_*``), so a plain ``5`` takes that copy only as its fourth. One :class:`TileSet`
 hands out the copies of a whole hand (concealed tiles, melds, winning tile), so a hand never
-holds a fifth copy of a tile nor two red fives of a suit.
+holds a fifth copy of a tile nor more red fives of a suit than the set has: one each by
+default, the copies after the first for a set with more (issue 20: 003 L91-94, two red 5p are
+ids 52 and 53).
 """
 
 from __future__ import annotations
@@ -53,28 +55,55 @@ def type_name(tile_type: int) -> str:
     return f"{tile_type % 9 + 1}{SUITS[tile_type // 9]}"
 
 
-class TileSet:
-    """The copies handed out so far in one hand: each call takes the next free copy."""
+def red_ids(red_fives: tuple[str, ...] | list[str] = ("m", "p", "s")) -> frozenset[int]:
+    """The 136 ids of a set's red fives, ``red_fives`` one suit letter per red five:
+    ``("m", "p", "p", "s")`` -> ``{16, 52, 53, 88}`` (copy 0 of each five first, the package's
+    red five).
 
-    def __init__(self) -> None:
+    Raises:
+        TileError: a suit other than m, p, s, or more than four red fives of a suit.
+    """
+    ids: set[int] = set()
+    for suit in set(red_fives):
+        if suit not in RED_FIVES:
+            raise TileError(f"{suit!r}: red fives are m, p or s")
+        count = list(red_fives).count(suit)
+        if count > 4:
+            raise TileError(f"0{suit}: a set has four fives of a suit")
+        ids.update(range(RED_FIVES[suit], RED_FIVES[suit] + count))
+    return frozenset(ids)
+
+
+class TileSet:
+    """The copies handed out so far in one hand: each call takes the next free copy.
+    ``red_fives``: the set's red fives, one suit letter each (:func:`red_ids`)."""
+
+    def __init__(self, red_fives: tuple[str, ...] | list[str] = ("m", "p", "s")) -> None:
         self._used: set[int] = set()
+        self._red_fives = tuple(red_fives)
+        self._red = red_ids(red_fives)
 
     def take(self, tile_type: int, red: bool) -> int:
-        """A free copy of ``tile_type`` (the red five when ``red``), as a 136 id.
+        """A free copy of ``tile_type`` (a red five when ``red``), as a 136 id.
 
         Raises:
-            TileError: the hand already has four of the tile, or the red five twice.
+            TileError: the hand already has four of the tile, or every red five of the suit.
         """
         suit = SUITS[tile_type // 9]
         if red:
-            tile_id = RED_FIVES[suit]
-            if tile_id in self._used:
+            reds = sorted(i for i in self._red if i // 4 == tile_type)
+            for tile_id in reds:
+                if tile_id not in self._used:
+                    self._used.add(tile_id)
+                    return tile_id
+            if not reds:
+                raise TileError(f"0{suit}: this set has no red five of that suit")
+            if len(reds) == 1:
                 raise TileError(f"0{suit}: a hand has one red five of each suit")
-            self._used.add(tile_id)
-            return tile_id
-        # Plain fives leave the red copy for last: a fourth plain five exists only in a set
-        # without red fives, where that copy is an ordinary five.
-        copies = sorted(range(tile_type * 4, tile_type * 4 + 4), key=lambda i: i in _RED_IDS)
+            raise TileError(f"0{suit}: this set has {len(reds)} red fives of that suit")
+        # Plain fives leave the red copies for last: a plain five takes one only in a set
+        # with fewer red fives, where that copy is an ordinary five.
+        copies = sorted(range(tile_type * 4, tile_type * 4 + 4), key=lambda i: i in self._red)
         for tile_id in copies:
             if tile_id not in self._used:
                 self._used.add(tile_id)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from mahjong.constants import EAST
+from mahjong.constants import EAST, HATSU
 from mahjong.hand_calculating.hand import HandCalculator
 from mahjong.hand_calculating.hand_config import HandConfig, OptionalRules
 from mahjong.hand_calculating.yaku_config import YakuConfig
@@ -37,11 +37,14 @@ def options_for(ruleset: Ruleset) -> OptionalRules:
     return OptionalRules(
         has_open_tanyao=ruleset.open_tanyao,
         has_aka_dora=True,
-        # Tenhou counts each yakuman once (composites add up); no yakuman is double by itself.
+        # Every yakuman reads single here; a ruleset's double yakuman are the house rules'
+        # (scoring.tiles.yakuman_rules, issue 20).
         has_double_yakuman=False,
         kiriage=ruleset.kiriage != "none",
         fu_for_open_pinfu=True,
-        fu_for_pinfu_tsumo=not ruleset.pinfu_tsumo_20fu,
+        # Pinfu on a tsumo is read at 20 fu; where 20 fu do not exist the house rules add the
+        # tsumo fu (003 L608) or drop the pinfu (issue 20).
+        fu_for_pinfu_tsumo=False,
         renhou_as_yakuman=ruleset.renhou == "yakuman",
         # 004 L56: daisharin is any chinitsu chiitoitsu, in every suit.
         has_daisharin=daisharin,
@@ -53,17 +56,29 @@ def options_for(ruleset: Ruleset) -> OptionalRules:
 
 def package_config(ruleset: Ruleset, tiles: HandTiles, situation: Situation) -> HandConfig:
     """The ``mahjong`` package's ``HandConfig`` for this win: the situation's flags and
-    winds, ``ruleset``'s options (:func:`options_for`) and the kita (nukidora) count."""
-    return HandConfig(
+    winds, ``ruleset``'s options (:func:`options_for`) and the kita (nukidora) count.
+
+    Issue 20: a rinshan win on the last tile is read as rinshan alone where the two never
+    stack (``rinshan_haitei``, 002 K(7) L72, 004 L108); an open double riichi as double
+    riichi alone where riichi kinds never combine (``riichi_kinds_combine``, Makura 1.3
+    §44d L380); ryuuiisou without hatsu is no ryuuiisou where hatsu is needed (003 L557).
+    """
+    haitei = situation.haitei
+    if haitei and situation.rinshan and ruleset.rinshan_haitei == "rinshan_only":
+        haitei = False
+    open_riichi = situation.open_riichi
+    if open_riichi and situation.double_riichi and not ruleset.riichi_kinds_combine:
+        open_riichi = False
+    config = HandConfig(
         is_tsumo=situation.tsumo,
         is_riichi=situation.riichi or situation.double_riichi or situation.open_riichi,
         is_ippatsu=situation.ippatsu,
         is_rinshan=situation.rinshan,
         is_chankan=situation.chankan,
-        is_haitei=situation.haitei,
+        is_haitei=haitei,
         is_houtei=situation.houtei,
         is_daburu_riichi=situation.double_riichi,
-        is_open_riichi=situation.open_riichi,
+        is_open_riichi=open_riichi,
         is_tenhou=situation.tenhou,
         is_chiihou=situation.chiihou,
         is_renhou=situation.renhou,
@@ -72,19 +87,41 @@ def package_config(ruleset: Ruleset, tiles: HandTiles, situation: Situation) -> 
         options=options_for(ruleset),
         num_nuki_dora=tiles.kita,
     )
+    if ruleset.ryuuiisou_needs_hatsu and not any(
+        t // 4 == HATSU for t in (*tiles.concealed, *(t for m in tiles.melds for t in m.tiles))
+    ):
+        # The package's own YakuConfig per config: its ryuuiisou is never met here.
+        config.yaku.ryuisou.is_condition_met = _never  # type: ignore[method-assign]
+    return config
 
 
-def package_reading(ruleset: Ruleset, tiles: HandTiles, situation: Situation) -> RawValue:
+def _never(*_args: object, **_kwargs: object) -> bool:
+    return False
+
+
+def package_reading(
+    ruleset: Ruleset,
+    tiles: HandTiles,
+    situation: Situation,
+    *,
+    closed_pungs: tuple[tuple[int, ...], ...] = (),
+) -> RawValue:
     """The package's reading of the hand under ``ruleset``'s options, before house rules.
 
     Raises:
         HandRefused: what the package itself refuses (``hand_not_winning``, ``no_yaku``,
             ``winning_tile_not_in_hand``, a situation the tiles contradict), or renhou where
             the ruleset has none (``no_renhou``).
+
+    ``closed_pungs``: concealed pungs (136 ids, among ``tiles.concealed``) the reading must
+    keep as pungs (a local yaku of pungs, 004 L61).
     """
     if situation.renhou and ruleset.renhou == "none":
         raise HandRefused("no_renhou", "the ruleset has no renhou")
     melds = [package_meld(m) for m in tiles.melds]
+    melds += [
+        PackageMeld(meld_type=PackageMeld.PON, tiles=list(p), opened=False) for p in closed_pungs
+    ]
     all_tiles = list(tiles.concealed) + [t for m in tiles.melds for t in m.tiles]
     config = package_config(ruleset, tiles, situation)
     response = HandCalculator().estimate_hand_value(
