@@ -93,11 +93,15 @@ def _confirm(phone: Any, game: Hanchan) -> dict[str, Any]:
     return dict(win)
 
 
+@pytest.mark.parametrize("language", ["ja", "en"])
 def test_a_3_player_hand_with_north_set_aside(
-    phone: Any, member: Any, other_member: Any, coordinator: Any
+    phone: Any, member: Any, other_member: Any, coordinator: Any, language: str
 ) -> None:
     """Issue 20: the 3-player club (002 N(2) L76) sets a north aside as a nuki dora; its
     keyboard at 390x844 has no 2m-8m keys and a key counting the norths set aside."""
+    phone.context.add_cookies(
+        [{"name": "django_language", "value": language, "url": phone.base_url}]
+    )
     game = _game("sanma-float", [member, other_member, coordinator])
     keyboard = _open_keyboard(phone, game)
     assert keyboard.locator("button[data-tile='2m']").count() == 0
@@ -105,15 +109,15 @@ def test_a_3_player_hand_with_north_set_aside(
     north = keyboard.locator("button[data-aside='kita']")
     north.click()
     north.click()
-    assert north.inner_text().endswith("×2")
+    assert north.inner_text() == ("抜き北 北 ×2" if language == "ja" else "North set aside 北 ×2")
     box = north.bounding_box()
     assert box is not None and box["x"] + box["width"] <= 390
     # Riichi, a 9s tanki; the two norths are two dora: 3 han, 30 + 2 -> 40 fu.
     taps = ["2p", "3p", "4p", "5p", "6p", "7p", "3s", "4s", "5s", "6s", "7s", "8s", "9s", "9s"]
     result = _enter(phone, keyboard, taps)
-    assert "ドラ" in result
+    assert ("ドラ" if language == "ja" else "Dora") in result
     assert "40" in result
-    screenshot(phone, "tiles-3p-north-ja")
+    screenshot(phone, f"tiles-3p-north-{language}")
     win = _confirm(phone, game)
     assert (win["han"], win["fu"], win["tiles"]["kita"]) == (3, 40, 2)
     assert {y["name"]: y["han"] for y in win["yaku"]} == {"riichi": 1, "dora": 2}
@@ -137,3 +141,22 @@ def test_the_home_games_second_red_5p(
     win = _confirm(phone, game)
     assert {y["name"]: y["han"] for y in win["yaku"]} == {"riichi": 1, "aka_dora": 2}
     assert win["tiles"]["hand"].count("0") == 2
+
+
+def test_fujis_keyboard_has_flowers_and_no_red_five(
+    phone: Any, member: Any, other_member: Any, coordinator: Any
+) -> None:
+    """Issue 20: 004 L22-23 every 5p and 5s is a dora (so no red-five key, a note instead),
+    L27 four flowers set aside, L26 the north is a yakuhai (no north key); at 390x844."""
+    game = _game("fuji-sanma", [member, other_member, coordinator])
+    keyboard = _open_keyboard(phone, game)
+    assert keyboard.locator("button[data-tile^='0']").count() == 0
+    assert keyboard.locator("button[data-aside='kita']").count() == 0
+    assert "5筒 5索" in keyboard.locator(".kb-five-dora").inner_text()
+    flower = keyboard.locator("button[data-aside='flowers']")
+    for _ in range(5):
+        flower.click()
+    assert flower.inner_text() == "花 ×0"  # four flowers, then back to none
+    flower.click()
+    assert flower.inner_text() == "花 ×1"
+    screenshot(phone, "tiles-fuji-flowers-ja")
