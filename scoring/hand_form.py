@@ -130,6 +130,7 @@ class HandForm(forms.Form):
         strict: bool = False,
         round_wind: str = "E",
         honba: int = 0,
+        paarenchan: bool = False,
         **kwargs: Any,
     ) -> None:
         super().__init__(_carried_value(_implied_ron(data), ruleset.players), **kwargs)
@@ -140,6 +141,8 @@ class HandForm(forms.Form):
         self.strict = strict
         self.round_wind = round_wind
         self.honba = honba
+        # The dealer's win in this hand is paarenchan (Makura §44f; the view counts the wins).
+        self.paarenchan = paarenchan
         # Hands entered by their tiles (issue 13): the evaluation per seat, and a warning
         # where the pad's value differs from it.
         self.tile_results: dict[int, HandValue] = {}
@@ -195,6 +198,10 @@ class HandForm(forms.Form):
             fields["rinshan_from"] = seat_field()
         if self.may_stop:
             fields["dealer_stops"] = forms.BooleanField(required=False)
+        if rs.chombo_after_result:
+            # A chombo paid after the win or the draw (seed 003 L402-410, L426-428, H-18).
+            fields["chombo_after"] = seat_field()
+            fields["chombo_noten_payments"] = forms.BooleanField(required=False)
         values = choices_for(self)
         for seat in range(rs.players):
             fields[f"value_{seat}"] = forms.ChoiceField(
@@ -276,7 +283,7 @@ class HandForm(forms.Form):
 
     def extras_open(self) -> bool:
         """Whether the "more" section starts open: something in it is set or wrong."""
-        names = ["open_riichi", "nagashi", "rinshan_from", "dealer_stops"]
+        names = ["open_riichi", "nagashi", "rinshan_from", "dealer_stops", "chombo_after"]
         names += [f"penalty_{kind}" for kind in self.ruleset.penalty_kinds]
         names += [f"pao_{s}" for s in range(self.seat_count)]
         names += [f"chips_{s}" for s in range(self.seat_count)]
@@ -302,6 +309,7 @@ class HandForm(forms.Form):
             or (result == "tsumo" and rs.rinshan_liability != "none")
             or (result in ("ron", "tsumo") and (rs.chips or rs.pao))
             or (result in ("ron", "tsumo", "draw") and self.may_stop)
+            or (result in ("ron", "tsumo", "draw") and rs.chombo_after_result)
         )
 
     def next_step(self) -> str:
@@ -358,6 +366,12 @@ class HandForm(forms.Form):
             hand["penalties"] = penalties
         if data.get("dealer_stops") and result in ("ron", "tsumo", "draw"):
             hand["dealer_stops"] = True
+        offender = data.get("chombo_after")
+        if offender is not None and result in ("ron", "tsumo", "draw"):
+            chombo: dict[str, Any] = {"offender": offender}
+            if result == "draw" and data.get("chombo_noten_payments"):
+                chombo["noten_payments"] = True
+            hand["chombo"] = chombo
         if not self.missing and not self.errors:
             self.hand = hand
         return data
@@ -419,6 +433,9 @@ class HandForm(forms.Form):
             win["limit"] = value
             if value == "yakuman":
                 win["yakuman"] = data.get(f"yakuman_{seat}") or 1
+                if self.paarenchan and seat == self.dealer and "yaku" not in win:
+                    # So that the yaku records name it (Makura §44f).
+                    win["yaku"] = [{"name": "paarenchan", "han": 13}]
                 pao = data.get(f"pao_{seat}")
                 if pao is not None:
                     if pao == seat:
@@ -583,6 +600,10 @@ def hand_form_data(hand: dict[str, Any]) -> dict[str, Any]:
             data[key] = str(hand[key])
     if hand.get("dealer_stops"):
         data["dealer_stops"] = "on"
+    if isinstance(hand.get("chombo"), dict):
+        data["chombo_after"] = str(hand["chombo"]["offender"])
+        if hand["chombo"].get("noten_payments"):
+            data["chombo_noten_payments"] = "on"
     by_kind: dict[str, list[str]] = {}
     for penalty in hand.get("penalties", []):
         by_kind.setdefault(f"penalty_{penalty['kind']}", []).append(str(penalty["seat"]))

@@ -44,6 +44,8 @@ class PadForm(Protocol):
     @property
     def dealer(self) -> int: ...
     @property
+    def paarenchan(self) -> bool: ...
+    @property
     def fields(self) -> Mapping[str, object]: ...
     @property
     def outcome(self) -> str: ...
@@ -115,6 +117,8 @@ class WinPad:
     tile_fu: tuple[tuple[str, int], ...] = ()
     tile_label: str = ""
     tile_warning: str = ""
+    # The dealer's win in this hand would be paarenchan (Makura §44f): the pad says so.
+    paarenchan: bool = False
 
     @property
     def common_grid(self) -> list[GridRow]:
@@ -208,6 +212,7 @@ def win_pads(form: PadForm) -> list[WinPad]:
                 chips=chips,
                 tiles=form[f"tiles_{seat}"],
                 **_tile_parts(form, seat),
+                paarenchan=dealer and form.paarenchan,
             )
         )
     return pads

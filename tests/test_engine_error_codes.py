@@ -420,6 +420,12 @@ def parse_refusal(data: Any, players: int = 4) -> RecordError:
          "not_an_integer", {}),
         ({"result": "abort", "kind": "nine_terminals"}, "kind", "unknown_abortive_draw", {}),
         ({"result": "chombo"}, "offender", "chombo_needs_offender", {}),
+        ({"result": "draw", "chombo": 2}, "chombo", "chombo_not_an_object", {}),
+        ({"result": "tsumo", "wins": [{"winner": 0, "limit": "mangan"}],
+          "chombo": {"offender": 0}}, "chombo.offender", "chombo_offender_is_winner",
+         {"seat": 0}),
+        ({"result": "abort", "kind": "suucha_riichi", "chombo": {"offender": 1}}, "chombo",
+         "key_not_for_result", {"result": "abort"}),
     ],
 )  # fmt: skip
 def test_a_malformed_hand_carries_its_code(data, key, code, params):

@@ -12,7 +12,7 @@ Public API:
 - :func:`replay_record`, :class:`Replay` — a whole game record;
   :func:`check_record_values` — the text and numbers no record has.
 - :func:`hand_payment`, :func:`basic_points`, :func:`legal_fu` — the
-  payment grid.
+  payment grid; :func:`dealer_win_streak`, :func:`is_paarenchan_next` — paarenchan's count.
 - :class:`RecordError` — the only exception raised for bad input; its ``code`` is one of
   :data:`ERROR_CODES`.
 """
@@ -22,6 +22,7 @@ from .errors import RecordError
 from .game import Game, HandResult, TableState
 from .hand_value import basic_points, hand_payment, legal_fu
 from .hands import Hand, Penalty, Win, parse_hand, parse_hands
+from .paarenchan import dealer_win_streak, is_paarenchan_next
 from .record_values import check_record_values
 from .replay import Replay, record_players, replay_record, ruleset_of_record
 from .ruleset import Ruleset
@@ -54,8 +55,10 @@ __all__ = [
     "available_rulesets",
     "basic_points",
     "check_record_values",
+    "dealer_win_streak",
     "final_settlement",
     "hand_payment",
+    "is_paarenchan_next",
     "legal_fu",
     "load_ruleset",
     "parse_hand",

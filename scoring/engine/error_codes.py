@@ -28,6 +28,8 @@ ERROR_CODES: Mapping[str, str] = MappingProxyType(
         "sancha_ron; params: max (ron winners allowed)",
         "too_many_ron_winners": "more ron winners than the ruleset allows; params: max, winners",
         "no_nagashi": "the ruleset has no nagashi mangan",
+        "no_chombo_after_result": "a chombo paid after a win or draw (extension) where the "
+        "ruleset waives it (Makura §34)",
         "no_such_abortive_draw": "the ruleset has no abortive draw of this kind; params: kind",
         "dealer_stop_not_all_last": "dealer_stops outside the all-last hand",
         "dealer_stop_needs_renchan": "dealer_stops although the dealer did not keep the deal "
@@ -78,6 +80,9 @@ ERROR_CODES: Mapping[str, str] = MappingProxyType(
         "tiles_malformed": "a win's tiles that are not the hand-value contract's hand keys",
         "unknown_abortive_draw": "an abortive draw kind that does not exist",
         "chombo_needs_offender": "a chombo without the offender's seat",
+        "chombo_not_an_object": "a win's or draw's chombo (extension) that is not "
+        "{offender[, noten_payments]}",
+        "chombo_offender_is_winner": "a win's chombo owed by one of its winners; params: seat",
         "penalties_not_a_list": "penalties that are not a list",
         "penalty_not_an_object": "a penalty that is not an object of exactly seat and kind",
         # check_record_values: text and numbers no record has, anywhere in it.

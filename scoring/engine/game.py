@@ -218,10 +218,25 @@ class Game(HandOutcomes):
             keep_dealer, next_honba = self._abort(hand, dealer, honba)
         else:
             keep_dealer, next_honba = self._chombo(hand, dealer, honba, ledger)
+        # H-18: the win or the draw is settled first, then the chombo; the hand's own result
+        # decides the dealer and the honba. A bust by the chombo payment alone ends the game
+        # only where the ruleset says so (tobi_after_chombo).
+        bust_scores: list[int] | None = None
+        if hand.chombo_after is not None and not rs.chombo_after_result:
+            raise RecordError(
+                None,
+                "chombo",
+                "the ruleset waives a chombo in a hand that ends in a win or a draw",
+                code="no_chombo_after_result",
+            )
+        if hand.chombo_after is not None:
+            if not rs.tobi_after_chombo:
+                bust_scores = [s + d for s, d in zip(self.scores, ledger.deltas, strict=True)]
+            self._pay_chombo(hand.chombo_after, dealer, ledger)
 
         deltas = ledger.deltas
         new_scores = [score + delta for score, delta in zip(self.scores, deltas, strict=True)]
-        ended = self._end_after_hand(hand, new_scores, keep_dealer, ledger)
+        ended = self._end_after_hand(hand, new_scores, keep_dealer, ledger, bust_scores)
 
         # Everything is valid: commit.
         # Positional: HandResult is built for every hand of every replay.
@@ -254,16 +269,24 @@ class Game(HandOutcomes):
 
     # -- ending and advancing ---------------------------------------------------------------
     def _end_after_hand(
-        self, hand: Hand, scores: list[int], keep_dealer: bool, ledger: HandLedger
+        self,
+        hand: Hand,
+        scores: list[int],
+        keep_dealer: bool,
+        ledger: HandLedger,
+        bust_scores: list[int] | None = None,
     ) -> str | None:
-        """Tobi, agari/tenpai-yame and the dealer-top end; validates ``dealer_stops``."""
+        """Tobi, agari/tenpai-yame and the dealer-top end; validates ``dealer_stops``.
+        ``bust_scores``: the scores the bust check reads where they differ from ``scores``
+        (before a chombo paid after the hand, under ``tobi_after_chombo = false``)."""
         rs = self.ruleset
         ended: str | None = None
+        checked = scores if bust_scores is None else bust_scores
         if (
             rs.tobi
-            and min(scores) <= 0
+            and min(checked) <= 0
             and (hand.result != "chombo" or rs.tobi_after_chombo)
-            and any(is_bust(rs, score) for score in scores)
+            and any(is_bust(rs, score) for score in checked)
         ):
             ended = "tobi"
         dealer = self.hand_number

@@ -261,7 +261,10 @@ class HandOutcomes:
         if hand.nagashi:
             return self._nagashi(hand, dealer, honba, ledger)
         tenpai = hand.tenpai
-        if 0 < len(tenpai) < n:
+        # H-18 / seed 003 L410: a draw with a chombo exchanges the chombo only, unless the
+        # record says the draw is settled first (the pao case, L426-428).
+        settled = hand.chombo_after is None or hand.chombo_noten_payments
+        if settled and 0 < len(tenpai) < n:
             # X-03: the noten players pay the total equally, the tenpai players share it.
             noten = [seat for seat in range(n) if seat not in tenpai]
             each_pair = rs.noten_total // (len(noten) * len(tenpai))
@@ -320,14 +323,10 @@ class HandOutcomes:
             keep = dealer in hand.tenpai or (hand.kind == "suucha_riichi" and dealer in hand.riichi)
         return keep, honba + 1
 
-    def _chombo(self, hand: Hand, dealer: int, honba: int, ledger: HandLedger) -> tuple[bool, int]:
-        """Chombo: fixed or mangan-style payment, never honba (Makura §33/§35, 002 C, 003
-        L301-303, 004 L35); this hand's riichi sticks as ``chombo_riichi`` says."""
+    def _pay_chombo(self, offender: int, dealer: int, ledger: HandLedger) -> None:
+        """The chombo payment alone: fixed, or mangan-style by who deals; never honba."""
         rs = self.ruleset
-        n = rs.players
-        offender = hand.offender
-        assert offender is not None
-        for seat in range(n):
+        for seat in range(rs.players):
             if seat == offender:
                 continue
             if rs.chombo_payment == "fixed":
@@ -337,6 +336,15 @@ class HandOutcomes:
             else:
                 amount = 2000
             ledger.pay(offender, seat, amount, "chombo")
+
+    def _chombo(self, hand: Hand, dealer: int, honba: int, ledger: HandLedger) -> tuple[bool, int]:
+        """Chombo: fixed or mangan-style payment, never honba (Makura §33/§35, 002 C, 003
+        L301-303, 004 L35); this hand's riichi sticks as ``chombo_riichi`` says."""
+        rs = self.ruleset
+        n = rs.players
+        offender = hand.offender
+        assert offender is not None
+        self._pay_chombo(offender, dealer, ledger)
         if rs.chombo_riichi != "keep":
             for seat in hand.riichi:
                 if rs.chombo_riichi == "return_all" or seat != offender:

@@ -19,10 +19,12 @@ RESULTS = ("ron", "tsumo", "draw", "abort", "chombo")
 _COMMON_KEYS = frozenset(
     {"result", "riichi", "open_riichi", "penalties", "dealer_stops", "time_up"}
 )
+# ``chombo`` on a ron, tsumo or draw is this repository's extension (docs/game-record-format.md,
+# "Extensions"): a chombo paid after the hand's own result (seed 003 L402-410, L426-428, H-18).
 _RESULT_KEYS = {
-    "ron": frozenset({"wins", "loser"}),
-    "tsumo": frozenset({"wins"}),
-    "draw": frozenset({"tenpai", "nagashi"}),
+    "ron": frozenset({"wins", "loser", "chombo"}),
+    "tsumo": frozenset({"wins", "chombo"}),
+    "draw": frozenset({"tenpai", "nagashi", "chombo"}),
     "abort": frozenset({"kind", "tenpai"}),
     "chombo": frozenset({"offender"}),
 }
@@ -93,6 +95,10 @@ class Hand(NamedTuple):
     penalties: tuple[Penalty, ...] = ()
     dealer_stops: bool = False
     time_up: bool = False
+    # The offender of a chombo paid after this hand's win or draw (the ``chombo`` extension),
+    # and whether a draw's noten payments are made before it (H-18: only in the pao case).
+    chombo_after: int | None = None
+    chombo_noten_payments: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """The hand as a record hand object (only the keys that carry information)."""
@@ -115,6 +121,10 @@ class Hand(NamedTuple):
             out["dealer_stops"] = True
         if self.time_up:
             out["time_up"] = True
+        if self.chombo_after is not None:
+            out["chombo"] = {"offender": self.chombo_after}
+            if self.chombo_noten_payments:
+                out["chombo"]["noten_payments"] = True
         return out
 
 
@@ -224,12 +234,57 @@ def parse_hand(data: Any, players: int, index: int) -> Hand:
         if time_up is not True and time_up is not False:
             raise RecordError(index, "time_up", "must be true or false", code="not_a_boolean")
         if time_up:
-            return _parse_outcome(
+            hand = _parse_outcome(
                 data, result, players, index, riichi, open_riichi, penalties, dealer_stops
             )._replace(time_up=True)
-    return _parse_outcome(
+            return _with_chombo(hand, data, players, index)
+    hand = _parse_outcome(
         data, result, players, index, riichi, open_riichi, penalties, dealer_stops
     )
+    return _with_chombo(hand, data, players, index)
+
+
+def _with_chombo(hand: Hand, data: Mapping[str, Any], players: int, index: int) -> Hand:
+    """``hand`` with the ``chombo`` extension, when the hand has one: an object
+    ``{"offender": seat}`` and, on a draw, ``"noten_payments": true`` when the draw is settled
+    before the chombo (seed 003 L426-428); a winner cannot also owe the chombo."""
+    if "chombo" not in data:
+        return hand
+    value = data["chombo"]
+    if (
+        not isinstance(value, Mapping)
+        or "offender" not in value
+        or not set(value) <= {"offender", "noten_payments"}
+    ):
+        raise RecordError(
+            index,
+            "chombo",
+            "must be an object {offender[, noten_payments]}",
+            code="chombo_not_an_object",
+        )
+    offender = _seat(value["offender"], players, index, "chombo.offender")
+    noten_payments = value.get("noten_payments", False)
+    if noten_payments is not True and noten_payments is not False:
+        raise RecordError(
+            index, "chombo.noten_payments", "must be true or false", code="not_a_boolean"
+        )
+    if noten_payments and hand.result != "draw":
+        raise RecordError(
+            index,
+            "chombo.noten_payments",
+            "only a draw has noten payments",
+            code="key_not_for_result",
+            params={"result": hand.result},
+        )
+    if any(win.winner == offender for win in hand.wins):
+        raise RecordError(
+            index,
+            "chombo.offender",
+            "a winner cannot also owe a chombo in the same hand",
+            code="chombo_offender_is_winner",
+            params={"seat": offender},
+        )
+    return hand._replace(chombo_after=offender, chombo_noten_payments=noten_payments)
 
 
 def _parse_outcome(

@@ -68,6 +68,9 @@ def hand_facts(data: Mapping[str, Any], result: Mapping[str, Any]) -> list[SeatF
     riichi = set(data.get("riichi", ()))
     loser = data.get("loser") if outcome == "ron" else None
     offender = data.get("offender") if outcome == "chombo" else None
+    if offender is None and isinstance(data.get("chombo"), dict):
+        # A chombo paid after the hand's win or draw (the record format's extension, H-18).
+        offender = data["chombo"]["offender"]
     tenpai = set(data.get("tenpai", ())) if outcome == "draw" else set()
     win_value = [0] * len(result["deltas"])
     deal_in_value = 0

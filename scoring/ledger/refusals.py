@@ -29,6 +29,12 @@ _REFUSALS: dict[str, Promise] = {
     "unknown_abortive_draw": gettext_lazy("These rules have no such abortive draw."),
     "no_such_penalty": gettext_lazy("These rules have no such penalty."),
     "no_nagashi": gettext_lazy("These rules have no nagashi mangan."),
+    "no_chombo_after_result": gettext_lazy(
+        "Under these rules a chombo is waived when the hand is won or drawn."
+    ),
+    "chombo_offender_is_winner": gettext_lazy(
+        "A winner cannot also owe a chombo in the same hand."
+    ),
     "sancha_ron_is_abort": gettext_lazy(
         "Three players winning on one discard is an abortive draw under these rules."
     ),

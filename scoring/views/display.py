@@ -324,7 +324,8 @@ def hand_summary(
 
 
 def hand_extras(data: Mapping[str, Any], names: Sequence[str]) -> list[str]:
-    """Small tags under a hand's summary: riichi, penalties, the dealer's stop."""
+    """Small tags under a hand's summary: riichi, penalties, the dealer's stop, a chombo paid
+    after the win or the draw (the record's ``chombo`` extension)."""
     tags = []
     if data.get("riichi"):
         tags.append(_("Riichi: %(names)s") % {"names": name_list(names, data["riichi"])})
@@ -333,6 +334,9 @@ def hand_extras(data: Mapping[str, Any], names: Sequence[str]) -> list[str]:
         tags.append(f"{kind}: {names[penalty['seat']]}")
     if data.get("dealer_stops"):
         tags.append(_("The dealer ends the game"))
+    chombo = data.get("chombo")
+    if isinstance(chombo, dict):
+        tags.append(_("Chombo after: %(name)s") % {"name": names[chombo["offender"]]})
     return tags
 
 

@@ -5,6 +5,7 @@ people: points with thousands separators, uma in thousands with signs.
 """
 
 import dataclasses
+import re
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, Self
 
@@ -13,10 +14,19 @@ from django.shortcuts import render
 from django.utils.translation import gettext, gettext_noop
 from django.views.decorators.http import require_safe
 
-from clubsite.formatting import format_points, format_uma
-from scoring.engine import Ruleset, available_rulesets, load_ruleset, ruleset_variants
+from clubsite.formatting import format_points, format_uma, settlement_points
+from scoring.engine import (
+    Ruleset,
+    available_rulesets,
+    final_settlement,
+    load_ruleset,
+    ruleset_variants,
+)
+from scoring.ruleset_manners import ruleset_manners
 from scoring.ruleset_names import ruleset_title
 from scoring.ruleset_sheet import SheetRow, rules_sheet
+from scoring.ruleset_yaku import yaku_table
+from scoring.views.display import signed_count
 
 # The built-in rulesets' source citations that carry English words (scoring/rulesets/*.toml),
 # here for makemessages: the rules sheet cites them in the reader's language. The files keep
@@ -93,8 +103,11 @@ def ruleset_detail(request: HttpRequest, ruleset_id: str) -> HttpResponse:
     context = {
         "ruleset": RulesetHeader.of(ruleset),
         "sheet": rules_sheet(ruleset),
-        "sources": [gettext(source) for source in ruleset.sources],
+        "sources": member_sources(ruleset),
         "variants": ruleset_variant_sheets(ruleset),
+        "yaku": yaku_table(ruleset),
+        "example": settlement_example(ruleset),
+        "manners": ruleset_manners(ruleset.id),
     }
     return render(request, "rulesets/detail.html", context)
 
@@ -123,3 +136,63 @@ def ruleset_variant_sheets(ruleset: Ruleset) -> list[VariantSheet]:
         ]
         sheets.append(VariantSheet(gettext(variant.name), rows))
     return sheets
+
+
+# The club's documents among a ruleset's sources ("seed 001: <title>, L37-367"): members see
+# the title; the seed number and the lines are the developers'.
+_SEED = re.compile(r"^seed \d{3}: ")
+_LINE_RANGE = re.compile(r",? L\d+(-\d+)?$")
+# The online presets' sources, named for members (the files cite the documents and code).
+_ONLINE_SOURCES = (
+    ("tenhou-rules.md", gettext_noop("Tenhou's published rules")),
+    ("Mahjong Soul client", gettext_noop("Mahjong Soul's friendly-room rules")),
+)
+
+
+def member_sources(ruleset: Ruleset) -> list[str]:
+    """The ruleset's sources as members read them, in their language: the club's documents by
+    their titles, without the developers' references (``rules-spec.md §…``, seed numbers and
+    line ranges, repository paths), which stay in the ruleset's file and the docs."""
+    sources = []
+    for source in ruleset.sources:
+        if _SEED.match(source):
+            sources.append(_LINE_RANGE.sub("", _SEED.sub("", gettext(source))))
+            continue
+        for start, name in _ONLINE_SOURCES:
+            if source.startswith(start) and gettext(name) not in sources:
+                sources.append(gettext(name))
+    return sources
+
+
+@dataclass(frozen=True)
+class ExampleLine:
+    """One player of the worked example: ``place`` (1 = top), final ``score`` and
+    ``points`` (the settlement) as text, and ``ep`` (floating uma, seed 002) or ``""``."""
+
+    place: int
+    score: str
+    points: str
+    ep: str
+
+
+# The worked example's final scores, as offsets from the start (they add up to zero).
+_EXAMPLE_OFFSETS = {4: (16200, 3800, -6000, -14000), 3: (15200, -2800, -12400)}
+
+
+def settlement_example(ruleset: Ruleset) -> list[ExampleLine]:
+    """A game's settlement under ``ruleset``, worked by the engine
+    (:func:`scoring.engine.final_settlement`) from example final scores, top first."""
+    scores = [ruleset.start_points + offset for offset in _EXAMPLE_OFFSETS[ruleset.players]]
+    settlement = final_settlement(ruleset, scores)
+    lines = []
+    for seat in sorted(range(ruleset.players), key=lambda s: settlement.ranks[s]):
+        ep = settlement.uma_ep[seat] if settlement.uma_ep is not None else None
+        lines.append(
+            ExampleLine(
+                place=settlement.ranks[seat],
+                score=format_points(settlement.scores[seat]),
+                points=settlement_points(settlement.points[seat]),
+                ep="" if ep is None else signed_count(ep),
+            )
+        )
+    return lines

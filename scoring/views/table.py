@@ -27,7 +27,7 @@ from django_htmx.middleware import HtmxDetails
 from clubsite.formatting import format_points, settlement_points
 from clubsite.htmx import wants_fragment
 from clubsite.permissions import is_steward
-from scoring.engine import Ruleset, TableState
+from scoring.engine import Ruleset, TableState, dealer_win_streak, is_paarenchan_next
 from scoring.hand_form import HandForm, hand_form_data
 from scoring.ledger import (
     Correction,
@@ -171,7 +171,22 @@ def new_hand_form(
         strict=strict,
         round_wind=table["round"][:1],
         honba=table["honba"],
+        paarenchan=is_paarenchan_next(paarenchan_streak(hanchan, ruleset)),
         initial={"request_id": uuid.uuid4(), "version": hanchan.version},
+    )
+
+
+def paarenchan_streak(hanchan: Hanchan, ruleset: Ruleset) -> int:
+    """The next hand's dealer's wins in a row (:func:`scoring.engine.dealer_win_streak`),
+    where the ruleset has paarenchan (Makura §44f). Read only when the honba could hold such a
+    streak (every win of a dealer who keeps the deal adds one), so a usual hand costs no query."""
+    table = hanchan.state["table"]
+    # A streak of n wins has put at least n honba on the table.
+    if not ruleset.paarenchan or not is_paarenchan_next(table["honba"]):
+        return 0
+    entries = list(hanchan.hands.order_by("sequence").only("data", "result"))
+    return dealer_win_streak(
+        [entry.data for entry in entries], [entry.result for entry in entries], table["dealer"]
     )
 
 
