@@ -148,6 +148,7 @@ class HandForm(forms.Form):
         self.tile_results: dict[int, HandValue] = {}
         self.tile_warnings: dict[int, str] = {}
         self._riichi: set[int] = set()
+        self._open_riichi: set[int] = set()
         self.hand: dict[str, Any] | None = None
         self.missing: list[str] = []
         # wins[i] of the hand object is the win of seat win_seats[i] (for engine errors).
@@ -190,6 +191,14 @@ class HandForm(forms.Form):
             )
         if rs.open_riichi:
             fields["open_riichi"] = seat_field(multiple=True)
+        if rs.open_riichi and rs.open_riichi_deal_in == "stuck":
+            # Makura 1.5 §18, 003 L361-371, 004 L40-46: asked when a player not in riichi
+            # deals into an open riichi.
+            fields["open_riichi_stuck"] = forms.ChoiceField(
+                choices=[("yes", _("Yes: every tile was a winning tile")), ("no", _("No"))],
+                required=False,
+                widget=forms.RadioSelect,
+            )
         if rs.nagashi != "none":
             fields["nagashi"] = seat_field(multiple=True)
         for kind in rs.penalty_kinds:
@@ -242,6 +251,24 @@ class HandForm(forms.Form):
         """The outcome tapped so far ("" when none). (``form.result`` is the field.)"""
         value = self._raw("result")
         return value if value in dict(self.fields["result"].choices) else ""  # type: ignore[attr-defined]
+
+    @property
+    def open_riichi_deal_in(self) -> list[int]:
+        """For the page: the ron winners in open riichi (as tapped so far) whose discarder is
+        not in riichi, where the ruleset values such a deal-in (``open_riichi_deal_in``)."""
+        if self.outcome != "ron" or self.ruleset.open_riichi_deal_in == "none":
+            return []
+        riichi = set(self._raw_seats("riichi")) | set(self._raw_seats("open_riichi"))
+        loser = self._raw_seat("loser")
+        if loser is None or loser in riichi:
+            return []
+        open_riichi = set(self._raw_seats("open_riichi"))
+        return [seat for seat in self._raw_seats("winners") if seat in open_riichi]
+
+    @property
+    def open_riichi_loser_name(self) -> str:
+        loser = self._raw_seat("loser")
+        return self.names[loser] if loser is not None else ""
 
     @property
     def seat_count(self) -> int:
@@ -333,6 +360,7 @@ class HandForm(forms.Form):
         # An open riichi is a riichi too: one tap, not two.
         riichi |= open_riichi
         self._riichi = riichi
+        self._open_riichi = open_riichi
         if result == "ron":
             self._clean_ron(data, hand)
         elif result == "tsumo":
@@ -394,7 +422,46 @@ class HandForm(forms.Form):
             )
             return
         hand["loser"] = loser
+        if not self._open_riichi_deal_in(data, loser, winners):
+            return
         hand["wins"] = [self._clean_win(data, seat, tsumo=False) for seat in winners]
+
+    def _open_riichi_deal_in(
+        self, data: dict[str, Any], loser: int | None, winners: list[int]
+    ) -> bool:
+        """A player not in riichi dealt into an open riichi (``open_riichi_deal_in``): under
+        'any' (Makura 1.3 §18) the open riichi's value is a yakuman; under 'stuck' (Makura 1.5
+        §18, 003 L361-371, 004 L40-46) the form asks whether the discarder was stuck: yes, a
+        yakuman; no, the tile goes back and there is no ron. A yakuman is a single one unless
+        the value tapped is already a yakuman (M-13). False: the ron cannot be recorded."""
+        rule = self.ruleset.open_riichi_deal_in
+        seats = self.open_riichi_winners(loser, winners)
+        if not seats or rule == "none":
+            return True
+        if rule == "stuck":
+            answer = data.get("open_riichi_stuck")
+            if not answer:
+                self._need("open_riichi_stuck", "open_riichi_stuck")
+                return False
+            if answer == "no":
+                self.add_error(
+                    "open_riichi_stuck",
+                    _(
+                        "A careless discard into an open riichi goes back: there is no ron."
+                        " Play on and enter the hand as it ends."
+                    ),
+                )
+                return False
+        for seat in seats:
+            if (data.get(f"value_{seat}") or "") != "yakuman":
+                data[f"value_{seat}"] = "yakuman"
+        return True
+
+    def open_riichi_winners(self, loser: int | None, winners: list[int]) -> list[int]:
+        """The winners in open riichi this hand whose discarder was not in riichi."""
+        if loser is None or loser in self._riichi or not self.ruleset.open_riichi:
+            return []
+        return [seat for seat in winners if seat in self._open_riichi]
 
     def _clean_tsumo(self, data: dict[str, Any], hand: dict[str, Any]) -> None:
         winner = data.get("winner")

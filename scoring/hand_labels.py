@@ -66,6 +66,7 @@ MISSING = {
     "value": _("Choose the hand's han or limit."),
     "kind": _("Choose which abortive draw."),
     "offender": _("Choose who made the chombo."),
+    "open_riichi_stuck": _("Say whether the discarder was stuck."),
 }
 
 

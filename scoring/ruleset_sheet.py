@@ -147,6 +147,11 @@ ABORTIVE_RENCHAN = {
     "never": _("the deal passes"),
 }
 TO_WHOM = {"each": _("to each winner"), "first": _("to the first winner"), "split": _("split")}
+OPEN_RIICHI_DEAL_IN = {
+    "none": _("an ordinary ron"),
+    "any": _("a yakuman whenever the discarder is not in riichi"),
+    "stuck": _("a yakuman only when the discarder was stuck; otherwise the tile goes back"),
+}
 CHOMBO_PAYMENT = {"fixed": _("a fixed amount to each player"), "mangan": _("as a mangan")}
 CHOMBO_EFFECT = {
     "replay": _("the hand is played again, same dealer and honba"),
@@ -279,6 +284,11 @@ SECTIONS: list[tuple[Promise, list[Row]]] = [
             ("riichi_min_score", _("Lowest score to declare riichi"), _points_or_none),
             ("open_riichi", _("Open riichi"), _yes_no),
             ("open_riichi_stick", _("Open riichi deposit"), _points),
+            (
+                "open_riichi_deal_in",
+                _("Dealing into an open riichi"),
+                _choice(OPEN_RIICHI_DEAL_IN),
+            ),
         ],
     ),
     (
@@ -373,7 +383,7 @@ def rules_sheet(rs: Ruleset) -> list[SheetSection]:
     if rs.extension == "none":
         hidden.update({"extension_winds", "extension_target"})
     if not rs.open_riichi:
-        hidden.add("open_riichi_stick")
+        hidden.update({"open_riichi_stick", "open_riichi_deal_in"})
     if not rs.chips:
         hidden.add("yakitori_chips")
     if not rs.uma_floating:

@@ -142,7 +142,8 @@ def test_it_differs_between_makura_versions_only_by_the_withdrawn_win():
     old, new = load_ruleset("makura-1.3").parameters(), load_ruleset("makura-1.5").parameters()
     differing = {name for name in old if old[name] != new[name]}
     # And by §44d (issue 20): v1.3's riichi kinds never combine, v1.5's §23 gives an open
-    # double riichi 3 han (rules-spec M-08).
+    # double riichi 3 han (rules-spec M-08); by §18 (M-13): v1.3's open riichi is a yakuman
+    # for any deal-in by a player not in riichi, v1.5's only for a stuck one.
     assert differing == {
         "id",
         "name",
@@ -150,6 +151,7 @@ def test_it_differs_between_makura_versions_only_by_the_withdrawn_win():
         "penalty_kinds",
         "penalty_amounts",
         "riichi_kinds_combine",
+        "open_riichi_deal_in",
     }
     assert load_ruleset("makura-1.5").penalty_amount("withdrawn_win") == 1000
     assert load_ruleset("makura-1.3").penalty_amount("withdrawn_win") is None

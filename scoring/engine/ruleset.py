@@ -187,6 +187,17 @@ class Ruleset:
     riichi_stick: int = _param("Riichi deposit.")
     open_riichi: bool = _param("The ruleset has open riichi.")
     open_riichi_stick: int = _param("Deposit (fee) for an open riichi.")
+    open_riichi_deal_in: str = _choice(
+        "none",
+        "any",
+        "stuck",
+        doc=(
+            "A player not in riichi who deals into an open riichi: 'none', an ordinary ron;"
+            " 'any', a yakuman (Makura 1.3 §18 L130-134); 'stuck', a yakuman only when every"
+            " tile they hold wins, else the tile goes back and there is no ron (Makura 1.5 §18"
+            " L115-121, 003 L361-371, 004 L40-46). The table asks; payments read the value."
+        ),
+    )
     riichi_min_score: int = _param(
         "Lowest score at which riichi may be declared (H-25, F-11); 0 = no minimum (M-10)."
     )

@@ -220,6 +220,7 @@ ADDED_DEFAULTS: dict[str, Any] = {
     # Added beside them (issue 20 items 3 and 4), read as before they existed.
     "paarenchan": lambda data: False,
     "chombo_after_result": lambda data: False,
+    "open_riichi_deal_in": lambda data: "none",
 }
 
 
