@@ -182,3 +182,30 @@ class Table(models.Model):
 
     def __str__(self) -> str:
         return f"{self.round} table {self.number}"
+
+
+class Substitution(models.Model):
+    """The event's log of a player leaving mid-event (issue 21 item 3,
+    :mod:`tournaments.substitutions`): ``left`` plays no round from ``from_round`` on, and
+    ``substitute`` (a participant entered for it) takes their place, or none (a withdrawal).
+    The repeat meetings of the whole pairing table before and after the re-seat are kept as
+    the steward accepted them."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="substitutions")
+    from_round = models.PositiveSmallIntegerField()
+    left = models.ForeignKey(Participant, on_delete=models.CASCADE, related_name="+")
+    substitute = models.ForeignKey(
+        Participant, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    repeats_before = models.PositiveIntegerField()
+    repeats_after = models.PositiveIntegerField()
+    by = models.ForeignKey(
+        Member, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["event", "at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.event_id} round {self.from_round}: {self.left_id} -> {self.substitute_id}"
