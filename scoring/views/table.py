@@ -22,6 +22,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django_htmx.middleware import HtmxDetails
 
 from clubsite.formatting import format_points, settlement_points
@@ -98,6 +99,9 @@ def tile_labels() -> str:
             "houtei": _("Houtei"),
             "rinshan": _("Rinshan kaihou"),
             "chankan": _("Chankan"),
+            "tenhou": pgettext("yaku", "Tenhou"),
+            "chiihou": _("Chiihou"),
+            "renhou": _("Renhou"),
             "calls": _("Calls"),
             "indicators": _("Indicators"),
         },

@@ -21,7 +21,7 @@
   var HONOURS = { 1: "東", 2: "南", 3: "西", 4: "北", 5: "白", 6: "發", 7: "中" };
   var SUIT_MARKS = { m: "萬", p: "筒", s: "索" };
   var MELD_SIZE = { chi: 3, pon: 3, kan: 4, ankan: 4 };
-  var FLAGS = ["ippatsu", "double_riichi", "haitei", "houtei", "rinshan", "chankan"];
+  var FLAGS = ["ippatsu", "double_riichi", "haitei", "houtei", "rinshan", "chankan", "tenhou", "chiihou", "renhou"];
 
   function node(tag, attrs, text) {
     var el = document.createElement(tag);
@@ -346,6 +346,11 @@
       // Situational yaku no tile shows.
       var flags = node("div", { class: "kb-flags" });
       FLAGS.forEach(function (flag) {
+        // Renhou only where the ruleset has it (Makura §44m, 002 S-20); tenhou and chiihou
+        // are valued never added to another yakuman where the seed says so (issue 20).
+        if (flag === "renhou" && !root.dataset.renhou) {
+          return;
+        }
         var button = node("button", { type: "button", class: "kb-flag", "aria-pressed": String(!!state.flags[flag]), "data-flag": flag }, labels[flag]);
         button.addEventListener("click", function () {
           state.flags[flag] = !state.flags[flag];
