@@ -1,84 +1,365 @@
-"""What the table screen needs to take a hand without a connection (issue 10, item 7).
+"""What the table screen needs to take hands without a connection (issue 10 item 7, issue 25
+item 2), all of it computed by the engine.
 
-The page carries, as JSON (``json_script``, no inline code), the table as it stands — seats,
-dealer, honba, deposits, scores, the game version the hand is entered on — and the engine's
-payment for every value a pad offers, from ``scoring.engine.hand_value``: what the discarder
-pays for a ron, and the tsumo shares, by dealer or not, before honba. ``static/js/offline.js``
-adds honba, deposits and riichi sticks to show a queued hand's payments; the server, once the
-hand is sent, plays it through the engine as any other hand, and that result stands.
+The page carries, as JSON (``json_script``, no inline code):
 
-Only the common outcomes are offered offline: a ron with one winner, a tsumo, an exhaustive
-draw; anything rarer waits for a connection.
+- the table as it stands (:func:`offline_data`): seats, position (round and dealer), honba,
+  deposits, scores, the game version the next hand is entered on;
+- the engine's figures for this ruleset (:func:`offline_values`), sent once with the page:
+  :func:`offline_rules` and the value grid of the pads (:func:`offline_pads`).
+
+:func:`offline_rules` restates no rule: every number in it is read off
+:class:`scoring.engine.Game` by playing probe hands. For each kind of hand offline offers (a
+ron with one winner, a tsumo, an exhaustive draw), keyed by the seats relative to the dealer,
+it holds each seat's change for every value at 0 honba, the change per honba, each seat's
+share of the deposits on the table; and, for every position of the game (wind and dealer), the
+position and honba after such a hand, or the way the game ends, where these are the same
+whatever the scores; where they are not (dealer-top ends, extensions), ``null``: the panel
+then shows no figure after that hand. ``static/js/offline_table.js`` only adds these up;
+``tests/test_offline_agreement.py`` plays 1,000 hand sequences per ruleset through both and
+finds no difference. The server, once a hand is sent, plays it as any other hand, and that
+result stands.
 """
 
 from __future__ import annotations
 
 import functools
-import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
-from django.utils.translation import get_language
+from django.utils.translation import get_language, pgettext_lazy
+from django.utils.translation import gettext as _
 
-from scoring.engine import Ruleset, legal_fu
-from scoring.engine.hand_value import LIMIT_BASIC_POINTS, basic_points, ron_value, tsumo_shares
-from scoring.value_pad import value_choices
+from scoring.engine import Game, RecordError, Ruleset, basic_points, legal_fu, parse_hand
+from scoring.engine.hand_value import LIMIT_BASIC_POINTS
+from scoring.hand_labels import (
+    FU_VALUES,
+    GRID_HAN,
+    LIMIT_LABELS,
+    counted_limit,
+    fu_label,
+    han_fu_label,
+    han_label,
+    payment_lines,
+    top_counted_han,
+)
+from scoring.value_pad import COMMON_FU_MAX, value_choices
 
-_COUNTED = re.compile(r"(\d+)(?:-(\d+))?")
+# Probe scores: high enough that no probe payment busts anyone or trips a riichi minimum.
+_PROBE_SCORE = 1_000_000
+_PROBE_DEPOSITS = 1_000
+# The widest range of scores searched for the riichi minimum and the bust line.
+_SCORE_BOUND = 10_000_000
+# The highest honba searched for a value the ruleset refuses from some honba on.
+_HONBA_BOUND = 64
+# The round and honba as the page says them (scoring.views.display's msgids, one catalogue
+# entry each; scoring.views imports this module, so it cannot import them back).
+_ROUND_WINDS = {
+    "E": pgettext_lazy("round wind", "East"),
+    "S": pgettext_lazy("round wind", "South"),
+    "W": pgettext_lazy("round wind", "West"),
+    "N": pgettext_lazy("round wind", "North"),
+}
+# A sentinel the page's honba words are built with, replaced by the count in the browser.
+_HONBA_SENTINEL = 987_654
+
+
+def win_of(value: str) -> dict[str, Any]:
+    """A pad value as a record win's value keys (docs/game-record-format.md): ``"3-30"`` ->
+    ``{"han": 3, "fu": 30}``, ``"6"`` -> ``{"han": 6}``, ``"mangan"`` -> ``{"limit":
+    "mangan"}`` (a yakuman of one multiple); as the hand form turns a tap into a win."""
+    if value in LIMIT_LABELS:
+        return {"limit": value}
+    han, _dash, fu = value.partition("-")
+    return {"han": int(han), "fu": int(fu)} if fu else {"han": int(han)}
+
+
+def hand_json(kind: str, dealer: int, players: int, value: str = "") -> dict[str, Any]:
+    """The record hand of an offline kind of hand (see :func:`kinds`), the seats in ``kind``
+    counted from ``dealer``: ``"r12"`` a ron by the dealer's right... ``"t0"`` the dealer's
+    tsumo, ``"d5"`` a draw with the tenpai seats as bits (0 and 2 here)."""
+
+    def seat(relative: int) -> int:
+        return (relative + dealer) % players
+
+    if kind[0] == "r":
+        return {
+            "result": "ron",
+            "loser": seat(int(kind[2])),
+            "wins": [{"winner": seat(int(kind[1])), **win_of(value)}],
+        }
+    if kind[0] == "t":
+        return {"result": "tsumo", "wins": [{"winner": seat(int(kind[1])), **win_of(value)}]}
+    mask = int(kind[1:])
+    return {"result": "draw", "tenpai": [seat(r) for r in range(players) if mask >> r & 1]}
+
+
+def kinds(players: int) -> Iterator[str]:
+    """Every kind of hand offline offers, by the seats relative to the dealer: ``r<w><l>``
+    (ron, winner ``w``, loser ``l``), ``t<w>`` (tsumo), ``d<mask>`` (exhaustive draw)."""
+    for w in range(players):
+        for loser in range(players):
+            if w != loser:
+                yield f"r{w}{loser}"
+    for w in range(players):
+        yield f"t{w}"
+    for mask in range(1 << players):
+        yield f"d{mask}"
+
+
+def _probe(
+    rs: Ruleset,
+    hand: Mapping[str, Any],
+    *,
+    position: int = 0,
+    honba: int = 0,
+    deposits: int = 0,
+    scores: list[int] | None = None,
+) -> Game | None:
+    """A game at ``position`` (wind x players + dealer) after ``hand``; None if refused."""
+    n = rs.players
+    game = Game.restore(
+        rs,
+        {
+            "hands_played": 0,
+            "scores": scores or [_PROBE_SCORE] * n,
+            "deposits": deposits,
+            "honba": honba,
+            "wind_index": position // n,
+            "hand_number": position % n,
+            "chips": [0] * n,
+            "win_counts": [0] * n,
+        },
+    )
+    try:
+        game.play(parse_hand(dict(hand), n, 0))
+    except RecordError:
+        return None
+    return game
+
+
+def _deltas(game: Game) -> list[int]:
+    return list(game.results[-1].deltas)
+
+
+def _first(low: int, high: int, holds: Any) -> int:
+    """The least x in (low, high] with ``holds(x)``, given ``holds(high)`` and not
+    ``holds(low)`` and one change between them."""
+    while high - low > 1:
+        middle = (low + high) // 2
+        if holds(middle):
+            high = middle
+        else:
+            low = middle
+    return high
 
 
 @functools.lru_cache(maxsize=64)
-def _payments(
-    rs: Ruleset, language: str
-) -> tuple[tuple[str, str, tuple[int, ...], tuple[bool, bool]], ...]:
-    """``(value, label, (ron by a non-dealer, ron by the dealer, tsumo: dealer's share,
-    each other's share, dealer's tsumo: each), (possible for a ron, for a tsumo))`` per pad
-    value; the last pair as the engine allows it (:func:`scoring.engine.legal_fu`)."""
-    rows = []
-    for value, label in value_choices(rs, language):
-        possible = (True, True)
-        if value in LIMIT_BASIC_POINTS:
-            b = LIMIT_BASIC_POINTS[value]
-        else:
-            match = _COUNTED.fullmatch(value)
-            if match is None:
+def offline_rules(rs: Ruleset) -> dict[str, Any]:
+    """The engine's figures for offline hands under ``rs`` (see the module docstring).
+
+    Shape: ``players``; ``stick`` (a riichi deposit); ``riichiFrom`` (the least score that
+    may declare riichi, None: any); ``bustAt`` (the highest score that ends the game by tobi,
+    None: no tobi); ``rounds`` (the round code of each position); ``hands``: per kind (see
+    :func:`kinds`) ``{"values": {value: each seat's change at 0 honba}, "honba": change per
+    honba, "pot": each seat's share of the deposits}``, seats counted from the dealer;
+    ``refusedFrom``: per ``ron``/``tsumo``, the honba from which the engine refuses a value;
+    ``next``: per position, per kind, ``[position, a, b]`` (honba after = a x honba + b),
+    the way the game ends (``"last_hand"``...), or None where that depends on the scores.
+    """
+    n = rs.players
+    all_kinds = list(kinds(n))
+    values = [value for value, _label in value_choices(rs, "en")]
+    hands: dict[str, dict[str, Any]] = {}
+    refused_from: dict[str, dict[str, int]] = {"ron": {}, "tsumo": {}}
+    for outcome, kind in (("ron", "r10"), ("tsumo", "t1")):
+        for value in values:
+            if _probe(rs, hand_json(kind, 0, n, value)) is None:
                 continue
-            han = int(match[1])
-            fu = int(match[2]) if match[2] else (rs.fixed_fu or 30)
-            b = basic_points(rs, han, fu)
-            if match[2]:
-                possible = (fu in legal_fu(rs, han, False), fu in legal_fu(rs, han, True))
-        dealer_share, other_share = tsumo_shares(rs, b, False)
-        dealer_each, _ = tsumo_shares(rs, b, True)
-        rows.append(
-            (
-                value,
-                str(label),
-                (
-                    ron_value(rs, b, False),
-                    ron_value(rs, b, True),
-                    dealer_share,
-                    other_share,
-                    dealer_each,
-                ),
-                possible,
-            )
-        )
-    return tuple(rows)
+            if _probe(rs, hand_json(kind, 0, n, value), honba=_HONBA_BOUND) is None:
+                refused_from[outcome][value] = _first(
+                    0,
+                    _HONBA_BOUND,
+                    lambda h, v=value, k=kind: _probe(rs, hand_json(k, 0, n, v), honba=h) is None,
+                )
+    for kind in all_kinds:
+        by_value: dict[str, list[int]] = {}
+        for value in values if kind[0] != "d" else [""]:
+            game = _probe(rs, hand_json(kind, 0, n, value))
+            if game is not None:
+                by_value[value] = _deltas(game)
+        sample = next(iter(by_value))
+        base = by_value[sample]
+        one = _probe(rs, hand_json(kind, 0, n, sample), honba=1)
+        pot = _probe(rs, hand_json(kind, 0, n, sample), deposits=_PROBE_DEPOSITS)
+        assert one is not None and pot is not None
+        hands[kind] = {
+            "values": by_value,
+            "honba": [a - b for a, b in zip(_deltas(one), base, strict=True)],
+            "pot": [(a - b) // _PROBE_DEPOSITS for a, b in zip(_deltas(pot), base, strict=True)],
+        }
+    quiet = hand_json("d0", 0, n)
+    with_riichi = _probe(rs, quiet | {"riichi": [1]})
+    assert with_riichi is not None
+    stick = -_deltas(with_riichi)[1]
+    return {
+        "players": n,
+        "stick": stick,
+        "riichiFrom": _riichi_from(rs, quiet),
+        "bustAt": _bust_at(rs, quiet),
+        "rounds": [f"{wind}{p % n + 1}" for wind in rs.round_winds() for p in range(n)],
+        "hands": hands,
+        "refusedFrom": refused_from,
+        "next": [_transitions(rs, p, hands) for p in range(len(rs.round_winds()) * n)],
+    }
+
+
+def _riichi_from(rs: Ruleset, quiet: dict[str, Any]) -> int | None:
+    n = rs.players
+
+    def allowed(score: int) -> bool:
+        scores = [_PROBE_SCORE] * n
+        scores[1] = score
+        return _probe(rs, quiet | {"riichi": [1]}, scores=scores) is not None
+
+    if allowed(-_SCORE_BOUND):
+        return None
+    return _first(-_SCORE_BOUND, _SCORE_BOUND, allowed)
+
+
+def _bust_at(rs: Ruleset, quiet: dict[str, Any]) -> int | None:
+    n = rs.players
+
+    def not_bust(score: int) -> bool:
+        scores = [_PROBE_SCORE] * n
+        scores[1] = score
+        game = _probe(rs, quiet, scores=scores)
+        return game is not None and game.ended_by != "tobi"
+
+    if not_bust(-_SCORE_BOUND):
+        return None
+    return _first(-_SCORE_BOUND, _SCORE_BOUND, not_bust) - 1
+
+
+def _transitions(
+    rs: Ruleset, position: int, hands: Mapping[str, Mapping[str, Any]]
+) -> dict[str, Any]:
+    """Per kind of hand at ``position``: ``[position after, a, b]`` (honba after = a x honba
+    + b), the way the game ends, or None when the engine's answer changes with the scores:
+    all at the start score, or one seat far ahead (past any extension target)."""
+    n = rs.players
+    start = rs.start_points
+    lead = start * 2 // 5
+    profiles = [[start] * n] + [
+        [start + (n - 1) * lead if s == top else start - lead for s in range(n)]
+        for top in range(n)
+    ]
+    out: dict[str, Any] = {}
+    for kind, figures in hands.items():
+        # The smallest value: a probe hand busts nobody.
+        value = min(figures["values"], key=lambda v: max(figures["values"][v]))
+        hand = hand_json(kind, position % n, n, value)
+        seen: set[str | int | None] = set()
+        for scores in profiles:
+            game = _probe(rs, hand, position=position, honba=1, scores=scores)
+            if game is None:
+                seen.add(None)
+            else:
+                seen.add(game.ended_by or game.wind_index * n + game.hand_number)
+        if len(seen) != 1 or None in seen or "tobi" in seen:
+            out[kind] = None
+            continue
+        after = seen.pop()
+        if isinstance(after, str):
+            out[kind] = after
+            continue
+        honba_after = []
+        for honba in (1, 3):
+            game = _probe(rs, hand, position=position, honba=honba, scores=profiles[0])
+            assert game is not None
+            honba_after.append(game.honba)
+        a = (honba_after[1] - honba_after[0]) // 2
+        out[kind] = [after, a, honba_after[0] - a]
+    return out
+
+
+def offline_pads(rs: Ruleset) -> dict[str, Any]:
+    """The value pad of the offline panel, as the online pad draws it (scoring.value_pad):
+    the limits; the han x fu grid, rows of fu up to 40 shown, the rest folded; the counted han.
+    Per pad ``"ron"``, ``"tsumo"``, ``"dealerRon"``, ``"dealerTsumo"``: each cell
+    ``{"value", "lines", "spoken", "capped"}`` or None where the value is not possible."""
+    pads = {}
+    for name, dealer, tsumo in (
+        ("ron", False, False),
+        ("tsumo", False, True),
+        ("dealerRon", True, False),
+        ("dealerTsumo", True, True),
+    ):
+        rows = []
+        if rs.fu_scoring:
+            allowed = {han: set(legal_fu(rs, han, tsumo)) for han in range(1, GRID_HAN + 1)}
+            for fu in sorted(set().union(*allowed.values()) & set(FU_VALUES)):
+                cells = [
+                    {
+                        "value": f"{han}-{fu}",
+                        "lines": list(payment_lines(rs, han, fu, dealer=dealer, tsumo=tsumo)),
+                        "spoken": han_fu_label(han, fu),
+                        "capped": basic_points(rs, han, fu) >= LIMIT_BASIC_POINTS["mangan"],
+                    }
+                    if fu in allowed[han]
+                    else None
+                    for han in range(1, GRID_HAN + 1)
+                ]
+                rows.append({"fu": fu_label(fu), "more": fu > COMMON_FU_MAX, "cells": cells})
+        han_taps = []
+        for han in range(GRID_HAN + 1 if rs.fu_scoring else 1, top_counted_han(rs) + 1):
+            if han > GRID_HAN:
+                detail = [str(LIMIT_LABELS[counted_limit(rs, han)])]
+            else:
+                detail = list(payment_lines(rs, han, rs.fixed_fu, dealer=dealer, tsumo=tsumo))
+            han_taps.append({"value": str(han), "lines": [han_label(han), *detail]})
+        pads[name] = {"rows": rows, "han": han_taps}
+    return {
+        "columns": [han_label(h) for h in range(1, GRID_HAN + 1)] if rs.fu_scoring else [],
+        "limits": [{"value": v, "label": str(label)} for v, label in LIMIT_LABELS.items()],
+        "pads": pads,
+        "moreLabel": _("More fu and counted han"),
+        "hanCaption": _("Counted hands: 5 han and more"),
+    }
+
+
+@functools.lru_cache(maxsize=64)
+def _pads(rs: Ruleset, language: str) -> dict[str, Any]:
+    return offline_pads(rs)
 
 
 def offline_values(rs: Ruleset) -> dict[str, Any]:
-    """The engine's payment for every pad value under ``rs`` (the same all game long: the
-    full page carries it once, the table's updates do not)."""
+    """The engine's figures for offline hands under ``rs`` and the pad to enter them, in the
+    reader's language (the same all game long: the full page carries it once, the table's
+    updates do not): ``rules`` (:func:`offline_rules`), ``pad`` (:func:`offline_pads`),
+    ``roundLabels`` (per position), ``honbaLabel`` (``{n}`` for the count), the words for the
+    deposits, the end of the game and a table offline cannot know."""
+    rules = offline_rules(rs)
     return {
-        "riichiStick": rs.riichi_stick,
-        "honbaRon": rs.honba_ron,
-        "honbaTsumoEach": rs.honba_tsumo_each,
-        "notenTotal": rs.noten_total,
-        "values": [
-            {"value": value, "label": label, "pay": list(pay), "ron": ron, "tsumo": tsumo}
-            for value, label, pay, (ron, tsumo) in _payments(rs, get_language() or "")
+        "rules": rules,
+        "pad": _pads(rs, get_language() or ""),
+        "roundLabels": [
+            _("%(wind)s %(number)s") % {"wind": _ROUND_WINDS[code[0]], "number": code[1:]}
+            for code in rules["rounds"]
         ],
+        "honbaLabel": (_("%(n)d honba") % {"n": _HONBA_SENTINEL}).replace(
+            str(_HONBA_SENTINEL), "{n}"
+        ),
+        "depositsLabel": _("Deposits"),
+        "endedLabel": _("The game ends with this hand."),
+        "unknownLabel": _(
+            "Estimate unavailable: what follows this hand depends on a rule this phone cannot "
+            "check offline. The server works it out when the hands are sent."
+        ),
+        "overLabel": _("Estimate unavailable: the game has already ended."),
+        "refusedLabel": _(
+            "This game's rules do not allow this hand here: check the value and the riichi."
+        ),
     }
 
 
@@ -96,15 +377,16 @@ def offline_data(
     """The table as it stands, for offline entry (see the module docstring): ``table`` is the
     game's stored table (``round``, ``dealer``, ``honba``, ``deposits``, ``scores``);
     ``labels`` the few words the offline panel shows, in the reader's language; ``where``
-    the round, honba and deposits as the page says them (the panel shows them with the
-    scores: a page reloaded offline may be older than the table it enters hands for); ``user``
-    the login the page is for (hands kept offline are sent by the login that kept them). Sent
-    with every update of the table's status; :func:`offline_values` goes with it on the page.
-    """
+    the round, honba and deposits as the page says them; ``user`` the login the page is for
+    (hands kept offline are sent by the login that kept them). ``position`` is the round's
+    index in :func:`offline_rules`'s ``rounds``. Sent with every update of the table's status;
+    :func:`offline_values` goes with it on the page."""
+    rounds = [f"{wind}{p + 1}" for wind in rs.round_winds() for p in range(rs.players)]
     return {
         "action": action,
         "version": version,
         "seats": names,
+        "position": rounds.index(table["round"]) if table["round"] in rounds else None,
         "dealer": table["dealer"],
         "round": table["round"],
         "honba": table["honba"],

@@ -38,7 +38,7 @@ def keep_ron_offline(phone: Any) -> None:
     panel.locator("button[data-outcome=ron]").click()
     panel.locator("fieldset", has_text="放銃").get_by_role("button", name="Chiba").click()
     panel.locator("fieldset", has_text="和了").get_by_role("button", name="Baba").click()
-    phone.select_option("#offline-value", "3-30")
+    pick_offline_value(phone, "3-30")
     panel.locator("fieldset", has_text="立直").get_by_role("button", name="Baba").click()
     assert phone.inner_text("#offline-summary") == ("Aoki 0 · Baba +3,900 · Chiba −3,900 · Endo 0")
     phone.locator("#offline-keep").click()
@@ -123,6 +123,11 @@ NAMES = ["Aoki", "Baba", "Chiba", "Endo"]
 OFFLINE_STEPS = {"loser": "放銃", "winner": "和了", "tenpai": "聴牌", "riichi": "立直"}
 
 
+def signed(points: int) -> str:
+    """Points as the panel shows a change: "+3,900", "−3,900", "0"."""
+    return f"+{points:,}" if points > 0 else f"\u2212{-points:,}" if points < 0 else "0"
+
+
 def pad_value(win: dict[str, Any]) -> str:
     return win.get("limit") or f"{win['han']}-{win['fu']}"
 
@@ -156,6 +161,13 @@ def enter_online(phone: Any, hand: dict[str, Any]) -> None:
     phone.wait_for_timeout(1000)  # a tap within a second of a recorded hand is ignored
 
 
+def pick_offline_value(phone: Any, value: str) -> None:
+    """Tap ``value`` on the offline panel's value grid (the online pad's grid)."""
+    pad = phone.locator("#offline-value")
+    pad.locator("label.tap", has=phone.locator(f"input[value='{value}']")).click()
+    assert pad.locator(f"input[value='{value}']").is_checked()
+
+
 def keep_offline(phone: Any, hand: dict[str, Any]) -> None:
     """Enter ``hand`` in the offline panel and keep it in the outbox."""
     panel = phone.locator("#offline-panel")
@@ -169,7 +181,7 @@ def keep_offline(phone: Any, hand: dict[str, Any]) -> None:
         seat_button("loser", hand["loser"]).click()
     for win in hand.get("wins", []):
         seat_button("winner", win["winner"]).click()
-        phone.select_option("#offline-value", pad_value(win))
+        pick_offline_value(phone, pad_value(win))
     for seat in hand.get("tenpai", []):
         seat_button("tenpai", seat).click()
     for seat in hand.get("riichi", []):
@@ -224,10 +236,23 @@ def test_a_whole_hanchan_with_four_hands_entered_offline_is_stored_as_the_engine
         keep_offline(phone, hand)
     assert phone.locator(".queued-hand.waiting").count() == 4
     assert HandEntry.objects.filter(hanchan=table_game).count() == 4
-    # The page kept by the service worker is from before hand 1; the panel says where the
-    # table stands now, as the last update this phone saw left it (East 4, 1 honba).
-    assert phone.inner_text("#offline-table") == (
-        "東4局 1本場 供託 0 · Aoki 21,900 · Baba 27,800 · Chiba 18,000 · Endo 32,300"
+    # The page kept by the service worker is from before hand 1, the last update this phone
+    # saw is from after hand 4; the panel shows the table after the four hands waiting to
+    # send, and each of them on the table before it, as the engine plays them (issue 25: the
+    # third offline hand's estimate used the dealer and honba from before the first).
+    record = {"format": "club-game/1", "ruleset": "makura-1.5", "players": NAMES}
+    replay = replay_record({**record, "hands": HANCHAN[:8]})
+    for row, result in zip(
+        phone.locator(".queued-hand .queued-deltas").all(), replay.results[4:], strict=True
+    ):
+        assert row.inner_text() == " · ".join(
+            f"{name} {signed(delta)}" for name, delta in zip(NAMES, result.deltas, strict=True)
+        )
+    state = replay.state
+    assert (state.round, state.honba, state.deposits) == ("S3", 2, 0)
+    assert phone.inner_text("#offline-table") == " · ".join(
+        ["南3局 2本場 供託 0"]
+        + [f"{name} {score:,}" for name, score in zip(NAMES, state.scores, strict=True)]
     )
     assert "このページは最新の局より前に保存されたもの" in phone.inner_text("#offline-panel")
     assert not phone.locator("#table-status .score-strip").is_visible()

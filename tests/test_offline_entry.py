@@ -36,20 +36,39 @@ def test_the_table_carries_the_engines_payments_for_offline_entry(
     assert data["action"] == reverse("hand_create", args=[table_game.pk])
     assert (data["version"], data["dealer"], data["honba"], data["deposits"]) == (0, 0, 0, 0)
     assert data["scores"] == [25000, 25000, 25000, 25000]
-    values = {v["value"]: v["pay"] for v in data["values"]}
-    # makura-1.5 (§45f kiriage): 30 fu 4 han is a mangan; ron by a non-dealer / the dealer,
-    # tsumo: the dealer's share, each other's, the dealer's tsumo each.
-    assert values["4-30"] == [8000, 12000, 4000, 2000, 4000]
-    assert values["3-30"] == [3900, 5800, 2000, 1000, 2000]
-    assert values["yakuman"] == [32000, 48000, 16000, 8000, 16000]
-    # The offline pad offers per outcome what the online pad offers (issue 10 item 3).
-    possible = {v["value"]: (v["ron"], v["tsumo"]) for v in data["values"]}
-    assert possible["2-25"] == (True, False)  # chiitoitsu: a tsumo is 3 han at least
-    assert possible["3-25"] == (True, True)
-    assert possible["2-20"] == (False, True)  # pinfu tsumo
-    assert possible["1-20"] == possible["1-25"] == (False, False)
-    assert possible["1-30"] == possible["mangan"] == possible["6"] == (True, True)
-    assert (data["honbaRon"], data["honbaTsumoEach"], data["riichiStick"]) == (300, 100, 1000)
+    assert (data["position"], data["round"]) == (0, "E1")
+    rules = data["rules"]
+    hands = rules["hands"]
+    # Each seat's change, seats counted from the dealer, as the engine plays the hand
+    # (makura-1.5, §45f kiriage: 30 fu 4 han is a mangan): "r10" a ron by the dealer's right
+    # off the dealer, "r01" the dealer's ron off his right, "t1" the right's tsumo.
+    assert hands["r10"]["values"]["4-30"] == [-8000, 8000, 0, 0]
+    assert hands["r01"]["values"]["3-30"] == [5800, -5800, 0, 0]
+    assert hands["t1"]["values"]["3-30"] == [-2000, 4000, -1000, -1000]
+    assert hands["r10"]["values"]["yakuman"] == [-32000, 32000, 0, 0]
+    assert hands["r10"]["honba"] == [-300, 300, 0, 0]
+    assert hands["t1"]["honba"] == [-100, 300, -100, -100]
+    assert hands["r10"]["pot"] == [0, 1, 0, 0]  # the winner takes the deposits
+    assert hands["d3"]["values"][""] == [1500, 1500, -1500, -1500]  # two tenpai
+    assert hands["d3"]["pot"] == [0, 0, 0, 0]
+    # What the pad offers per outcome is what the engine takes (issue 10 item 3).
+    assert "2-25" in hands["r10"]["values"] and "2-25" not in hands["t1"]["values"]
+    assert "2-20" in hands["t1"]["values"] and "2-20" not in hands["r10"]["values"]
+    assert "1-20" not in hands["t1"]["values"] and "1-25" not in hands["r10"]["values"]
+    # East 1 after a non-dealer's win: East 2, honba 0; after the dealer's win or his tenpai
+    # at a draw: East 1 again, honba + 1; after a draw with the dealer noten: East 2, + 1.
+    assert rules["next"][0]["r10"] == [1, 0, 0]
+    assert rules["next"][0]["r01"] == rules["next"][0]["d1"] == [0, 1, 1]
+    assert rules["next"][0]["d2"] == [1, 1, 1]
+    # South 4 (all-last): a non-dealer's win ends the game; the dealer's win goes on.
+    assert rules["next"][7]["r10"] == "last_hand" and rules["next"][7]["r01"] == [7, 1, 1]
+    assert (rules["stick"], rules["riichiFrom"], rules["bustAt"]) == (1000, None, -1)
+    assert rules["rounds"] == ["E1", "E2", "E3", "E4", "S1", "S2", "S3", "S4"]
+    # The same grid as online: 2 han 20 fu a tsumo only, each button what it pays.
+    tsumo_rows = data["pad"]["pads"]["tsumo"]["rows"]
+    assert tsumo_rows[0]["cells"][1]["value"] == "2-20"
+    assert tsumo_rows[0]["cells"][1]["lines"] == ["400/", "700"]
+    assert data["pad"]["pads"]["ron"]["rows"][0]["cells"][1]["value"] == "2-25"
     assert data["labels"]["waiting"]
     assert data["user"] == member.user_id  # hands kept offline are sent by this login only
     assert '<div id="outbox"' in html

@@ -4,9 +4,11 @@
 //   page opens in a basement with no signal.
 // - When the table cannot reach the server (a preview or a confirm fails, or the phone says it
 //   is offline), an offline panel takes the hand: ron with one winner, tsumo or an exhaustive
-//   draw, riichi, the value. The payments shown come from the engine's figures the page
-//   carries (#offline-data, scoring/offline_data.py); the server's result is the one that
-//   stands.
+//   draw, riichi, the value (on the same han x fu grid as online). The table it shows is the
+//   table after every hand waiting to send, and each hand's payments on the table before
+//   it: static/js/offline_table.js adds up the engine's figures the page carries
+//   (#offline-values, scoring/offline_data.py), and shows no figure where they cannot tell
+//   (tests/test_offline_agreement.py). The server's result is the one that stands.
 // - A hand kept offline goes into an outbox in IndexedDB (idb) with its request id and the
 //   game version it was entered on, shows in the table as "waiting to send", and is sent in
 //   order when the connection returns: on "online", when the page becomes visible again and
@@ -51,6 +53,7 @@
         // this page.
         return Object.assign({}, table, {
           version: kept.version,
+          position: kept.position,
           dealer: kept.dealer,
           round: kept.round,
           honba: kept.honba,
@@ -154,63 +157,54 @@
     return n < 0 ? "\u2212" + text : text;
   }
 
-  // -- the payments, from the engine's figures on the page -------------------------------------
+  // -- the table after the queued hands, from the engine's figures on the page ---------------------
 
-  function valueOf(data, value) {
-    for (var i = 0; i < data.values.length; i++) {
-      if (data.values[i].value === value) {
-        return data.values[i];
-      }
+  // The table as the page stands, in offline_table's terms (null: a round offline_rules has no
+  // position for).
+  function pageTable(data) {
+    if (data.position === null || data.position === undefined) {
+      return null;
     }
-    return null;
+    return { position: data.position, honba: data.honba, deposits: data.deposits, scores: data.scores.slice() };
   }
 
-  function deltasOf(data, hand) {
-    var n = data.seats.length;
-    var deltas = [];
-    var s;
-    for (s = 0; s < n; s++) {
-      deltas.push(0);
-    }
-    var pot = data.deposits;
-    hand.riichi.forEach(function (seat) {
-      deltas[seat] -= data.riichiStick;
-      pot += data.riichiStick;
+  // The hands kept for this game, in order, each with its figures, and the table after the
+  // last (see OfflineTable.advanceAll; a hand kept by an older page has none).
+  function followQueue(data, items) {
+    var hands = items.map(function (item) {
+      return item.hand || null;
     });
-    if (hand.outcome === "ron" || hand.outcome === "tsumo") {
-      var value = valueOf(data, hand.value);
-      var pay = value.pay;
-      var dealerWins = hand.winner === data.dealer;
-      if (hand.outcome === "ron") {
-        var amount = pay[dealerWins ? 1 : 0] + data.honba * data.honbaRon;
-        deltas[hand.loser] -= amount;
-        deltas[hand.winner] += amount + pot;
-      } else {
-        var total = 0;
-        for (s = 0; s < n; s++) {
-          if (s === hand.winner) {
-            continue;
-          }
-          var share = dealerWins ? pay[4] : s === data.dealer ? pay[2] : pay[3];
-          share += data.honba * data.honbaTsumoEach;
-          deltas[s] -= share;
-          total += share;
-        }
-        deltas[hand.winner] += total + pot;
+    return window.OfflineTable.advanceAll(data.rules, pageTable(data), hands);
+  }
+
+  function labelOf(data, value) {
+    var pad = data.pad;
+    var label = value;
+    pad.limits.forEach(function (limit) {
+      if (limit.value === value) {
+        label = limit.label;
       }
-    } else if (hand.outcome === "draw") {
-      var tenpai = hand.tenpai.length;
-      if (tenpai > 0 && tenpai < n) {
-        for (s = 0; s < n; s++) {
-          if (hand.tenpai.indexOf(s) >= 0) {
-            deltas[s] += data.notenTotal / tenpai;
-          } else {
-            deltas[s] -= data.notenTotal / (n - tenpai);
+    });
+    Object.keys(pad.pads).forEach(function (name) {
+      pad.pads[name].rows.forEach(function (row) {
+        row.cells.forEach(function (cell) {
+          if (cell && cell.value === value) {
+            label = cell.spoken;
           }
+        });
+      });
+      pad.pads[name].han.forEach(function (tap) {
+        if (tap.value === value) {
+          label = tap.lines[0];
         }
-      }
-    }
-    return deltas;
+      });
+    });
+    return label;
+  }
+
+  // "South 2 1 honba Deposits 1,000" for a known table.
+  function whereOf(data, table) {
+    return [data.roundLabels[table.position], data.honbaLabel.replace("{n}", String(table.honba)), data.depositsLabel, table.deposits.toLocaleString("en-US")].join(" ");
   }
 
   function complete(hand) {
@@ -231,9 +225,9 @@
     var names = data.seats;
     var text;
     if (hand.outcome === "ron") {
-      text = labels.ron + " " + names[hand.winner] + " \u2190 " + names[hand.loser] + " " + valueOf(data, hand.value).label;
+      text = labels.ron + " " + names[hand.winner] + " \u2190 " + names[hand.loser] + " " + labelOf(data, hand.value);
     } else if (hand.outcome === "tsumo") {
-      text = labels.tsumo + " " + names[hand.winner] + " " + valueOf(data, hand.value).label;
+      text = labels.tsumo + " " + names[hand.winner] + " " + labelOf(data, hand.value);
     } else {
       text = labels.draw + (hand.tenpai.length ? " (" + hand.tenpai.map(function (s) { return names[s]; }).join(", ") + ")" : "");
     }
@@ -290,12 +284,148 @@
     return fieldset;
   }
 
+  // One button of the value pad, as the online pad draws it (a radio in a label.tap).
+  function valueTap(value, lines, spoken) {
+    var label = node("label", { class: "tap" });
+    var input = node("input", { type: "radio", name: "offline-value", value: value });
+    input.checked = choice.value === value;
+    input.addEventListener("change", function () {
+      choice.value = value;
+      drawPanel();
+    });
+    label.appendChild(input);
+    var span = node("span", { class: "lines-" + lines.length });
+    if (spoken) {
+      span.appendChild(node("span", { class: "visually-hidden" }, spoken + " "));
+    }
+    lines.forEach(function (line) {
+      span.appendChild(node("span", { class: "line" }, line));
+    });
+    label.appendChild(span);
+    return label;
+  }
+
+  // The value pad: the limits, the han x fu grid (fu above 40 folded) and the counted han of
+  // the pad the winner has (dealer or not, ron or tsumo), only the values the engine takes
+  // here. Where the table is not known, the values without what they pay.
+  function valuePad(data, table) {
+    var dealer = table ? table.position % data.rules.players : null;
+    var name = (dealer !== null && choice.winner === dealer ? "dealer" : "") + (choice.outcome === "tsumo" ? "Tsumo" : "Ron");
+    name = name.charAt(0).toLowerCase() + name.slice(1);
+    var pad = data.pad.pads[name];
+    var kind = table && choice.winner !== null && (choice.outcome === "tsumo" || choice.loser !== null) ? window.OfflineTable.kindOf(data.rules, dealer, choice) : null;
+    function takes(value) {
+      if (!kind) {
+        return true;
+      }
+      var from = data.rules.refusedFrom[choice.outcome][value];
+      return data.rules.hands[kind].values[value] !== undefined && !(from !== undefined && table.honba >= from);
+    }
+    var box = node("div", { class: "offline-values", id: "offline-value" });
+    var limits = node("div", { class: "taps limits" });
+    data.pad.limits.forEach(function (limit) {
+      if (takes(limit.value)) {
+        limits.appendChild(valueTap(limit.value, [limit.label]));
+      }
+    });
+    box.appendChild(limits);
+    function grid(rows) {
+      var tableEl = node("table", { class: "value-grid" });
+      var head = node("tr");
+      head.appendChild(node("td"));
+      data.pad.columns.forEach(function (column) {
+        head.appendChild(node("th", { scope: "col" }, column));
+      });
+      tableEl.appendChild(node("thead")).appendChild(head);
+      var body = tableEl.appendChild(node("tbody"));
+      rows.forEach(function (row) {
+        var tr = node("tr");
+        tr.appendChild(node("th", { scope: "row" }, row.fu));
+        row.cells.forEach(function (cell) {
+          var td = node("td");
+          if (cell && takes(cell.value)) {
+            var tap = valueTap(cell.value, table ? cell.lines : [cell.spoken], table ? cell.spoken : "");
+            if (cell.capped) {
+              tap.classList.add("capped");
+            }
+            td.appendChild(tap);
+          }
+          tr.appendChild(td);
+        });
+        body.appendChild(tr);
+      });
+      return tableEl;
+    }
+    var common = pad.rows.filter(function (row) {
+      return !row.more;
+    });
+    var more = pad.rows.filter(function (row) {
+      return row.more;
+    });
+    if (common.length) {
+      box.appendChild(grid(common));
+    }
+    var han = node("div", { class: "taps han-taps" + (pad.rows.length ? "" : " no-fu") });
+    pad.han.forEach(function (tap) {
+      if (takes(tap.value)) {
+        han.appendChild(valueTap(tap.value, table || Number(tap.value) > 4 ? tap.lines : tap.lines.slice(0, 1)));
+      }
+    });
+    if (pad.rows.length) {
+      var details = node("details", { class: "more-values" });
+      var chosenMore = more.some(function (row) {
+        return row.cells.some(function (cell) {
+          return cell && cell.value === choice.value;
+        });
+      }) || pad.han.some(function (tap) {
+        return tap.value === choice.value;
+      });
+      details.open = chosenMore;
+      details.appendChild(node("summary", {}, data.pad.moreLabel));
+      if (more.length) {
+        details.appendChild(grid(more));
+      }
+      details.appendChild(node("p", { class: "pad-caption" }, data.pad.hanCaption));
+      details.appendChild(han);
+      box.appendChild(details);
+    } else {
+      box.appendChild(han);
+    }
+    return box;
+  }
+
+  // The table the next hand is entered on: after every hand waiting to send.
+  function tableLine(data, followed) {
+    var after = followed.after;
+    if (after && after.ended) {
+      return data.overLabel;
+    }
+    if (!after) {
+      return data.unknownLabel;
+    }
+    return [whereOf(data, after)].concat(data.seats.map(function (name, s) { return name + " " + score(after.scores[s]); })).join(" \u00b7 ");
+  }
+
+  var drawing = 0;
+
   function drawPanel() {
     var data = tableData();
     if (!panel || !data) {
-      return;
+      return Promise.resolve();
     }
+    var ticket = ++drawing;
+    return queued(data.action).catch(function () {
+      return [];
+    }).then(function (items) {
+      if (ticket === drawing) {
+        renderPanel(data, followQueue(data, mine(data, items)));
+      }
+    });
+  }
+
+  function renderPanel(data, followed) {
     var labels = data.labels;
+    var table = followed.after && !followed.after.ended ? followed.after : null;
     panel.textContent = "";
     panel.appendChild(node("p", { class: "notice", role: "status" }, labels.offline));
     if (data.pageVersion !== undefined) {
@@ -303,8 +433,7 @@
       document.body.classList.add("older-copy");
       panel.appendChild(node("p", { class: "notice older-copy-notice" }, labels.olderCopy));
     }
-    // The table the hands are entered on (the page itself may be an older copy).
-    panel.appendChild(node("p", { class: "offline-table", id: "offline-table" }, [data.where].concat(data.seats.map(function (name, s) { return name + " " + score(data.scores[s]); })).join(" \u00b7 ")));
+    panel.appendChild(node("p", { class: "offline-table", id: "offline-table" }, tableLine(data, followed)));
     var outcomes = node("div", { class: "taps outcomes" });
     ["ron", "tsumo", "draw"].forEach(function (outcome) {
       var button = node("button", { type: "button", class: "tap", "aria-pressed": String(choice.outcome === outcome), "data-outcome": outcome }, labels[outcome]);
@@ -320,27 +449,11 @@
     }
     if (choice.outcome === "ron" || choice.outcome === "tsumo") {
       panel.appendChild(step(labels.winner, seatButtons(data, function (s) { return choice.winner === s; }, function (s) { choice.winner = s; })));
-      var select = node("select", { id: "offline-value", name: "offline-value" });
-      select.appendChild(node("option", { value: "" }, "\u2014"));
-      var chosen = choice.value ? valueOf(data, choice.value) : null;
-      if (choice.value && !(chosen && chosen[choice.outcome])) {
+      var pad = valuePad(data, table);
+      if (choice.value && !pad.querySelector("input[value='" + choice.value + "']")) {
         choice.value = null;  // chosen for a tsumo, say, and the outcome is now a ron
       }
-      data.values.forEach(function (value) {
-        if (!value[choice.outcome]) {
-          return;  // a han and fu no hand makes with this outcome (e.g. a 1-han 20-fu ron)
-        }
-        var option = node("option", { value: value.value }, value.label);
-        if (choice.value === value.value) {
-          option.selected = true;
-        }
-        select.appendChild(option);
-      });
-      select.addEventListener("change", function () {
-        choice.value = select.value || null;
-        drawPanel();
-      });
-      panel.appendChild(step(labels.value, select));
+      panel.appendChild(step(labels.value, pad));
     }
     if (choice.outcome === "draw") {
       panel.appendChild(step(labels.tenpai, seatButtons(data, function (s) { return choice.tenpai.indexOf(s) >= 0; }, function (s) { toggle(choice.tenpai, s); })));
@@ -350,14 +463,29 @@
     }
     var bar = node("div", { class: "confirm-bar" });
     if (complete(choice)) {
-      var deltas = deltasOf(data, choice);
-      bar.appendChild(node("p", { class: "confirm-summary", id: "offline-summary" }, data.seats.map(function (name, s) { return name + " " + points(deltas[s]); }).join(" \u00b7 ")));
+      var result = window.OfflineTable.advance(data.rules, followed.after, choice);
+      bar.appendChild(node("p", { class: "confirm-summary", id: "offline-summary" }, resultLine(data, data.seats, result)));
     }
     var keep = node("button", { type: "button", class: "primary confirm", id: "offline-keep" }, labels.confirm);
-    keep.disabled = !complete(choice);
+    keep.disabled = !complete(choice) || (result && result.status === "refused");
     keep.addEventListener("click", keepHand);
     bar.appendChild(keep);
     panel.appendChild(bar);
+  }
+
+  // A hand's payments, or why there are none.
+  function resultLine(data, names, result) {
+    if (result.status === "refused") {
+      return data.refusedLabel;
+    }
+    if (result.status === "over") {
+      return data.overLabel;
+    }
+    if (result.status !== "ok") {
+      return data.unknownLabel;
+    }
+    var text = names.map(function (name, s) { return name + " " + points(result.deltas[s]); }).join(" \u00b7 ");
+    return result.ended ? text + " \u00b7 " + data.endedLabel : text;
   }
 
   function toggle(list, seat) {
@@ -397,9 +525,8 @@
         fields: fieldsOf(data, hand, data.version + waiting),
         user: data.user,
         summary: summaryOf(data, hand),
-        deltas: deltasOf(data, hand),
+        hand: { outcome: hand.outcome, winner: hand.winner, loser: hand.loser, value: hand.value, tenpai: hand.tenpai.slice(), riichi: hand.riichi.slice() },
         names: data.seats,
-        estimated: waiting > 0,
         state: "waiting",
         createdAt: Date.now(),
       };
@@ -421,8 +548,10 @@
     }
     return queued(data.action).then(function (items) {
       box.textContent = "";
+      var own = mine(data, items);
+      var followed = followQueue(data, own);
       items.forEach(function (item) {
-        var other = mine(data, [item]).length === 0;
+        var other = own.indexOf(item) < 0;
         var row = node("div", { class: "queued-hand " + (other ? "other-login" : item.state), "data-request-id": item.requestId });
         if (other) {
           row.appendChild(node("p", {}, data.labels.otherLogin));
@@ -435,7 +564,10 @@
         line.appendChild(node("span", { class: "queued-state" }, data.labels.waiting));
         line.appendChild(node("span", { class: "queued-summary" }, " " + item.summary));
         row.appendChild(line);
-        row.appendChild(node("p", { class: "queued-deltas" }, item.names.map(function (name, s) { return name + " " + points(item.deltas[s]); }).join(" \u00b7 ") + (item.estimated ? " (" + data.labels.estimated + ")" : "")));
+        if (!other) {
+          // The payments on the table before it, that table after every hand kept before it.
+          row.appendChild(node("p", { class: "queued-deltas" }, resultLine(data, item.names, followed.results[own.indexOf(item)])));
+        }
         if (other || item.state !== "waiting") {
           var after = node("button", { type: "button", class: "primary", "data-action": "after" }, data.labels.after);
           after.addEventListener("click", function () {
