@@ -12,7 +12,9 @@
 - hands valued from their tiles per second against the ``mahjong`` package alone
   (:mod:`benchmarks.hand_tiles`);
 - online game logs read and re-scored per second, by format (:mod:`benchmarks.online_import`);
-- the rating's targets on the simulated club (:mod:`benchmarks.ratings`).
+- the rating's targets on the simulated club (:mod:`benchmarks.ratings`);
+- a season of about 1,300 hanchans re-scored under another ruleset, the what-if page in at
+  most 5 s (:mod:`benchmarks.whatif`).
 
 Each figure is the best of several rounds, to keep other load on the machine out of it.
 """
@@ -32,6 +34,7 @@ from benchmarks.ratings import run_ratings_bench
 from benchmarks.seating import run_seating_bench
 from benchmarks.standings import run_standings_bench
 from benchmarks.timing import best_rate
+from benchmarks.whatif import run_whatif_bench
 from scoring.engine import hand_payment, legal_fu, load_ruleset, replay_record
 from scoring.sample_games import sample_records
 
@@ -125,6 +128,9 @@ def main() -> int:
     ratings_lines = run_ratings_bench()
     print("\n".join(ratings_lines))
     failures += any("BELOW" in line for line in ratings_lines)
+    whatif_lines = run_whatif_bench()
+    print("\n".join(whatif_lines))
+    failures += any("ABOVE" in line for line in whatif_lines)
     return 1 if failures else 0
 
 

@@ -122,7 +122,6 @@ class RefusedRow:
 class Choice:
     ruleset_id: str
     label: str
-    url: str
     current: bool
 
 
@@ -203,16 +202,10 @@ def what_if_page(request: HttpRequest) -> HttpResponse:
         "other": other,
         "other_label": ruleset_label(other.id),
         "choices": [
-            Choice(
-                r.id,
-                ruleset_label(r.id),
-                "?" + urlencode([*base, ("to", r.id)]),
-                r.id == other.id,
-            )
-            for r in offered
+            Choice(r.id, ruleset_label(r.id), r.id == other.id) for r in offered
         ],
         "hidden": base,
-        "changes": [str(GROUP_LABELS[group]) for group in changes],
+        "changes": str(_(", ")).join(str(GROUP_LABELS[group]) for group in changes),
         "result": result,
         "rows": rows_of(result),
         "refused": [

@@ -11,13 +11,22 @@ ruleset, and the other ruleset's rules of :data:`scoring.whatif.rules.TAKEN` go 
 
 from __future__ import annotations
 
-import copy
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from scoring.engine import RecordError, Ruleset, replay_record, ruleset_of_record
+from scoring.engine import Game as EngineGame
+from scoring.engine import (
+    RecordError,
+    Ruleset,
+    load_ruleset,
+    parse_hand,
+    record_players,
+    replay_record,
+    ruleset_of_record,
+)
 from scoring.whatif.rules import FINAL_SCORES_TAKEN, taken_overrides
 
 # Why a game cannot be re-scored, besides the engine's own refusal codes (ERROR_CODES).
@@ -74,7 +83,7 @@ def settled(record: Mapping[str, Any]) -> Result | Refusal:
     try:
         replay = replay_record(record)
     except RecordError as error:
-        return Refusal(error.code, error.hand_index, error.message, dict(error.params))
+        return _refusal(error)
     if replay.settlement is None:
         return Refusal(NOT_FINISHED, None, "the hands end before the game does", {})
     final = replay.settlement
@@ -82,31 +91,141 @@ def settled(record: Mapping[str, Any]) -> Result | Refusal:
 
 
 def rescore(record: Mapping[str, Any], other: Ruleset) -> Result | Refusal:
-    """The game of ``record`` re-scored under ``other``'s payment and settlement rules.
+    """The game of ``record`` re-scored under ``other``'s payment and settlement rules (one
+    game; :class:`Rescorer` re-scores many, building each mix of rules once).
 
     Under the record's own ruleset (``other.id`` is the record's ``ruleset``) the record
-    replays unchanged, its own overrides included: the stored result. Otherwise
-    :func:`rescored_record` builds the record to replay.
+    replays unchanged, its own overrides included: the stored result. Otherwise the game's
+    own ruleset and overrides with ``other``'s rules of :data:`~scoring.whatif.rules.TAKEN`
+    over them (see :func:`rescored_record`).
 
     Returns:
         A :class:`Result`, or a :class:`Refusal` (never raises for a record or a ruleset):
         the other family, a hand the other rules forbid, a game that ends earlier (a bust
         under the other tobi rules) or would not have ended.
     """
-    if record.get("ruleset") == other.id:
-        return settled(record)
+    return Rescorer(other).rescore(record)
+
+
+class Rescorer:
+    """Re-scores records under ``other``, each mix of a game's ruleset and overrides with
+    ``other``'s rules built once (a season holds a few such mixes and a thousand games)."""
+
+    def __init__(self, other: Ruleset) -> None:
+        self.other = other
+        self._mixes: dict[str, Ruleset | Refusal] = {}
+        self._own: dict[str, Ruleset | Refusal] = {}
+
+    def own(self, record: Mapping[str, Any]) -> Result | Refusal:
+        """The record under its own ruleset and overrides, as :func:`settled` (the engine's
+        game played hand by hand, its ruleset built once per ruleset and overrides)."""
+        if "final_scores" in record or not isinstance(record.get("hands"), list):
+            return settled(record)
+        key = _key(record)
+        if key not in self._own:
+            try:
+                self._own[key] = ruleset_of_record(_head(record))
+            except RecordError as error:
+                self._own[key] = _refusal(error)
+        ruleset = self._own[key]
+        if isinstance(ruleset, Refusal):
+            return ruleset
+        return _played(record, ruleset, strip_chips=False)
+
+    def rescore(self, record: Mapping[str, Any]) -> Result | Refusal:
+        """As :func:`rescore`."""
+        if record.get("ruleset") == self.other.id:
+            return self.own(record)
+        if "final_scores" in record or not isinstance(record.get("hands"), list):
+            # No hands to play (or a record the engine will refuse): its own replay.
+            try:
+                game_ruleset = ruleset_of_record(record)
+            except RecordError as error:
+                return _refusal(error)
+            if game_ruleset.players != self.other.players:
+                return _players_differ(game_ruleset, self.other)
+            return settled(rescored_record(record, game_ruleset, self.other))
+        mix = self._mix(record)
+        if isinstance(mix, Refusal):
+            return mix
+        return _played(record, mix, strip_chips=not self.other.chips)
+
+    def _mix(self, record: Mapping[str, Any]) -> Ruleset | Refusal:
+        """The game's ruleset and overrides with ``other``'s rules over them."""
+        key = _key(record)
+        if key not in self._mixes:
+            self._mixes[key] = self._build(record)
+        return self._mixes[key]
+
+    def _build(self, record: Mapping[str, Any]) -> Ruleset | Refusal:
+        try:
+            game_ruleset = ruleset_of_record(_head(record))
+        except RecordError as error:
+            return _refusal(error)
+        if game_ruleset.players != self.other.players:
+            return _players_differ(game_ruleset, self.other)
+        overrides = {**(record.get("overrides") or {}), **taken_overrides(self.other)}
+        try:
+            # The ruleset exists: ruleset_of_record has just loaded it.
+            return load_ruleset(game_ruleset.id, overrides)
+        except RecordError as error:
+            return _refusal(error)
+
+
+def _key(record: Mapping[str, Any]) -> str:
+    """What a record's ruleset depends on: its ruleset id and overrides."""
+    return json.dumps([record.get("ruleset"), record.get("overrides") or {}], sort_keys=True)
+
+
+def _head(record: Mapping[str, Any]) -> dict[str, Any]:
+    """The keys of a record that name its ruleset (for :func:`ruleset_of_record`)."""
+    return {key: record[key] for key in ("format", "ruleset", "overrides") if key in record}
+
+
+def _played(record: Mapping[str, Any], ruleset: Ruleset, *, strip_chips: bool) -> Result | Refusal:
+    """The record's hands played under ``ruleset`` (as :func:`scoring.engine.replay_record`
+    does, whose value checks the record passed when the ledger stored it)."""
     try:
-        game_ruleset = ruleset_of_record(record)
+        record_players(record, ruleset)
+        game = EngineGame(ruleset)
+        for index, raw in enumerate(record["hands"]):
+            if strip_chips:
+                raw = _without_chips(raw)
+            game.play(parse_hand(raw, ruleset.players, index))
     except RecordError as error:
-        return Refusal(error.code, error.hand_index, error.message, dict(error.params))
-    if game_ruleset.players != other.players:
-        return Refusal(
-            PLAYERS_DIFFER,
-            None,
-            f"a {game_ruleset.players}-player game under a {other.players}-player ruleset",
-            {"players": game_ruleset.players, "other": other.players},
-        )
-    return settled(rescored_record(record, game_ruleset, other))
+        return _refusal(error)
+    if game.settlement is None:
+        return Refusal(NOT_FINISHED, None, "the hands end before the game does", {})
+    final = game.settlement
+    return Result(tuple(final.points), tuple(final.ranks), tuple(final.scores))
+
+
+def _without_chips(hand: Any) -> Any:
+    """A hand as entered without the chips of its wins (seed 003 L438-460), for rules that
+    keep none; the hand itself where it has none."""
+    if not isinstance(hand, dict):
+        return hand
+    wins = hand.get("wins")
+    if not isinstance(wins, list) or not any(isinstance(w, dict) and "chips" in w for w in wins):
+        return hand
+    bare = [
+        {k: v for k, v in win.items() if k != "chips"} if isinstance(win, dict) else win
+        for win in wins
+    ]
+    return {**hand, "wins": bare}
+
+
+def _refusal(error: RecordError) -> Refusal:
+    return Refusal(error.code, error.hand_index, error.message, dict(error.params))
+
+
+def _players_differ(game_ruleset: Ruleset, other: Ruleset) -> Refusal:
+    return Refusal(
+        PLAYERS_DIFFER,
+        None,
+        f"a {game_ruleset.players}-player game under a {other.players}-player ruleset",
+        {"players": game_ruleset.players, "other": other.players},
+    )
 
 
 def rescored_record(
@@ -114,7 +233,7 @@ def rescored_record(
 ) -> dict[str, Any]:
     """``record`` with ``other``'s rules of :data:`~scoring.whatif.rules.TAKEN` (only the
     settlement's, :data:`~scoring.whatif.rules.FINAL_SCORES_TAKEN`, for final scores only)
-    as overrides over the game's own ruleset and overrides.
+    as overrides over the game's own ruleset and overrides: what :class:`Rescorer` plays.
 
     Two things of a record only make sense under its own rules and are adjusted:
 
@@ -123,17 +242,14 @@ def rescored_record(
       seed 003, 25,000 under Makura), so that they add up to ``other``'s total, each seat
       keeping what it won or lost; a bust named in them stays only where it still is one.
     """
-    out = copy.deepcopy(dict(record))
+    out = dict(record)
     final_scores = out.get("final_scores")
     names = FINAL_SCORES_TAKEN if final_scores is not None else None
     overrides = dict(out.get("overrides") or {})
     overrides.update(taken_overrides(other, names) if names else taken_overrides(other))
     out["overrides"] = overrides
-    if not other.chips:
-        for hand in out.get("hands", []):
-            for win in hand.get("wins", []) if isinstance(hand, dict) else []:
-                if isinstance(win, dict):
-                    win.pop("chips", None)
+    if not other.chips and isinstance(out.get("hands"), list):
+        out["hands"] = [_without_chips(hand) for hand in out["hands"]]
     if isinstance(final_scores, dict):
         out["final_scores"] = _final_scores_under(final_scores, game_ruleset, other)
     return out

@@ -11,7 +11,7 @@ from datetime import date
 from django.db.models import Prefetch
 
 from scoring.ledger import counted_games, counted_results, hanchan_record, is_waiting
-from scoring.models import Seat
+from scoring.models import HandEntry, Seat
 from scoring.standings import tournament_games
 from scoring.whatif.games import Game, Result
 
@@ -30,7 +30,14 @@ def period_games(
         .filter(played_on__range=(start, end), ruleset_version_id__in=list(version_ids))
         .select_related("ruleset_version")
         .prefetch_related(
-            Prefetch("seats", queryset=Seat.objects.select_related("member")), "hands"
+            Prefetch(
+                "seats",
+                queryset=Seat.objects.select_related("member").only(
+                    "hanchan_id", "index", "member_id", "member__display_name"
+                ),
+            ),
+            # A hand's entry as made is all a record holds (not its result, its state before).
+            Prefetch("hands", queryset=HandEntry.objects.only("hanchan_id", "sequence", "data")),
         )
         .order_by("played_on", "pk")
     )

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from scoring.engine import Ruleset
-from scoring.whatif.games import PENDING, Game, Refusal, Result, rescore, settled
+from scoring.whatif.games import PENDING, Game, Refusal, Rescorer, Result
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +68,9 @@ def what_if(games: Iterable[Game], other: Ruleset) -> WhatIf:
     """Re-score ``games`` under ``other`` and add up each member's totals both ways.
 
     Each game is replayed twice: as it is (the check that its stored result comes back)
-    and under ``other`` (one replay when ``other`` is its own ruleset).
+    and under ``other`` (once when ``other`` is its own ruleset); a game of hands is played
+    by the engine hand by hand (:class:`scoring.whatif.games.Rescorer`), its ruleset built
+    once per ruleset and overrides.
     """
     before: dict[int, int] = {}
     after: dict[int, int] = {}
@@ -76,17 +78,18 @@ def what_if(games: Iterable[Game], other: Ruleset) -> WhatIf:
     refused: list[Refused] = []
     not_reproduced: list[Game] = []
     count = rescored = final_scores = 0
+    rescorer = Rescorer(other)
     for game in games:
         count += 1
         result: Result | Refusal
         if game.pending:
             result = Refusal(PENDING, None, "a correction waits for confirmation", {})
         else:
-            own = settled(game.record)
+            own = rescorer.own(game.record)
             if own != game.stored:
                 not_reproduced.append(game)
             same = game.record.get("ruleset") == other.id
-            result = own if same else rescore(game.record, other)
+            result = own if same else rescorer.rescore(game.record)
         if isinstance(result, Refusal):
             refused.append(Refused(game, result))
             result = game.stored
