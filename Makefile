@@ -12,13 +12,14 @@ PORT ?= 8000
 ARGS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help run serve test bench drill lint clean lock
+.PHONY: help run serve test bench faults drill lint clean lock
 
 help:
 	@echo "make run    migrate, load the demo club, serve http://$(HOST):$(PORT)/ (HOST=, PORT=)"
 	@echo "make serve  the production setup: checks, migrate, collectstatic, gunicorn and the task worker (README: Deploying)"
 	@echo "make test   run the test suite (extra pytest arguments: ARGS=)"
 	@echo "make bench  run the benchmarks (python -m benchmarks; ARGS=)"
+	@echo "make faults a club night through a PostgreSQL restart, a killed worker, a network cut (restarts the local PostgreSQL; docs/capacity.md: Faults)"
 	@echo "make drill  restore drill: dump the database, restore it into a fresh one, compare the standings and replays"
 	@echo "make lint   ruff, lint-imports (the layers' contracts), missing migrations, mypy"
 	@echo "make clean  remove .venv, caches and collected static files (keeps db.sqlite3)"
@@ -73,6 +74,13 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks $(ARGS)
+
+# A club night of 40 phones (compressed in time) against gunicorn and the local PostgreSQL,
+# through a PostgreSQL restart, a gunicorn worker killed mid-request and the network lost and
+# back: nothing lost or doubled, every game equal to its replay, 503 not 500 (benchmarks/faults.py;
+# FAULTS_SPEED, FAULTS_HANDS, FAULTS_OUTAGE, FAULTS_RUNS). Not part of the test suite.
+faults: $(STAMP)
+	$(BIN)/python -m benchmarks.faults
 
 # The backup, restored: pg_dump and pg_restore on PostgreSQL (DATABASE_URL), dumpdata and
 # loaddata on SQLite; the standings, champions, counted results and the replay of every counted
