@@ -23,7 +23,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from clubsite.htmx import wants_fragment
 from clubsite.models import Member
 from scoring.ruleset_choices import ruleset_choices
-from tournaments import forms, services
+from tournaments import forms, services, substitutions
 from tournaments.models import Event
 from tournaments.views import event_page, steward_only
 
@@ -188,3 +188,120 @@ def event_delete(request: HttpRequest, pk: int) -> HttpResponse:
         request, gettext("The tournament “%(name)s” is deleted.") % {"name": event.name}
     )
     return redirect("tournaments:list")
+
+
+@require_http_methods(["GET", "HEAD"])
+@steward_only
+def event_substitutions(request: HttpRequest, pk: int) -> HttpResponse:
+    """Substitutions (issue 21 item 3): tick the players who leave and the members who come
+    in (the first substitute takes the first leaver's place, ...; none: a withdrawal), see
+    the rounds not started before and after the re-seat with their repeat meetings, then
+    accept (:func:`event_substitutions_accept`). Showing it writes nothing. The event's log
+    of substitutions below."""
+    event = get_object_or_404(Event, pk=pk)
+    return _substitutions_page(request, event, request.GET)
+
+
+@require_POST
+@steward_only
+def event_substitutions_accept(request: HttpRequest, pk: int) -> HttpResponse:
+    """Accept the proposal shown (its ``fingerprint``): one transaction; a refusal shows the
+    page again with why (409), nothing changed."""
+    event = get_object_or_404(Event, pk=pk)
+    changes = _changes(request.POST)
+    member = Member.for_user(request.user)
+    try:
+        substitutions.accept(
+            event_id=event.pk,
+            changes=changes,
+            fingerprint=request.POST.get("fingerprint", ""),
+            by=member,
+        )
+    except services.EventError as error:
+        return _substitutions_page(request, event, request.POST, error=str(error), status=409)
+    messages.success(
+        request, gettext("The substitution is made; the players are told their tables.")
+    )
+    return redirect("tournaments:substitutions", pk=event.pk)
+
+
+def _changes(data: Any) -> list[substitutions.Change]:
+    """The ticked leavers (participant numbers, in order) paired with the ticked substitutes
+    (members, by reading): the first substitute for the first leaver, and so on."""
+    leaving = sorted(_keys(data.getlist("leaving")))
+    wanted = _keys(data.getlist("substitutes"))
+    subs = list(Member.objects.filter(pk__in=wanted).order_by("furigana", "display_name"))
+    return [
+        substitutions.Change(number, subs[i] if i < len(subs) else None)
+        for i, number in enumerate(leaving)
+    ]
+
+
+def _substitutions_page(
+    request: HttpRequest, event: Event, data: Any, *, error: str = "", status: int = 200
+) -> HttpResponse:
+    participants = list(event.participants.select_related("member").order_by("number"))
+    entered = {p.member_id for p in participants}
+    ticked_leaving = _keys(data.getlist("leaving"))
+    ticked_subs = _keys(data.getlist("substitutes"))
+    proposal = None
+    if ticked_leaving and not error:
+        try:
+            proposal = substitutions.propose(event, _changes(data))
+        except services.EventError as refused:
+            error, status = str(refused), 409
+    context = {
+        "event": event,
+        "running": event.status == Event.Status.RUNNING,
+        "active": [p for p in participants if not p.withdrawn],
+        "outsiders": [
+            m for m in Member.objects.order_by("furigana", "display_name") if m.pk not in entered
+        ],
+        "ticked_leaving": ticked_leaving,
+        "ticked_subs": ticked_subs,
+        "proposal": proposal,
+        "rounds": _side_by_side(proposal) if proposal is not None else [],
+        "changes": _change_names(proposal) if proposal is not None else [],
+        "max_added": substitutions.MAX_ADDED_REPEATS,
+        "log": substitutions.history(event),
+        "error": error,
+    }
+    return render(request, "tournaments/substitutions.html", context, status=status)
+
+
+def _change_names(proposal: substitutions.Proposal) -> list[tuple[str, str]]:
+    """Per change, the leaving player's name and the substitute's (empty: a withdrawal)."""
+    return [
+        (
+            proposal.names[c.leaving],
+            c.substitute.display_name if c.substitute is not None else "",
+        )
+        for c in proposal.changes
+    ]
+
+
+def _side_by_side(proposal: substitutions.Proposal) -> list[dict[str, Any]]:
+    """Per pending round, its tables before and after as names; ``changed`` marks a seat
+    whose table-mates changed (or a substitute)."""
+    names = proposal.names
+    incoming = set(proposal.numbers.values())
+    leaving = {c.leaving for c in proposal.changes}
+    rows = []
+    for old, new in zip(proposal.before, proposal.after, strict=True):
+        rows.append(
+            {
+                "number": old.number,
+                "before": [
+                    [{"name": names[p], "changed": p in leaving} for p in table]
+                    for table in old.tables
+                ],
+                "after": [
+                    [
+                        {"name": names[p], "changed": p in incoming or p in proposal.moved}
+                        for p in table
+                    ]
+                    for table in new.tables
+                ],
+            }
+        )
+    return rows

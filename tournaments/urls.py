@@ -17,6 +17,12 @@ urlpatterns = [
     path("<int:pk>/edit/", desk_views.event_edit, name="edit"),
     path("<int:pk>/cancel/", desk_views.event_cancel, name="cancel"),
     path("<int:pk>/delete/", desk_views.event_delete, name="delete"),
+    path("<int:pk>/substitutions/", desk_views.event_substitutions, name="substitutions"),
+    path(
+        "<int:pk>/substitutions/accept/",
+        desk_views.event_substitutions_accept,
+        name="substitutions_accept",
+    ),
     path("<int:pk>/draw/", views.event_draw, name="draw"),
     path("<int:pk>/withdraw/", views.event_withdraw, name="withdraw"),
     path("<int:pk>/advance/", views.event_advance, name="advance"),
