@@ -8,6 +8,7 @@ Screenshots of each screen."""
 
 from __future__ import annotations
 
+import re
 import uuid
 from typing import Any
 
@@ -15,9 +16,10 @@ import pytest
 
 from clubsite.models import Member
 from scoring.engine.replay import replay_record
-from scoring.ledger import hand_record
+from scoring.ledger import hanchan_start, hand_record
 from scoring.models import Hanchan, HandEntry
-from tests.browser import screenshot
+from scoring.standings.periods import club_today
+from tests.browser import PHONE, screenshot
 from tests.test_browser_confirmation import log_in
 from tests.test_browser_hanchan import settle
 
@@ -168,12 +170,13 @@ def pick_offline_value(phone: Any, value: str) -> None:
     assert pad.locator(f"input[value='{value}']").is_checked()
 
 
-def keep_offline(phone: Any, hand: dict[str, Any]) -> None:
-    """Enter ``hand`` in the offline panel and keep it in the outbox."""
+def keep_offline(phone: Any, hand: dict[str, Any], steps: dict[str, str] = OFFLINE_STEPS) -> None:
+    """Enter ``hand`` in the offline panel and keep it in the outbox (``steps``: the panel's
+    fieldsets as the page's language calls them)."""
     panel = phone.locator("#offline-panel")
 
     def seat_button(step: str, seat: int) -> Any:
-        fieldset = panel.locator("fieldset", has_text=OFFLINE_STEPS[step])
+        fieldset = panel.locator("fieldset", has_text=steps[step])
         return fieldset.get_by_role("button", name=NAMES[seat], exact=True)
 
     panel.locator(f"button[data-outcome={hand['result']}]").click()
@@ -328,3 +331,72 @@ def test_a_hand_kept_by_one_login_waits_for_it_on_a_shared_phone(
     entry = HandEntry.objects.get(hanchan=table_game)
     assert entry.entered_by == member
     assert entry.result["deltas"] == [0, 3900, -3900, 0]
+
+
+def test_in_english_the_offline_panel_follows_the_engine_and_says_when_it_cannot(
+    chromium: Any, live_server: Any, member: Member, other_member: Member, coordinator: Member,
+    outsider: Member,
+) -> None:  # fmt: skip
+    """Tenhou East-only at 390x844 in English: three queued non-dealer rons move the table to
+    East 4 as the engine does; the all-last dealer's win may end the game by dealer-top or
+    not, depending on the scores: its payments show, the table after it and the next hand's
+    figures say they are unavailable. The value is tapped on the grid, 44 px keys."""
+    game = hanchan_start(
+        ruleset_id="tenhou-4p-east",
+        members=[member, other_member, coordinator, outsider],
+        played_on=club_today(),
+        by=member,
+    )
+    context = chromium.new_context(viewport=PHONE, locale="en-US", device_scale_factor=2)
+    phone = context.new_page()
+    phone.base_url = live_server.url
+    steps = {"loser": "Who dealt in?", "winner": "Who won?", "tenpai": "Who was tenpai?",
+             "riichi": "Riichi"}  # fmt: skip
+    hands: list[dict[str, Any]] = [
+        {"result": "ron", "loser": 2, "wins": [{"winner": 1, "han": 1, "fu": 30}]},
+        {"result": "ron", "loser": 3, "wins": [{"winner": 2, "han": 2, "fu": 30}]},
+        {"result": "ron", "loser": 0, "wins": [{"winner": 3, "han": 1, "fu": 30}]},
+        {"result": "ron", "loser": 0, "wins": [{"winner": 3, "han": 2, "fu": 30}]},
+        {"result": "draw", "tenpai": [1]},
+    ]
+    try:
+        log_in(phone, "aoki")
+        open_table_for_offline(phone, game)
+        phone.context.set_offline(True)
+        phone.reload()
+        for hand in hands[:3]:
+            keep_offline(phone, hand, steps)
+        record = {"format": "club-game/1", "ruleset": "tenhou-4p-east", "players": NAMES}
+        replay = replay_record({**record, "hands": hands[:4]})
+        after_three = replay.results[3]
+        assert (after_three.round, after_three.dealer, after_three.honba) == ("E4", 3, 0)
+        scores = replay.results[2].scores
+        assert phone.inner_text("#offline-table") == " · ".join(
+            ["East 4 0 honba Deposits 0"]
+            + [f"{name} {score:,}" for name, score in zip(NAMES, scores, strict=True)]
+        )
+        # The grid, as online: every key a thumb's size, nothing wider than the phone.
+        panel = phone.locator("#offline-panel")
+        panel.locator("button[data-outcome=ron]").click()
+        keys = phone.locator("#offline-value label.tap:visible").all()
+        assert len(keys) >= 16  # the limits, 2-4 han 25 fu, 1-4 han 30 and 40 fu
+        for key in keys:
+            box = key.bounding_box()
+            assert box["width"] >= 44 and box["height"] >= 44, box
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+        screenshot(phone, "offline-grid-en")
+        for hand in hands[3:]:
+            keep_offline(phone, hand, steps)
+        rows = phone.locator(".queued-hand .queued-deltas").all_inner_texts()
+        for row, result in zip(rows[:4], replay.results, strict=False):
+            assert row == " · ".join(
+                f"{name} {signed(delta)}" for name, delta in zip(NAMES, result.deltas, strict=True)
+            )
+        unavailable = "Estimate unavailable: what follows this hand depends on a rule"
+        assert rows[4].startswith(unavailable)
+        assert phone.inner_text("#offline-table").startswith(unavailable)
+        text = phone.inner_text("#offline-panel") + " ".join(rows)
+        assert not re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", text), text
+        screenshot(phone, "offline-unavailable-en")
+    finally:
+        context.close()
