@@ -21,11 +21,19 @@ import pytest
 from django.test import Client
 
 from clubsite.models import Member
-from scoring.engine import load_ruleset
+from scoring.engine import ERROR_CODES, available_rulesets, load_ruleset
 from scoring.history_seeding import seed_history
 from scoring.ledger import counted_games, counted_results, hanchan_import
 from scoring.models import RulesetVersion
-from scoring.whatif.games import PLAYERS_DIFFER, Refusal, Result, rescore, settled
+from scoring.whatif.games import (
+    NOT_FINISHED,
+    PENDING,
+    PLAYERS_DIFFER,
+    Refusal,
+    Result,
+    rescore,
+    settled,
+)
 from scoring.whatif.period import period_games
 from scoring.whatif.rules import differences
 from scoring.whatif.standings import what_if
@@ -116,6 +124,24 @@ def test_every_game_of_a_seeded_year_replays_to_its_stored_result() -> None:
         assert sum(line.games for line in result.lines) == len(own) * len(own[0].members)
 
 
+@pytest.mark.django_db
+def test_a_seeded_year_under_every_ruleset_of_its_family_is_rescored_or_refused_by_name() -> None:
+    seed_history(years=1, members=12, seed=11, games_per_night=2, end=DAY)
+    known = set(ERROR_CODES) | {PLAYERS_DIFFER, NOT_FINISHED, PENDING}
+    for players in (4, 3):
+        games = period_games(all_versions(players), *EVERYTHING)
+        for ruleset_id in available_rulesets():
+            other = load_ruleset(ruleset_id)
+            result = what_if(games, other)
+            assert result.rescored + len(result.refused) == result.games == len(games)
+            assert result.not_reproduced == ()
+            assert {item.refusal.code for item in result.refused} <= known
+            if other.players != players:
+                assert {item.refusal.code for item in result.refused} == {PLAYERS_DIFFER}
+            else:
+                assert result.rescored > 0, ruleset_id
+
+
 # -- a hand-checked example -----------------------------------------------------------------
 
 
@@ -159,6 +185,36 @@ def test_the_kiriage_and_honba_rules_are_the_other_rulesets() -> None:
     assert set(differences(load_ruleset("makura-1.5"), load_ruleset("tenhou-4p"))) >= {
         "rounding", "multi_ron", "payments",
     }  # fmt: skip
+
+
+def test_a_double_ron_pays_honba_to_each_winner_under_makura_and_the_first_under_tenhou() -> None:
+    """East 1 draws with the dealer alone tenpai (3,000 noten payments, 1 honba); East 1-1:
+    seats 1 and 2 ron seat 3 for 1 han 30 fu (1,000) each. Makura §24 pays each winner the
+    honba (300 each), Tenhou only the first in turn order from the discarder (seat 1)."""
+    double: dict[str, Any] = {
+        "result": "ron",
+        "loser": 3,
+        "wins": [{"winner": 1, "han": 1, "fu": 30}, {"winner": 2, "han": 1, "fu": 30}],
+    }
+    hands: list[dict[str, Any]] = [{"result": "draw", "tenpai": [0]}, double, *[NOTEN] * 7]
+    game = record("makura-1.5", ["A", "B", "C", "D"], hands)
+    # Makura: 25,300 and 25,300 tie, seat order ranks seat 1 above seat 2; seat 3's -8,600
+    # floors to -9,000.
+    assert settled(game) == Result((39000, 5000, -15000, -29000), (1, 2, 3, 4),
+                                   (28000, 25300, 25300, 21400))  # fmt: skip
+    # Tenhou: seat 2 gets no honba; seat 3's -8,300 rounds to -8,000.
+    assert rescore(game, load_ruleset("tenhou-4p")) == Result(
+        (38000, 5000, -15000, -28000), (1, 2, 3, 4), (28000, 25300, 25000, 21700)
+    )
+
+
+def test_open_riichi_is_refused_where_the_other_rules_have_none() -> None:
+    hands = [{"result": "draw", "tenpai": [1], "riichi": [1], "open_riichi": [1]}] + [NOTEN] * 7
+    game = record("makura-1.5", ["A", "B", "C", "D"], hands)
+    assert isinstance(settled(game), Result)
+    refusal = rescore(game, load_ruleset("tenhou-4p"))
+    assert isinstance(refusal, Refusal)
+    assert (refusal.code, refusal.hand) == ("no_open_riichi", 0)
 
 
 # -- what cannot be re-scored ----------------------------------------------------------------
