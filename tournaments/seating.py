@@ -12,10 +12,14 @@ number of rounds allows). Where an affine plane gives a resolvable design (16 pl
 tables of 4 over up to 5 rounds, 9 players at tables of 3 over up to 4) it is used: no pair
 ever meets twice. Otherwise a table made in advance by a long search of this project's own
 (:mod:`tournaments.seating_tables`: 8-48 players at tables of 4, 6-36 at tables of 3, 2-10
-rounds; cyclic constructions and the search of :mod:`tournaments.seating_search`), relabelled
-by the seed's lot; for other sizes that search runs on the spot. ``make bench`` compares the
-result with the best published tables (``benchmarks/seating.py``). Winds are then chosen
-table by table, and improved until no table's choice of seats lowers the spread.
+rounds; cyclic constructions, :mod:`tournaments.seating_designs`, the search of
+:mod:`tournaments.seating_search` and the simulated annealing of
+:mod:`tournaments.seating_anneal`), relabelled by the seed's lot. For other sizes a short
+annealing run searches on the spot (under 2 s of one core), then, if some pair meets twice, a
+cyclic construction is tried briefly.
+``make bench`` compares the result with the best known tables (``benchmarks/seating.py``).
+Winds are then chosen table by table, and improved until no table's choice of seats lowers
+the spread.
 """
 
 from __future__ import annotations
@@ -26,7 +30,8 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from tournaments.seating_search import search
+from tournaments.seating_anneal import anneal_draw
+from tournaments.seating_search import cyclic_rounds, search
 from tournaments.seating_tables import stored_table
 
 Table = list[int]
@@ -114,7 +119,10 @@ def lot_rounds(players: int, rounds: int, *, table_size: int = 4, seed: int = 0)
     if groups is None:
         groups = stored_table(players, rounds, table_size)
     if groups is None:
-        groups = search(players, rounds, table_size, rng)
+        groups = anneal_draw(players, rounds, table_size, rng)
+        if quality(groups, players, table_size).repeats:
+            # Where a cyclic design exists it has none; a short try, to keep the draw quick.
+            groups = cyclic_rounds(players, rounds, table_size, rng, node_limit=20_000) or groups
     relabelled = [[[label[p] for p in table] for table in rnd] for rnd in groups]
     return _equitable_winds(relabelled, table_size)
 
