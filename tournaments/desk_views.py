@@ -253,7 +253,10 @@ def _substitutions_page(
     context = {
         "event": event,
         "running": event.status == Event.Status.RUNNING,
-        "active": [p for p in participants if not p.withdrawn],
+        "active": sorted(
+            (p for p in participants if not p.withdrawn),
+            key=lambda p: (p.member.furigana, p.member.display_name),
+        ),
         "outsiders": [
             m for m in Member.objects.order_by("furigana", "display_name") if m.pk not in entered
         ],
