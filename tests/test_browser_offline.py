@@ -378,6 +378,7 @@ def test_in_english_the_offline_panel_follows_the_engine_and_says_when_it_cannot
         # The grid, as online: every key a thumb's size, nothing wider than the phone.
         panel = phone.locator("#offline-panel")
         panel.locator("button[data-outcome=ron]").click()
+        phone.locator("#offline-value").wait_for()
         keys = phone.locator("#offline-value label.tap:visible").all()
         assert len(keys) >= 16  # the limits, 2-4 han 25 fu, 1-4 han 30 and 40 fu
         for key in keys:

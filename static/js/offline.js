@@ -270,7 +270,7 @@
       var button = node("button", { type: "button", class: "tap", "aria-pressed": String(pressed(seat)) }, name);
       button.addEventListener("click", function () {
         onTap(seat);
-        drawPanel();
+        redraw();
       });
       row.appendChild(button);
     });
@@ -291,7 +291,7 @@
     input.checked = choice.value === value;
     input.addEventListener("change", function () {
       choice.value = value;
-      drawPanel();
+      redraw();
     });
     label.appendChild(input);
     var span = node("span", { class: "lines-" + lines.length });
@@ -407,7 +407,9 @@
   }
 
   var drawing = 0;
+  var followed = null;
 
+  // The panel with the queue read again from IndexedDB (when it opens, after a hand is kept).
   function drawPanel() {
     var data = tableData();
     if (!panel || !data) {
@@ -418,9 +420,20 @@
       return [];
     }).then(function (items) {
       if (ticket === drawing) {
-        renderPanel(data, followQueue(data, mine(data, items)));
+        followed = followQueue(data, mine(data, items));
+        renderPanel(data, followed);
       }
     });
+  }
+
+  // The panel after a tap, at once: the queue has not changed (a tap lands on what it sees).
+  function redraw() {
+    var data = tableData();
+    if (panel && data && followed) {
+      renderPanel(data, followed);
+    } else {
+      drawPanel();
+    }
   }
 
   function renderPanel(data, followed) {
@@ -439,7 +452,7 @@
       var button = node("button", { type: "button", class: "tap", "aria-pressed": String(choice.outcome === outcome), "data-outcome": outcome }, labels[outcome]);
       button.addEventListener("click", function () {
         choice.outcome = outcome;
-        drawPanel();
+        redraw();
       });
       outcomes.appendChild(button);
     });
