@@ -291,6 +291,7 @@ def test_the_page_shows_both_standings_and_the_refused_games(
     assert rows["Chiba"].change.text == "+2.0"
     assert rows["Doi"].change.text == "0.0"
     assert 'value="tenhou-4p" selected' in html
+    assert '<input type="hidden" name="to" value="tenhou-4p">' in html  # the period filters
     values = {choice.ruleset_id for choice in response.context["choices"]}
     assert "makura-1.3" in values and not values & {"sanma-float", "fuji-sanma", "tenhou-3p"}
     assert "1 game cannot be re-scored" in html

@@ -205,6 +205,8 @@ def what_if_page(request: HttpRequest) -> HttpResponse:
             Choice(r.id, ruleset_label(r.id), r.id == other.id) for r in offered
         ],
         "hidden": base,
+        # The period filters keep the ruleset re-scored under.
+        "keep_params": [("to", other.id)],
         "changes": str(_(", ")).join(str(GROUP_LABELS[group]) for group in changes),
         "result": result,
         "rows": rows_of(result),
