@@ -371,6 +371,9 @@ def test_in_english_the_offline_panel_follows_the_engine_and_says_when_it_cannot
         after_three = replay.results[3]
         assert (after_three.round, after_three.dealer, after_three.honba) == ("E4", 3, 0)
         scores = replay.results[2].scores
+        # The page's own line (East 1, from before the hands waiting) makes way for the panel's.
+        assert not phone.locator("#table-status .score-strip").is_visible()
+        assert not phone.locator("#table-status .round-line").is_visible()
         assert phone.inner_text("#offline-table") == " · ".join(
             ["East 4 0 honba Deposits 0"]
             + [f"{name} {score:,}" for name, score in zip(NAMES, scores, strict=True)]

@@ -436,8 +436,17 @@
     }
   }
 
+  // With hands waiting, the table the page shows is from before them: the panel's line
+  // says where the table stands, the page's would contradict it.
+  function hideStaleStatus(stale) {
+    document.querySelectorAll("#table-status .round-line, #table-status .score-strip").forEach(function (el) {
+      el.style.display = stale ? "none" : "";
+    });
+  }
+
   function renderPanel(data, followed) {
     var labels = data.labels;
+    hideStaleStatus(followed.results.length > 0);
     var table = followed.after && !followed.after.ended ? followed.after : null;
     panel.textContent = "";
     panel.appendChild(node("p", { class: "notice", role: "status" }, labels.offline));
