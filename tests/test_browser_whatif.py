@@ -86,12 +86,14 @@ def test_it_rescores_the_year_under_tenhou(
         def cells(member: Member) -> list[str]:
             return page.locator(f"#what-if-{member.pk} td").all_inner_texts()
 
-        # Games, as counted, re-scored, change (tests/test_whatif.py works them out by hand):
-        # the bust game counts as stored both ways.
-        assert cells(aoki)[1:5] == ["3", "+144.0", "+143.0", "−1.0"]
-        assert cells(chiba)[1:5] == ["3", "−67.0", "−65.0", "+2.0"]
-        assert cells(doi)[4] == "0.0"
-        assert cells(baba)[4] == "−1.0"
+        # Change, re-scored, as counted, place before, games (tests/test_whatif.py works them
+        # out by hand): the bust game counts as stored both ways.
+        assert cells(aoki)[1:] == ["−1.0", "+143.0", "+144.0", "1", "3"]
+        assert cells(chiba)[1:] == ["+2.0", "−65.0", "−67.0", "3", "3"]
+        assert cells(doi)[1] == "0.0"
+        assert cells(baba)[1] == "−1.0"
+        change = page.locator(f"#what-if-{aoki.pk} td").nth(1).bounding_box()
+        assert change is not None and change["x"] + change["width"] <= PHONE["width"]
         assert page.locator("#what-if-refused h2").inner_text() == words["refused"]
         assert words["why"] in page.locator("#what-if-refused li").inner_text()
         assert page.locator("#what-if-final-scores").is_visible()

@@ -29,6 +29,7 @@ from scoring.whatif.games import (
     NOT_FINISHED,
     PENDING,
     PLAYERS_DIFFER,
+    Game,
     Refusal,
     Result,
     rescore,
@@ -36,7 +37,7 @@ from scoring.whatif.games import (
 )
 from scoring.whatif.period import period_games
 from scoring.whatif.rules import differences
-from scoring.whatif.standings import what_if
+from scoring.whatif.standings import places, what_if
 from tests.conftest import make_member
 
 DAY = datetime.date(2026, 5, 9)
@@ -316,3 +317,33 @@ def test_the_standings_link_to_the_page_and_an_unknown_ruleset_falls_back(
     assert response.status_code == 200
     assert response.context["other"].players == 4
     assert response.context["other"].id != "makura-1.5"
+
+
+def test_places_by_total_share_a_place_on_equal_totals() -> None:
+    assert places({7: 5000, 8: 5000, 9: -10000, 10: 6000}) == {10: 1, 7: 2, 8: 2, 9: 4}
+
+
+def test_a_member_moves_up_where_the_other_rounding_makes_a_tie() -> None:
+    """Members 1-4 play the rounding game (Chiba is member 3, Doi member 4); Chiba then
+    plays a tenhou-4p game (re-scored as stored) for +15.0. As counted Chiba (-16.0) is
+    behind Doi (-15.0); under Tenhou's rounding they tie at -15.0 and share 4th place."""
+    players = ["A", "B", "C", "D"]
+    first = rounding_game(players)
+    second = final_scores_game(players)
+    second["ruleset"] = "tenhou-4p"
+    second["final_scores"] = {"scores": [45000, 5000, 35000, 15000]}
+    games = [
+        Game(1, DAY, first, (1, 2, 3, 4), settled(first)),  # type: ignore[arg-type]
+        Game(2, DAY, second, (5, 6, 3, 7), settled(second)),  # type: ignore[arg-type]
+    ]
+    assert games[1].stored.points == (55000, -45000, 15000, -25000)
+    result = what_if(games, load_ruleset("tenhou-4p"))
+    lines = {line.member_id: line for line in result.lines}
+    assert (lines[3].before, lines[3].after, lines[3].place_before, lines[3].place_after) == (
+        -16000, -15000, 5, 4,
+    )  # fmt: skip
+    assert (lines[4].before, lines[4].after, lines[4].place_before, lines[4].place_after) == (
+        -15000, -15000, 4, 4,
+    )  # fmt: skip
+    assert lines[3].places_up == 1 and lines[4].places_up == 0
+    assert [line.member_id for line in result.lines] == [5, 2, 1, 4, 3, 7, 6]
