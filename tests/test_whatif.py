@@ -347,3 +347,42 @@ def test_a_member_moves_up_where_the_other_rounding_makes_a_tie() -> None:
     )  # fmt: skip
     assert lines[3].places_up == 1 and lines[4].places_up == 0
     assert [line.member_id for line in result.lines] == [5, 2, 1, 4, 3, 7, 6]
+
+
+def test_a_game_whose_correction_waits_keeps_its_counted_result_both_ways() -> None:
+    game = rounding_game(["A", "B", "C", "D"])
+    stored = Result((1000, 2000, -1000, -2000), (2, 1, 3, 4), (25000, 26000, 24000, 25000))
+    result = what_if(
+        [Game(1, DAY, game, (1, 2, 3, 4), stored, pending=True)], load_ruleset("tenhou-4p")
+    )
+    assert [item.refusal.code for item in result.refused] == [PENDING]
+    assert result.not_reproduced == ()  # its hands are no longer those of its result
+    assert {line.member_id: (line.before, line.after) for line in result.lines} == {
+        1: (1000, 1000), 2: (2000, 2000), 3: (-1000, -1000), 4: (-2000, -2000),
+    }  # fmt: skip
+
+
+@pytest.mark.django_db
+def test_three_player_games_are_offered_three_player_rules_only(
+    four: list[Member], client_for: Any
+) -> None:
+    three = four[:3]
+    game = {
+        "format": "club-game/1",
+        "ruleset": "sanma-float",
+        "players": [m.display_name for m in three],
+        "hands": [],
+        "final_scores": {"scores": [50000, 35000, 20000]},
+    }
+    hanchan_import(
+        record=game, members_by_name={m.display_name: m for m in three}, played_on=DAY
+    )
+    response = client_for(four[0]).get(
+        "/standings/what-if/", {"period": "all", "ruleset": "sanma-float", "to": "tenhou-4p"}
+    )
+    assert response.status_code == 200
+    offered = {choice.ruleset_id for choice in response.context["choices"]}
+    assert offered == {r for r in available_rulesets() if load_ruleset(r).players == 3}
+    assert response.context["other"].id != "tenhou-4p"  # not of the family: not taken
+    assert response.context["result"].games == 1
+    assert response.context["result"].final_scores_games == 1
