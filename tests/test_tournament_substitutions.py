@@ -6,8 +6,10 @@ the event's log, and the steward's page in Japanese and English."""
 
 from __future__ import annotations
 
+import re
 import time
 from itertools import combinations
+from types import SimpleNamespace
 
 import pytest
 from django.urls import reverse
@@ -27,6 +29,7 @@ from tournaments.substitutions import (
     SubstitutionError,
     accept,
     propose,
+    registered_substitutes,
 )
 
 
@@ -135,11 +138,13 @@ def test_accepting_writes_the_substitution_and_keeps_the_played_rounds(db, staff
 
     proposal = propose(event, [Change(leaving, outsider)])
     assert proposal.kept_seats  # 16 at tables of 4: the seat for seat draw has no repeat
+    assert proposal.attempt == -1
     assert proposal.repeats_after == 0 == proposal.repeats_before
     log = accept(
         event_id=event.pk,
         changes=[Change(leaving, outsider)],
         fingerprint=proposal.fingerprint,
+        attempt=proposal.attempt,
         by=staff_member,
     )
 
@@ -200,16 +205,24 @@ def test_a_withdrawal_that_leaves_a_table_short_needs_a_substitute(db):
     assert seatings(event) == drawn
 
 
-def test_a_withdrawal_of_a_whole_table_reseats_the_players_who_remain(db):
+def test_a_withdrawal_of_a_whole_table_reseats_the_players_who_remain(db, monkeypatch):
+    """12 players left over 3 rounds where 16 were drawn: the search tries further seeds while
+    over the bound; accepting draws the seed chosen again, however fast the machine is."""
     event = running(16, 4, seed=3, played=1)
     drawn = seatings(event)
     leavers = drawn[2][1]
     proposal = propose(event, [Change(n) for n in leavers])
+    assert proposal.attempt >= 0 and not proposal.kept_seats
+    monkeypatch.setattr("tournaments.substitutions.TIME_BUDGET_SECONDS", 0.0)
     accept(
-        event_id=event.pk, changes=[Change(n) for n in leavers], fingerprint=proposal.fingerprint
+        event_id=event.pk,
+        changes=[Change(n) for n in leavers],
+        fingerprint=proposal.fingerprint,
+        attempt=proposal.attempt,
     )
     after = seatings(event)
     assert after[1] == drawn[1]
+    assert [after[n] for n in (2, 3, 4)] == [d.tables for d in proposal.after]
     remaining = sorted(set(range(16)) - set(leavers))
     for number in (2, 3, 4):
         assert len(after[number]) == 3
@@ -285,3 +298,35 @@ def test_the_reseat_search_is_deterministic(db):
     second = propose(event, [Change(n) for n in leavers])
     assert first.fingerprint == second.fingerprint
     assert [d.tables for d in first.after] == [d.tables for d in second.after]
+
+
+def test_the_race_substitutes_of_a_meijin_come_first(db, client, staff_member, monkeypatch):
+    """A Meijin's 補欠 (seed 001 L403) are listed first, in the race's order; the race itself
+    is tested in tests/test_qualification.py, here it is given."""
+    event = event_create(
+        name="名人戦", format_key="meijin", ruleset_id="makura-1.5", starts_on=club_today(), seed=1
+    )
+    participants_set(event_id=event.pk, members=field(8))
+    event_draw(event_id=event.pk)
+    first_sub, second_sub = make_member("s1", "わ補欠", "わ"), make_member("s2", "あ補欠", "あ")
+    entered = Participant.objects.filter(event=event).first()
+    race = SimpleNamespace(
+        substitutes=[
+            SimpleNamespace(runner=SimpleNamespace(member_id=pk))
+            for pk in (first_sub.pk, entered.member_id, second_sub.pk)
+        ]
+    )
+    asked: list[int] = []
+    monkeypatch.setattr("tournaments.races.meijin_race", lambda year: asked.append(year) or race)
+    assert registered_substitutes(event) == [first_sub, second_sub]  # the entered one left out
+    assert asked == [club_today().year]
+    client.force_login(staff_member.user)
+    page = client.get(
+        reverse("tournaments:substitutions", args=[event.pk]), HTTP_ACCEPT_LANGUAGE="ja"
+    )
+    html = page.content.decode()
+    incoming = html[html.index('id="sub-incoming"') :]
+    values = re.findall(r'name="substitutes" value="(\d+)"', incoming)
+    assert values[:2] == [str(first_sub.pk), str(second_sub.pk)]
+    assert "補欠1" in incoming and "補欠2" in incoming
+    assert len(values) == Member.objects.count() - 8  # every member not entered

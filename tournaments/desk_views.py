@@ -215,6 +215,7 @@ def event_substitutions_accept(request: HttpRequest, pk: int) -> HttpResponse:
             event_id=event.pk,
             changes=changes,
             fingerprint=request.POST.get("fingerprint", ""),
+            attempt=_attempt(request.POST.get("attempt", "")),
             by=member,
         )
     except services.EventError as error:
@@ -223,6 +224,14 @@ def event_substitutions_accept(request: HttpRequest, pk: int) -> HttpResponse:
         request, gettext("The substitution is made; the players are told their tables.")
     )
     return redirect("tournaments:substitutions", pk=event.pk)
+
+
+def _attempt(raw: str) -> int | None:
+    """The search's seed of the proposal shown (-1: seat for seat; ``None``: none given)."""
+    try:
+        return max(-1, int(raw))
+    except ValueError:
+        return None
 
 
 def _changes(data: Any) -> list[substitutions.Change]:
@@ -242,8 +251,17 @@ def _substitutions_page(
 ) -> HttpResponse:
     participants = list(event.participants.select_related("member").order_by("number"))
     entered = {p.member_id for p in participants}
+    running = event.status == Event.Status.RUNNING
     ticked_leaving = _keys(data.getlist("leaving"))
     ticked_subs = _keys(data.getlist("substitutes"))
+    # The race's substitutes first, in their order (a Meijin's 補欠), then every other member.
+    registered = substitutions.registered_substitutes(event) if running else []
+    first = {m.pk for m in registered}
+    outsiders = registered + [
+        m
+        for m in Member.objects.order_by("furigana", "display_name")
+        if m.pk not in entered and m.pk not in first
+    ]
     proposal = None
     if ticked_leaving and not error:
         try:
@@ -252,14 +270,13 @@ def _substitutions_page(
             error, status = str(refused), 409
     context = {
         "event": event,
-        "running": event.status == Event.Status.RUNNING,
+        "running": running,
         "active": sorted(
             (p for p in participants if not p.withdrawn),
             key=lambda p: (p.member.furigana, p.member.display_name),
         ),
-        "outsiders": [
-            m for m in Member.objects.order_by("furigana", "display_name") if m.pk not in entered
-        ],
+        "outsiders": outsiders,
+        "registered": registered,
         "ticked_leaving": ticked_leaving,
         "ticked_subs": ticked_subs,
         "proposal": proposal,

@@ -56,8 +56,9 @@ from tournaments.services import EventError
 MAX_ADDED_REPEATS = 2
 """The most repeat meetings a re-seat may add over the draw left undisturbed (issue 21)."""
 
-TIME_BUDGET_SECONDS = 6.0
-"""How long further seeds are tried while a re-seat is over the bound (within 10 s)."""
+TIME_BUDGET_SECONDS = 8.0
+"""How long further seeds are tried while a re-seat is over the bound (a seed is tried only
+if it can end by then: the proposal comes within 10 s)."""
 
 Draw = list[list[int]]
 
@@ -93,7 +94,8 @@ class Proposal:
     meetings (sum over pairs of meetings beyond the first) of the whole pairing table, played
     rounds included; ``kept_seats``: the substitutes took the leavers' seats and no one else
     moved; ``seconds``: how long the search took; ``fingerprint``: the state and the proposal,
-    checked again on acceptance."""
+    checked again on acceptance; ``attempt``: the seed of the search drawn (-1: the
+    seat-for-seat draw)."""
 
     event: Event
     changes: list[Change]
@@ -106,6 +108,7 @@ class Proposal:
     repeats_after: int
     kept_seats: bool
     seconds: float
+    attempt: int = -1
     fingerprint: str = ""
     moved: set[int] = field(default_factory=set)
 
@@ -119,8 +122,11 @@ class Proposal:
         return self.added_repeats <= MAX_ADDED_REPEATS
 
 
-def propose(event: Event, changes: Sequence[Change]) -> Proposal:
+def propose(event: Event, changes: Sequence[Change], *, attempt: int | None = None) -> Proposal:
     """The re-seat for ``changes`` at ``event`` (see the module's rules). Reads only.
+    ``attempt``: the search's seed to draw with alone, -1 the seat-for-seat draw alone (as
+    accepted); ``None``: try seeds from 0 while over the bound and within
+    :data:`TIME_BUDGET_SECONDS`.
 
     Raises:
         SubstitutionError: the event is not running; no change; a player twice, unknown or
@@ -182,18 +188,28 @@ def propose(event: Event, changes: Sequence[Change]) -> Proposal:
         candidates.append(
             (_repeats(history + [d.tables for d in swapped], players, size), 0, swapped)
         )
-    attempt = 0
-    while True:
-        drawn = _redraw(event, pending, history, roster, numbers, size, attempt)
+    lot = any(rnd.phase.seating == Phase.Seating.LOT for rnd in pending)
+    # Further seeds while over the bound and within the time budget; on acceptance only the
+    # seed chosen is drawn again (``attempt``), so a slower machine proposes the same.
+    if attempt is None:
+        tries: Sequence[int] = range(1_000)
+    elif attempt < 0 and candidates:
+        tries = []
+    else:
+        tries = [max(attempt, 0)]
+    for tried in tries:
+        began = time.monotonic()
+        drawn = _redraw(event, pending, history, roster, numbers, size, tried)
         candidates.append(
-            (_repeats(history + [d.tables for d in drawn], players, size), 1 + attempt, drawn)
+            (_repeats(history + [d.tables for d in drawn], players, size), 1 + tried, drawn)
         )
         best = min(candidates, key=lambda c: (c[0], c[1]))
-        attempt += 1
         over = best[0] - repeats_before > MAX_ADDED_REPEATS
-        lot = any(rnd.phase.seating == Phase.Seating.LOT for rnd in pending)
-        if not over or not lot or time.monotonic() - started > TIME_BUDGET_SECONDS:
+        # Another seed only if it can end within the budget (it takes about as long).
+        now = time.monotonic()
+        if not over or not lot or (now - started) + (now - began) > TIME_BUDGET_SECONDS:
             break
+    best = min(candidates, key=lambda c: (c[0], c[1]))
     repeats_after, rank, after = best
     proposal = Proposal(
         event=event,
@@ -206,6 +222,7 @@ def propose(event: Event, changes: Sequence[Change]) -> Proposal:
         repeats_before=repeats_before,
         repeats_after=repeats_after,
         kept_seats=rank == 0,
+        attempt=rank - 1,
         seconds=time.monotonic() - started,
         moved=_moved(before, after, numbers),
     )
@@ -214,13 +231,19 @@ def propose(event: Event, changes: Sequence[Change]) -> Proposal:
 
 
 def accept(
-    *, event_id: int, changes: Sequence[Change], fingerprint: str, by: Member | None = None
+    *,
+    event_id: int,
+    changes: Sequence[Change],
+    fingerprint: str,
+    attempt: int | None = None,
+    by: Member | None = None,
 ) -> list[Substitution]:
     """Write the proposal for ``changes`` in one transaction: enter the substitutes, mark the
     leavers withdrawn, seat the pending rounds as proposed, log one :class:`Substitution` per
     leaver, and e-mail the players their tables after the commit. ``fingerprint`` is the
-    proposal's as the steward saw it; the proposal is computed again (it is deterministic)
-    and must be the same. Returns the log entries.
+    proposal's as the steward saw it, ``attempt`` its seed (:attr:`Proposal.attempt`); the
+    proposal is computed again (deterministic for the seed) and must be the same. Returns
+    the log entries.
 
     Raises:
         SubstitutionError: as :func:`propose`, or the draw or the players changed since the
@@ -231,7 +254,7 @@ def accept(
             event = Event.objects.select_for_update().get(pk=event_id)
         except Event.DoesNotExist:
             raise SubstitutionError(_("There is no such tournament.")) from None
-        proposal = propose(event, changes)
+        proposal = propose(event, changes, attempt=attempt)
         if proposal.fingerprint != fingerprint:
             raise SubstitutionError(
                 _("The tournament changed since this proposal was shown: look at it again.")
@@ -276,6 +299,26 @@ def accept(
                 robust=True,
             )
     return log
+
+
+def registered_substitutes(event: Event) -> list[Member]:
+    """The substitutes the qualification race lists for a Grand Champion or a Meijin event,
+    in order (seed 001 L403 "補欠", §4.3, T-05; the race of the event's first day's year,
+    :mod:`tournaments.races`), less the members entered in the event; none for another
+    format. Reads the standings behind the race."""
+    from tournaments import races  # the races read the standings: only this page needs them
+
+    race_of = {
+        Event.Format.MEIJIN: races.meijin_race,
+        Event.Format.GRAND_CHAMPION: races.grand_champion_race,
+    }.get(Event.Format(event.format))
+    if race_of is None:
+        return []
+    race = race_of(event.starts_on.year)
+    entered = set(event.participants.values_list("member_id", flat=True))
+    wanted = [e.runner.member_id for e in race.substitutes if e.runner.member_id not in entered]
+    members = Member.objects.in_bulk(wanted)
+    return [members[pk] for pk in wanted if pk in members]
 
 
 def history(event: Event) -> list[Substitution]:
