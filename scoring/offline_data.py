@@ -165,7 +165,9 @@ def offline_rules(rs: Ruleset) -> dict[str, Any]:
     honba, "pot": each seat's share of the deposits}``, seats counted from the dealer;
     ``refusedFrom``: per ``ron``/``tsumo``, the honba from which the engine refuses a value;
     ``next``: per position, per kind, ``[position, a, b]`` (honba after = a x honba + b),
-    the way the game ends (``"last_hand"``...), or None where that depends on the scores.
+    the way the game ends (``"last_hand"``...), ``{"gate", "below", "above"}`` where the top
+    score after the hand decides between two of these, or None where what follows depends on
+    the scores otherwise (a dealer-top end).
     """
     n = rs.players
     all_kinds = list(kinds(n))
@@ -241,12 +243,30 @@ def _bust_at(rs: Ruleset, quiet: dict[str, Any]) -> int | None:
     return _first(-_SCORE_BOUND, _SCORE_BOUND, not_bust) - 1
 
 
+def _after(rs: Ruleset, hand: Mapping[str, Any], position: int, scores: list[int]) -> Any:
+    """What the engine does after ``hand`` at ``position`` from ``scores``, 1 honba: the way
+    the game ends, ``[position after, a, b]`` (honba after = a x honba + b), or None (refused,
+    or a bust)."""
+    n = rs.players
+    game = _probe(rs, hand, position=position, honba=1, scores=scores)
+    if game is None or game.ended_by == "tobi":
+        return None
+    if game.ended_by is not None:
+        return game.ended_by
+    again = _probe(rs, hand, position=position, honba=3, scores=scores)
+    assert again is not None
+    a = (again.honba - game.honba) // 2
+    return [game.wind_index * n + game.hand_number, a, game.honba - a]
+
+
 def _transitions(
     rs: Ruleset, position: int, hands: Mapping[str, Mapping[str, Any]]
 ) -> dict[str, Any]:
-    """Per kind of hand at ``position``: ``[position after, a, b]`` (honba after = a x honba
-    + b), the way the game ends, or None when the engine's answer changes with the scores:
-    all at the start score, or one seat far ahead (past any extension target)."""
+    """Per kind of hand at ``position``: what follows it (see :func:`_after`) where it is the
+    same whatever the scores (all at the start score, or one seat far ahead, past any
+    extension target); else, where the engine's answer turns on the top score after the
+    hand alone (an extension's target, checked by probes on every seat at both sides of the
+    line), ``{"gate": line, "below": ..., "above": ...}``; else None."""
     n = rs.players
     start = rs.start_points
     lead = start * 2 // 5
@@ -259,28 +279,42 @@ def _transitions(
         # The smallest value: a probe hand busts nobody.
         value = min(figures["values"], key=lambda v: max(figures["values"][v]))
         hand = hand_json(kind, position % n, n, value)
-        seen: set[str | int | None] = set()
-        for scores in profiles:
-            game = _probe(rs, hand, position=position, honba=1, scores=scores)
-            if game is None:
-                seen.add(None)
-            else:
-                seen.add(game.ended_by or game.wind_index * n + game.hand_number)
-        if len(seen) != 1 or None in seen or "tobi" in seen:
-            out[kind] = None
-            continue
-        after = seen.pop()
-        if isinstance(after, str):
-            out[kind] = after
-            continue
-        honba_after = []
-        for honba in (1, 3):
-            game = _probe(rs, hand, position=position, honba=honba, scores=profiles[0])
-            assert game is not None
-            honba_after.append(game.honba)
-        a = (honba_after[1] - honba_after[0]) // 2
-        out[kind] = [after, a, honba_after[0] - a]
+        seen = [_after(rs, hand, position, scores) for scores in profiles]
+        if None not in seen and all(after == seen[0] for after in seen):
+            out[kind] = seen[0]
+        else:
+            out[kind] = _gate(rs, hand, position)
     return out
+
+
+def _gate(rs: Ruleset, hand: Mapping[str, Any], position: int) -> dict[str, Any] | None:
+    """The line on the top score after the hand that alone decides what follows it, as the
+    engine shows it: found on one seat, checked on every seat just below and at the line
+    with the others well under it; None where that does not hold."""
+    n = rs.players
+    played = _probe(rs, hand, position=position, honba=1)
+    if played is None:
+        return None
+    deltas = _deltas(played)  # as _after plays it: at 1 honba
+    low = rs.start_points * 3 // 5
+
+    def profile(top: int, after: int) -> list[int]:
+        # ``after``: the top seat's score after the hand.
+        return [after - deltas[top] if s == top else low for s in range(n)]
+
+    floor, ceiling = low + 10 * max(map(abs, deltas)), 10 * rs.start_points
+    below = _after(rs, hand, position, profile(0, floor))
+    above = _after(rs, hand, position, profile(0, ceiling))
+    if below is None or above is None or below == above:
+        return None
+    line = _first(
+        floor, ceiling, lambda x: _after(rs, hand, position, profile(0, x)) == above
+    )
+    for top in range(n):
+        for after, expected in ((line - 1, below), (line, above), (ceiling, above)):
+            if _after(rs, hand, position, profile(top, after)) != expected:
+                return None
+    return {"gate": line, "below": below, "above": above}
 
 
 def offline_pads(rs: Ruleset) -> dict[str, Any]:

@@ -186,8 +186,8 @@ def test_the_offline_table_agrees_with_the_engine_over_1000_sequences_per_rulese
         compared += total
     assert found == [], f"{len(found)} differences, first: {found[:5]}"
     # Offline is not silent: most hands get their figures (the rest follow a hand after which
-    # a dealer-top or an extension end may come, which depends on the scores; sequences of up
-    # to 30 hands run an East-only game well past its all-last).
-    assert all(ok / total > 0.3 for ok, total in per_ruleset.values()), str(per_ruleset)
+    # a dealer-top end may come, which depends on the ranks; sequences of up to 30 hands run
+    # an East-only game well past its all-last). Measured: 62-100 % per ruleset.
+    assert all(ok / total > 0.55 for ok, total in per_ruleset.values()), str(per_ruleset)
     assert compared > 13 * SEQUENCES
-    assert shown > compared * 0.6, (shown, compared)
+    assert shown > compared * 0.75, (shown, compared)

@@ -83,6 +83,10 @@
       return score <= rules.bustAt;
     });
     var next = bust ? "tobi" : rules.next[table.position][kind];
+    if (next && next.gate !== undefined) {
+      // An extension's target: the top score after the hand decides (offline_rules, _gate).
+      next = Math.max.apply(null, scores) >= next.gate ? next.above : next.below;
+    }
     if (typeof next === "string") {
       result.ended = next;
       result.table = { ended: next, scores: scores, deposits: deposits };
