@@ -339,9 +339,9 @@ def in_english(chromium: Any, page: Any, game_id: int, name: str) -> None:
         screenshot(english, name)
         if english.get_by_role("group", name="How did the hand end?").count():
             tap(english, english.get_by_role("radio", name="Ron", exact=True))
-            tap(english, english.get_by_role("group", name="Who dealt in?").get_by_role(
+            tap(english, english.get_by_role("group", name="Dealt in").get_by_role(
                 "radio", name="Doi", exact=True))  # fmt: skip
-            tap(english, english.get_by_role("group", name=re.compile("^Who won")).get_by_role(
+            tap(english, english.get_by_role("group", name=re.compile("^Winner")).get_by_role(
                 "checkbox", name="Aoki", exact=True))  # fmt: skip
             english.get_by_role("group", name="Value of Aoki's win").wait_for()
             assert layout_problems(english) == []
@@ -470,7 +470,7 @@ EN = {
     "result": "How did the hand end?",
     "ron": "Ron",
     "tsumo": "Tsumo",
-    "loser": "Who dealt in?",
-    "winners": "Who won?",
+    "loser": "Dealt in",
+    "winners": "Winner",
     "pad": "Value of %s's win",
 }

@@ -6,8 +6,13 @@ fold), and no tap makes the page scroll by itself. Taps and scrolls are counted:
   dealt in is the ron), 0 scrolls in both languages;
 - a mangan tsumo: 4 taps, 0 scrolls;
 - an exhaustive draw with two tenpai: 4 taps, 0 scrolls;
-- a double ron: 7 taps; the second winner's pad is below the first: one scroll (two in
-  English).
+- a double ron: 7 taps; the second winner's pad is below the first: one scroll.
+
+Issue 25 item 1, measured at every tap of a ron, a tsumo, a draw, a double ron, a chombo and
+a hand entered by its tiles, in both languages: no control of the steps on screen (outcomes,
+seats, the limits, the han x fu grid to 40 fu, "more fu", "enter by tiles") is under the
+confirm bar; after a confirm the "recorded" notice and the next hand's first step are on
+screen; an undo or a void leaves the actions where the finger was, with the result there.
 """
 
 from __future__ import annotations
@@ -24,15 +29,52 @@ from tests.test_browser_hanchan import settle
 
 pytestmark = pytest.mark.browser
 
+# Baba's riichi, pinfu, tanyao ron off Chiba: 3 han 30 fu (tests/test_browser_tiles.py).
+TILES = ["2m", "3m", "4m", "5m", "6m", "7m", "2p", "3p", "4p", "8p", "8p", "6s", "7s", "5s"]
+
 PHONE = {"width": 390, "height": 844}
+
+# The controls of the hand form's steps that are on the page without opening anything (the
+# summaries of the value pads' closed parts included), each with its box, and the confirm
+# bar's top; the rare cases ("More: rare cases") are left out.
+CONTROLS = """([scope, exclude]) => {
+    const bar = document.querySelector("#hand-form .form-buttons").getBoundingClientRect().top;
+    const root = document.querySelector(scope);
+    const controls = [...root.querySelectorAll("label.tap, .value-pad > details > summary")]
+        .filter(el => !el.closest("details.more") && !(exclude && el.closest(exclude))
+            && el.getClientRects().length
+            && (!el.closest("details") || el.closest("details").open
+                || el.parentElement === el.closest("details")));
+    return controls.map(el => {
+        const box = el.getBoundingClientRect();
+        return {text: el.innerText.replace(/\\s+/g, " "), top: box.top, bottom: box.bottom, bar};
+    });
+}"""
+
+
+def hidden_controls(
+    page: Any, scope: str = "#hand-form .hand-steps", exclude: str = ""
+) -> list[str]:
+    """The controls in ``scope`` (but not in ``exclude``) not wholly on screen above the
+    confirm bar."""
+    return [
+        c["text"]
+        for c in page.evaluate(CONTROLS, [scope, exclude])
+        if c["top"] < 0 or c["bottom"] > c["bar"] + 0.5
+    ]
+
+
+def actions_top(page: Any) -> float:
+    return float(page.evaluate("document.querySelector('#game-actions').getBoundingClientRect().y"))
 
 
 class Taps:
     """Taps a control the way a thumb does, counting taps and the scrolls it took to see the
     control; fails if the page scrolls by itself."""
 
-    def __init__(self, page: Any) -> None:
+    def __init__(self, page: Any, *, check: bool = True) -> None:
         self.page = page
+        self.check = check
         self.taps = 0
         self.scrolls = 0
         if page.evaluate("window.scrollY"):
@@ -70,13 +112,41 @@ class Taps:
                 control.evaluate("el => el.click()")
         settle(self.page)
         self.taps += 1
-        assert self.page.evaluate("window.scrollY") == before, "the page scrolled by itself"
+        if preview:
+            assert self.page.evaluate("window.scrollY") == before, "the page scrolled by itself"
+            if self.check:
+                assert hidden_controls(self.page) == [], "under the confirm bar"
 
     def confirm(self) -> None:
+        """Confirm; the notice and the next hand's first step are then on screen."""
         button = self.page.locator("#hand-form button.confirm")
         self.tap(button, preview=False)
-        self.page.locator("#hand-entry .notice.success").wait_for()
+        notice = self.page.locator("#hand-entry .notice.success")
+        notice.wait_for()
+        box = notice.bounding_box()
+        assert box is not None and box["y"] >= 0
+        assert hidden_controls(self.page) == [], "the next hand's first step is off screen"
         self.page.wait_for_timeout(1000)  # a tap within a second of a recorded hand is ignored
+
+
+def in_place(page: Any, summary: str, button: str) -> str:
+    """Open an action's confirm step (undo, void) where it is on the page and tap its button:
+    the actions stay where they were on screen, the result shown at their top. Returns it."""
+    page.locator("#game-actions summary", has_text=summary).evaluate(
+        "el => el.scrollIntoView({block: 'center'})"
+    )
+    page.locator("#game-actions summary", has_text=summary).click()
+    before = actions_top(page)
+    with page.expect_response(lambda r: r.request.method == "POST"):
+        page.locator("#game-actions button.danger", has_text=button).click()
+    settle(page)
+    # Unless the page, much shorter (a voided game has no hand form), is back at its top.
+    moved = actions_top(page) - before
+    assert abs(moved) < 1 or page.evaluate("window.scrollY") == 0, f"the actions moved {moved}"
+    result = page.locator("#game-actions > .notice.in-place")
+    box = result.bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"]
+    return str(result.inner_text())
 
 
 def radio(page: Any, name: str, value: str) -> Any:
@@ -125,24 +195,73 @@ def test_a_hand_is_entered_on_one_screen(phone: Any, table_game: Hanchan, langua
     taps.confirm()
     assert (taps.taps, taps.scrolls) == (4, 0)
 
-    # East 3, 1 honba: Baba deals into Aoki and Endo.
+    # East 3, 1 honba: Baba deals into Aoki and Endo. Everything down to Aoki's pad is above
+    # the confirm bar; Endo's pad, scrolled to, fits above it too.
     taps = Taps(phone)
     taps.tap(radio(phone, "result", "ron"))
     taps.tap(radio(phone, "loser", "1"))
     taps.tap(radio(phone, "winners", "0"))
+    taps.check = False
     taps.tap(radio(phone, "winners", "3"))
+    assert hidden_controls(phone, exclude="#value-pad-3") == []
     taps.tap(radio(phone, "value_0", "2-30"))
+    phone.locator("#value-pad-3").evaluate("el => el.scrollIntoView({block: 'start'})")
+    assert hidden_controls(phone, "#value-pad-3") == []
+    taps.scrolls += 1
     taps.tap(radio(phone, "value_3", "1-30"))
     taps.confirm()
-    assert taps.taps == 7 and taps.scrolls <= (1 if language == "ja" else 2)
+    assert (taps.taps, taps.scrolls) == (7, 1)
+
+    # East 4 (Endo deals): Aoki's chombo, then undone where the undo button was.
+    taps = Taps(phone)
+    taps.tap(radio(phone, "result", "chombo"))
+    taps.tap(radio(phone, "offender", "0"))
+    screenshot(phone, f"one-screen-chombo-{language}")
+    taps.confirm()
+    assert (taps.taps, taps.scrolls) == (3, 0)
+    undone = in_place(
+        phone,
+        "最後の局を取り消す" if language == "ja" else "Undo the last hand",
+        "取り消す" if language == "ja" else "Yes, undo it",
+    )
+    done = "最後の局を取り消しました。" if language == "ja" else "The last hand was undone."
+    assert undone == done
+    screenshot(phone, f"one-screen-undone-{language}")
+
+    # East 4 again: Baba rons Chiba, entered by its tiles; the tiles' value is shown and the
+    # confirm with the keyboard open brings the next hand into view.
+    phone.evaluate("window.scrollTo(0, 0)")
+    taps = Taps(phone)
+    taps.tap(radio(phone, "result", "ron"))
+    taps.tap(radio(phone, "loser", "2"))
+    taps.tap(radio(phone, "winners", "1"))
+    taps.tap(radio(phone, "riichi", "1"))
+    phone.locator("#value-pad-1 details.tile-entry > summary").click()
+    keyboard = phone.locator("#value-pad-1 .tile-keyboard")
+    for tile in TILES[:-1]:
+        keyboard.locator(f"button[data-tile='{tile}']").click()
+    last = keyboard.locator(f"button[data-tile='{TILES[-1]}']")
+    last.evaluate("el => el.scrollIntoView({block: 'center'})")
+    taps.check = False
+    taps.tap(last)
+    assert "3" in phone.locator("#tile-result-1").inner_text()
+    screenshot(phone, f"one-screen-tiles-{language}")
+    taps.confirm()
 
     game.refresh_from_db()
-    assert game.hands.count() == 4
+    assert game.hands.count() == 5
 
     # The chart was left as it was after each hand; scrolled to, it is drawn again with all
     # four hands (issue 10 item 8: a confirm's answer does not carry it).
     chart_rows = phone.locator("#score-chart table tbody tr")
     phone.locator("#score-chart").scroll_into_view_if_needed()
-    chart_rows.nth(4).wait_for(state="attached")
-    assert chart_rows.count() == 5  # the start and four hands
+    chart_rows.nth(5).wait_for(state="attached")
+    assert chart_rows.count() == 6  # the start and five hands
     assert phone.locator("#chart-refresh[hx-get]").count() == 0
+
+    voided = in_place(
+        phone,
+        "対局を無効にする" if language == "ja" else "Void the game",
+        "無効にする" if language == "ja" else "Yes, void the game",
+    )
+    assert voided == ("対局を無効にしました。" if language == "ja" else "The game was voided.")

@@ -47,7 +47,7 @@ WORDS = {
     "en": {
         "outcome": "How did the hand end?",
         "tsumo": "Tsumo",
-        "winner": "Who won?",
+        "winner": "Winner",
         "value": "Value of {name}'s win",
         "mangan": "Mangan",
         "left": "Time left",

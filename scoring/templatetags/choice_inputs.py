@@ -8,6 +8,8 @@ writes the same ``<input>`` as ``{{ choice.tag }}`` (Django's ``input.html`` and
 
 from __future__ import annotations
 
+import re
+
 from django import template
 from django.forms.boundfield import BoundWidget
 from django.utils.html import conditional_escape, format_html
@@ -43,3 +45,15 @@ def input_tag(choice: BoundWidget) -> SafeString:
     return format_html(
         '<input type="{}" name="{}"{}{}>', data["type"], data["name"], value, mark_safe(attrs)
     )
+
+
+# A limit's romanized name ends in -man (満): "Sanbaiman", "Haneman", "Yakuman".
+_MAN_ENDING = re.compile(r"(?<=[A-Za-z]{4})man\b")
+
+
+@register.filter
+def limit_label(label: object) -> str:
+    """A limit's name that may break before its -man (issue 25: five limits in one row of a
+    390 px phone in English): "Sanbai\u00adman"; "Mangan", "Baiman" and Japanese unchanged.
+    Returns plain text (escaped by the template)."""
+    return _MAN_ENDING.sub("\u00adman", str(label))

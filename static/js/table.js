@@ -7,6 +7,11 @@
 //   and version, sent to the preview again on load, dropped once the hand is recorded (or the
 //   game moved on: another version is another key).
 //
+// - Where the page stands after an answer (issue 25): a recorded hand brings the notice and
+//   the next hand's first step into view (the page no longer stays scrolled down on the
+//   chart); an undo or a void keeps the actions where the finger is, the hand entry above
+//   having changed height, and shows its result there, in place of the button tapped.
+//
 // Everything works without this file; it only smooths the phone at the table.
 (function () {
   "use strict";
@@ -14,6 +19,8 @@
   var QUIET_MS = 1000;
   var PREFIX = "clubsite:taps:";
   var recordedAt = 0;
+  // The viewport top of the actions (undo, void) when one of them was tapped; null otherwise.
+  var actionsTop = null;
 
   function handForm() {
     return document.getElementById("hand-form");
@@ -107,11 +114,53 @@
     if (confirmed && entry && entry.querySelector(".notice.success")) {
       recordedAt = Date.now();
       forget(form);
+      bringIntoView(entry);
+    }
+    if (actionsTop !== null && entry) {
+      keepActions(entry, actionsTop);
+      actionsTop = null;
     }
     if (form) {
       save(form);
     }
   }
+
+  // The notice and the next hand's first step, when a long hand left them above the screen.
+  function bringIntoView(entry) {
+    if (entry.getBoundingClientRect().top < 0) {
+      window.scrollTo({ top: 0, left: 0, behavior: "instant" });
+    }
+  }
+
+  // After an undo or a void: the answer's notice moves to the top of the actions, and the
+  // page scrolls by as much as the hand entry above grew or shrank, so the actions (and the
+  // notice now first among them) stay under the finger.
+  function keepActions(entry, top) {
+    var actions = document.getElementById("game-actions");
+    var notice = entry.querySelector(":scope > .notice");
+    if (!actions) {
+      return;
+    }
+    if (notice) {
+      notice.classList.add("in-place");
+      actions.insertBefore(notice, actions.firstChild);
+    }
+    var want = window.scrollY + actions.getBoundingClientRect().top - top;
+    var most = document.documentElement.scrollHeight - window.innerHeight;
+    if (want > most) {
+      // The page lost more below than it can scroll (a void takes the buttons away): room
+      // under the actions rather than a jump.
+      actions.style.paddingBottom = want - most + "px";
+    }
+    window.scrollTo({ top: Math.max(want, 0), left: 0, behavior: "instant" });
+  }
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var actions = document.getElementById("game-actions");
+    if (actions && event.target && actions.contains(event.target)) {
+      actionsTop = actions.getBoundingClientRect().top;
+    }
+  });
 
   // Capturing, so that a tap too soon after a recorded hand never reaches htmx.
   document.addEventListener(
