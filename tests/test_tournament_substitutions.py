@@ -43,13 +43,15 @@ def field(count: int, prefix: str = "p") -> list[Member]:
     return [make_member(f"{prefix}{i:02d}", f"{prefix.upper()}{i:02d}", "") for i in range(count)]
 
 
-def running(count: int, rounds: int, *, seed: int = 11, played: int = 1) -> Event:
+def running(
+    count: int, rounds: int, *, seed: int = 11, played: int = 1, ruleset: str = "makura-1.5"
+) -> Event:
     """A custom event of ``count`` players over ``rounds`` rounds by lot, drawn, with its first
     ``played`` rounds started and entered."""
     event = event_create(
         name="Club open",
         format_key="custom",
-        ruleset_id="makura-1.5",
+        ruleset_id=ruleset,
         starts_on=club_today(),
         plan=formats.custom(preliminary_rounds=rounds),
         seed=seed,
@@ -330,3 +332,19 @@ def test_the_race_substitutes_of_a_meijin_come_first(db, client, staff_member, m
     assert values[:2] == [str(first_sub.pk), str(second_sub.pk)]
     assert "補欠1" in incoming and "補欠2" in incoming
     assert len(values) == Member.objects.count() - 8  # every member not entered
+
+
+def test_tables_of_3_take_a_substitute_or_a_withdrawal_of_three(db):
+    """At 3-player tables (a 3-player ruleset), before any round: the change starts with
+    round 1; one withdrawal leaves a table short, three leave whole tables."""
+    event = running(12, 4, seed=8, played=0, ruleset="tenhou-3p")
+    drawn = seatings(event)
+    outsider = make_member("sub", "Sub", "")
+    proposal = propose(event, [Change(drawn[1][0][0], outsider)])
+    assert proposal.from_round == 1 and proposal.repeats_after <= proposal.repeats_before + 2
+    assert all(len(t) == 3 for d in proposal.after for t in d.tables)
+    assert all(any(12 in t for t in d.tables) for d in proposal.after)
+    with pytest.raises(SubstitutionError, match="11 players would remain, and tables seat 3"):
+        propose(event, [Change(drawn[1][0][0])])
+    three = propose(event, [Change(n) for n in drawn[1][0]])
+    assert [len(d.tables) for d in three.after] == [3, 3, 3, 3]
