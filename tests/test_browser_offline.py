@@ -404,3 +404,26 @@ def test_in_english_the_offline_panel_follows_the_engine_and_says_when_it_cannot
         screenshot(phone, "offline-unavailable-en")
     finally:
         context.close()
+
+
+def test_a_hand_waiting_that_busts_a_player_ends_the_game_on_the_offline_panel(
+    phone: Any, table_game: Hanchan, member: Member
+) -> None:
+    """A yakuman dealt in by Chiba (25,000) busts him (makura-1.5 tobi): the panel says the
+    game ends there, with the scores, and takes no hand after it."""
+    log_in(phone, "aoki")
+    open_table_for_offline(phone, table_game)
+    phone.context.set_offline(True)
+    phone.reload()
+    keep_offline(phone, {"result": "ron", "loser": 2, "wins": [{"winner": 1, "limit": "yakuman"}]})
+    assert phone.inner_text(".queued-hand .queued-deltas") == (
+        "Aoki 0 · Baba +32,000 · Chiba −32,000 · Endo 0 · この局で終局です。"
+    )
+    assert phone.inner_text("#offline-table") == (
+        "この局で終局です。 · Aoki 25,000 · Baba 57,000 · Chiba −7,000 · Endo 25,000"
+    )
+    panel = phone.locator("#offline-panel")
+    panel.locator("button[data-outcome=draw]").click()
+    over = "見込みは出せません：対局はすでに終わっています。"
+    assert phone.inner_text("#offline-summary") == over
+    assert phone.locator("#offline-keep").is_disabled()

@@ -398,7 +398,8 @@
   function tableLine(data, followed) {
     var after = followed.after;
     if (after && after.ended) {
-      return data.overLabel;
+      // The last hand waiting ends the game: its scores, before the final settlement.
+      return [data.endedLabel].concat(data.seats.map(function (name, s) { return name + " " + score(after.scores[s]); })).join(" \u00b7 ");
     }
     if (!after) {
       return data.unknownLabel;
@@ -489,7 +490,7 @@
       bar.appendChild(node("p", { class: "confirm-summary", id: "offline-summary" }, resultLine(data, data.seats, result)));
     }
     var keep = node("button", { type: "button", class: "primary confirm", id: "offline-keep" }, labels.confirm);
-    keep.disabled = !complete(choice) || (result && result.status === "refused");
+    keep.disabled = !complete(choice) || (result && (result.status === "refused" || result.status === "over"));
     keep.addEventListener("click", keepHand);
     bar.appendChild(keep);
     panel.appendChild(bar);
