@@ -84,6 +84,9 @@ def test_a_steward_replaces_a_player_after_round_1(
     click(phone, "#sub-show")
     assert words["short"] in phone.locator("#sub-error").inner_text()
     assert phone.locator("#sub-accept").count() == 0
+    # The ticked player first, seen at once in the list that scrolls.
+    assert phone.locator("input[name=leaving]").first.get_attribute("value") == str(sato.number)
+    assert phone.locator("input[name=leaving]").first.is_checked()
     no_sideways_scroll(phone)
     screenshot(phone, f"tournament-substitution-short-{language}")
 

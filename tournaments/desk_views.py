@@ -273,7 +273,12 @@ def _substitutions_page(
         "running": running,
         "active": sorted(
             (p for p in participants if not p.withdrawn),
-            key=lambda p: (p.member.furigana, p.member.display_name),
+            # The ticked first: seen at once in a list that scrolls.
+            key=lambda p: (
+                p.number not in ticked_leaving,
+                p.member.furigana,
+                p.member.display_name,
+            ),
         ),
         "outsiders": outsiders,
         "registered": registered,
