@@ -336,3 +336,17 @@ def test_twenty_four_players_meet_no_one_twice_in_seven_rounds_and_18_times_in_e
 def test_a_modulus_that_cannot_hold_the_field_gives_no_design():
     assert fixed_point_rounds(24, 8, 4, 7, random.Random(0)) is None  # 8 rounds > Z_7
     assert fixed_point_rounds(8, 2, 4, 7, random.Random(0)) is None  # 1 level, 1 fixed point
+
+
+def test_a_size_with_no_stored_table_is_searched_on_the_spot():
+    """52 players over 9 rounds (beyond the stored 8-48): annealed in a fraction of a second
+    of CPU, no pair meeting twice, the same table for the same lot."""
+    from tournaments.seating_tables import stored_table
+
+    assert stored_table(52, 9, 4) is None
+    result = lot_rounds(52, 9, seed=3)
+    figures = quality(result, 52)
+    assert (figures.repeats, figures.most_meetings, figures.wind_spread) == (0, 1, 1)
+    for rnd in result:
+        assert sorted(p for table in rnd for p in table) == list(range(52))
+    assert lot_rounds(52, 9, seed=3) == result

@@ -120,7 +120,8 @@ def improve(
         ]
         if best is not None:
             tries.append(annealed(players, best, seed, steps, 20.0))
-        best = min([*tries, *([best] if best else [])], key=lambda c: score(players, c))
+        # The stored table first: min keeps it on a tie, so a rerun changes no draw for nothing.
+        best = min([*([best] if best else []), *tries], key=lambda c: score(players, c))
         seed += 1
     assert best is not None  # the local search always gives a table
     return best
