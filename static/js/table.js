@@ -10,7 +10,9 @@
 // - Where the page stands after an answer (issue 25): a recorded hand brings the notice and
 //   the next hand's first step into view (the page no longer stays scrolled down on the
 //   chart); an undo or a void keeps the actions where the finger is, the hand entry above
-//   having changed height, and shows its result there, in place of the button tapped.
+//   having changed height, and shows its result there, in place of the button tapped. When
+//   the tile keyboard has just valued a hand, its result (han, fu, yaku) is scrolled up from
+//   under the confirm bar.
 //
 // Everything works without this file; it only smooths the phone at the table.
 (function () {
@@ -21,6 +23,8 @@
   var recordedAt = 0;
   // The viewport top of the actions (undo, void) when one of them was tapped; null otherwise.
   var actionsTop = null;
+  // Whether the tiles were already valued when a preview was asked for.
+  var valuedBefore = false;
 
   function handForm() {
     return document.getElementById("hand-form");
@@ -119,6 +123,11 @@
     if (actionsTop !== null && entry) {
       keepActions(entry, actionsTop);
       actionsTop = null;
+    } else {
+      // The result of an undo or a void, said in place, is old news after the next tap.
+      document.querySelectorAll("#game-actions > .notice.in-place").forEach(function (notice) {
+        notice.remove();
+      });
     }
     if (form) {
       save(form);
@@ -155,11 +164,28 @@
     window.scrollTo({ top: Math.max(want, 0), left: 0, behavior: "instant" });
   }
 
+  // The tiles' value, just shown below the keyboard, lifted from under the confirm bar by as
+  // little as it takes (the keys were tapped; the hand is complete).
+  function revealTiles(form) {
+    var results = form.querySelectorAll(".tile-result, .tile-warning");
+    var bar = form.querySelector(".form-buttons");
+    if (!results.length || !bar) {
+      return;
+    }
+    var below = results[results.length - 1].getBoundingClientRect().bottom;
+    var barTop = bar.getBoundingClientRect().top;
+    if (below > barTop) {
+      window.scrollBy({ top: below - barTop, left: 0, behavior: "instant" });
+    }
+  }
+
   document.addEventListener("htmx:beforeRequest", function (event) {
     var actions = document.getElementById("game-actions");
+    var form = handForm();
     if (actions && event.target && actions.contains(event.target)) {
       actionsTop = actions.getBoundingClientRect().top;
     }
+    valuedBefore = !!(form && form.querySelector(".tile-result, .tile-warning"));
   });
 
   // Capturing, so that a tap too soon after a recorded hand never reaches htmx.
@@ -183,6 +209,13 @@
   });
 
   document.addEventListener("htmx:afterSettle", settled);
+  // On the window, so after the document's listeners: tiles.js has drawn the keyboard again.
+  window.addEventListener("htmx:afterSettle", function (event) {
+    var form = handForm();
+    if (form && event.target === document.getElementById("hand-entry") && !valuedBefore) {
+      revealTiles(form);
+    }
+  });
 
   document.addEventListener("DOMContentLoaded", function () {
     var form = handForm();
