@@ -284,116 +284,6 @@
     return fieldset;
   }
 
-  // One button of the value pad, as the online pad draws it (a radio in a label.tap).
-  function valueTap(value, lines, spoken) {
-    var label = node("label", { class: "tap" });
-    var input = node("input", { type: "radio", name: "offline-value", value: value });
-    input.checked = choice.value === value;
-    input.addEventListener("change", function () {
-      choice.value = value;
-      redraw();
-    });
-    label.appendChild(input);
-    var span = node("span", { class: "lines-" + lines.length });
-    if (spoken) {
-      span.appendChild(node("span", { class: "visually-hidden" }, spoken + " "));
-    }
-    lines.forEach(function (line) {
-      span.appendChild(node("span", { class: "line" }, line));
-    });
-    label.appendChild(span);
-    return label;
-  }
-
-  // The value pad: the limits, the han x fu grid (fu above 40 folded) and the counted han of
-  // the pad the winner has (dealer or not, ron or tsumo), only the values the engine takes
-  // here. Where the table is not known, the values without what they pay.
-  function valuePad(data, table) {
-    var dealer = table ? table.position % data.rules.players : null;
-    var name = (dealer !== null && choice.winner === dealer ? "dealer" : "") + (choice.outcome === "tsumo" ? "Tsumo" : "Ron");
-    name = name.charAt(0).toLowerCase() + name.slice(1);
-    var pad = data.pad.pads[name];
-    var kind = table && choice.winner !== null && (choice.outcome === "tsumo" || choice.loser !== null) ? window.OfflineTable.kindOf(data.rules, dealer, choice) : null;
-    function takes(value) {
-      if (!kind) {
-        return true;
-      }
-      var from = data.rules.refusedFrom[choice.outcome][value];
-      return data.rules.hands[kind].values[value] !== undefined && !(from !== undefined && table.honba >= from);
-    }
-    var box = node("div", { class: "offline-values", id: "offline-value" });
-    var limits = node("div", { class: "taps limits" });
-    data.pad.limits.forEach(function (limit) {
-      if (takes(limit.value)) {
-        limits.appendChild(valueTap(limit.value, [limit.label]));
-      }
-    });
-    box.appendChild(limits);
-    function grid(rows) {
-      var tableEl = node("table", { class: "value-grid" });
-      var head = node("tr");
-      head.appendChild(node("td"));
-      data.pad.columns.forEach(function (column) {
-        head.appendChild(node("th", { scope: "col" }, column));
-      });
-      tableEl.appendChild(node("thead")).appendChild(head);
-      var body = tableEl.appendChild(node("tbody"));
-      rows.forEach(function (row) {
-        var tr = node("tr");
-        tr.appendChild(node("th", { scope: "row" }, row.fu));
-        row.cells.forEach(function (cell) {
-          var td = node("td");
-          if (cell && takes(cell.value)) {
-            var tap = valueTap(cell.value, table ? cell.lines : [cell.spoken], table ? cell.spoken : "");
-            if (cell.capped) {
-              tap.classList.add("capped");
-            }
-            td.appendChild(tap);
-          }
-          tr.appendChild(td);
-        });
-        body.appendChild(tr);
-      });
-      return tableEl;
-    }
-    var common = pad.rows.filter(function (row) {
-      return !row.more;
-    });
-    var more = pad.rows.filter(function (row) {
-      return row.more;
-    });
-    if (common.length) {
-      box.appendChild(grid(common));
-    }
-    var han = node("div", { class: "taps han-taps" + (pad.rows.length ? "" : " no-fu") });
-    pad.han.forEach(function (tap) {
-      if (takes(tap.value)) {
-        han.appendChild(valueTap(tap.value, table || Number(tap.value) > 4 ? tap.lines : tap.lines.slice(0, 1)));
-      }
-    });
-    if (pad.rows.length) {
-      var details = node("details", { class: "more-values" });
-      var chosenMore = more.some(function (row) {
-        return row.cells.some(function (cell) {
-          return cell && cell.value === choice.value;
-        });
-      }) || pad.han.some(function (tap) {
-        return tap.value === choice.value;
-      });
-      details.open = chosenMore;
-      details.appendChild(node("summary", {}, data.pad.moreLabel));
-      if (more.length) {
-        details.appendChild(grid(more));
-      }
-      details.appendChild(node("p", { class: "pad-caption" }, data.pad.hanCaption));
-      details.appendChild(han);
-      box.appendChild(details);
-    } else {
-      box.appendChild(han);
-    }
-    return box;
-  }
-
   // The table the next hand is entered on: after every hand waiting to send.
   function tableLine(data, followed) {
     var after = followed.after;
@@ -409,6 +299,7 @@
 
   var drawing = 0;
   var followed = null;
+  var padState = { moreOpen: false };
 
   // The panel with the queue read again from IndexedDB (when it opens, after a hand is kept).
   function drawPanel() {
@@ -472,7 +363,10 @@
     }
     if (choice.outcome === "ron" || choice.outcome === "tsumo") {
       panel.appendChild(step(labels.winner, seatButtons(data, function (s) { return choice.winner === s; }, function (s) { choice.winner = s; })));
-      var pad = valuePad(data, table);
+      var pad = window.OfflinePad.draw(data, table, choice, function (value) {
+        choice.value = value;
+        redraw();
+      }, padState);
       if (choice.value && !pad.querySelector("input[value='" + choice.value + "']")) {
         choice.value = null;  // chosen for a tsumo, say, and the outcome is now a ron
       }
@@ -527,6 +421,7 @@
       return;
     }
     choice = freshChoice();
+    padState.moreOpen = false;
     panel = node("section", { class: "offline-panel", id: "offline-panel" });
     entry.parentNode.insertBefore(panel, entry);
     entry.hidden = true;
