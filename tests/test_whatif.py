@@ -23,7 +23,7 @@ from django.test import Client
 from clubsite.models import Member
 from scoring.engine import ERROR_CODES, available_rulesets, load_ruleset
 from scoring.history_seeding import seed_history
-from scoring.ledger import counted_games, counted_results, hanchan_import
+from scoring.ledger import counted_games, counted_results, hanchan_import, hanchan_record
 from scoring.models import RulesetVersion
 from scoring.whatif.games import (
     NOT_FINISHED,
@@ -112,7 +112,10 @@ def test_every_game_of_a_seeded_year_replays_to_its_stored_result() -> None:
     ]
     assert len(games) == counted_games().count() >= summary.hanchans - summary.voided - 2
     assert {g.record["ruleset"] for g in games} >= {"makura-1.5", "sanma-float"}
+    stored = {h.pk: h for h in counted_games()}
     for game in games:
+        # The record is the ledger's export of the game, and replays to its counted result.
+        assert game.record == hanchan_record(stored[game.hanchan_id]), game.hanchan_id
         assert settled(game.record) == game.stored, game.hanchan_id
     for ruleset_id in {g.record["ruleset"] for g in games}:
         own = [g for g in games if g.record["ruleset"] == ruleset_id]
@@ -255,6 +258,9 @@ def test_the_period_both_ways_with_the_refused_games_kept_as_stored(four: list[M
     games = period_games(all_versions(4), *EVERYTHING)
     assert [g.hanchan_id for g in games] == [rounding, final, bust, triple]
     assert games[1].final_scores_only
+    for game in games:  # a final-scores game, a game with its own overrides ("no tobi")
+        assert game.record == hanchan_record(counted_games().get(pk=game.hanchan_id))
+    assert games[2].record["overrides"] == {"tobi": False}
 
     result = what_if(games, load_ruleset("tenhou-4p"))
     assert result.not_reproduced == ()
@@ -386,3 +392,18 @@ def test_three_player_games_are_offered_three_player_rules_only(
     assert response.context["other"].id != "tenhou-4p"  # not of the family: not taken
     assert response.context["result"].games == 1
     assert response.context["result"].final_scores_games == 1
+
+
+@pytest.mark.django_db
+def test_a_game_pinned_to_an_older_version_of_its_rules_keeps_them(four: list[Member]) -> None:
+    """The club edited makura-1.5's uma after the game: the record carries the version's uma
+    as an override (as the ledger's export does), so the game replays as it was counted."""
+    store(rounding_game([]), four)
+    version = RulesetVersion.objects.get(ruleset_id="makura-1.5")
+    version.parameters = {**version.parameters, "uma": [15000, 5000, -5000, -15000]}
+    version.save()
+    (game,) = period_games([version.pk], *EVERYTHING)
+    assert game.record == hanchan_record(counted_games().get(pk=game.hanchan_id))
+    assert game.record["overrides"] == {"uma": [15000, 5000, -5000, -15000]}
+    own = settled(game.record)
+    assert isinstance(own, Result) and own.points[0] == -5000 + 5000  # 2nd: -5, uma +5
