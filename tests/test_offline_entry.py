@@ -192,3 +192,21 @@ def test_a_confirm_renews_the_table_for_offline_entry_but_not_the_payment_figure
     table = json.loads(match.group(1))
     assert (table["version"], table["dealer"], table["honba"]) == (1, 0, 1)
     assert table["scores"] == [37000, 21000, 21000, 21000]
+
+
+def test_the_offline_table_names_its_position_in_the_engines_rounds() -> None:
+    """The page's table is placed in offline_rules's positions (wind x players + dealer):
+    South 2 of a 4-player hanchan is the 6th; a round the ruleset does not have, none."""
+    from scoring.engine import load_ruleset
+    from scoring.offline_data import offline_data as table_data
+    from scoring.offline_data import offline_rules
+
+    rs = load_ruleset("tenhou-4p")
+    table = {"round": "S2", "dealer": 1, "honba": 2, "deposits": 1000, "scores": [1, 2, 3, 4]}
+    data = table_data(rs, table, names=["A", "B", "C", "D"], version=9, action="/", labels={})
+    assert (data["position"], data["honba"], data["deposits"]) == (5, 2, 1000)
+    assert offline_rules(rs)["rounds"][5] == "S2"
+    assert offline_rules(rs)["rounds"][8] == "W1"  # Tenhou's extension round
+    east_only = load_ruleset("tenhou-4p-east")
+    assert table_data(east_only, table | {"round": "N1"}, names=[], version=0, action="/",
+                      labels={})["position"] is None  # fmt: skip
