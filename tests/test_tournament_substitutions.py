@@ -214,7 +214,7 @@ def test_a_withdrawal_of_a_whole_table_reseats_the_players_who_remain(db, monkey
     drawn = seatings(event)
     leavers = drawn[2][1]
     proposal = propose(event, [Change(n) for n in leavers])
-    assert proposal.attempt >= 0 and not proposal.kept_seats
+    assert not proposal.kept_seats  # the search's or the short tables merged
     monkeypatch.setattr("tournaments.substitutions.TIME_BUDGET_SECONDS", 0.0)
     accept(
         event_id=event.pk,
@@ -225,6 +225,12 @@ def test_a_withdrawal_of_a_whole_table_reseats_the_players_who_remain(db, monkey
     after = seatings(event)
     assert after[1] == drawn[1]
     assert [after[n] for n in (2, 3, 4)] == [d.tables for d in proposal.after]
+    assert proposal.searched_repeats is not None
+    assert proposal.repeats_after <= proposal.searched_repeats
+    if proposal.mended:  # the tables no leaver sat at stay as drawn
+        for number in (3, 4):
+            untouched = [t for t in drawn[number] if not set(t) & set(leavers)]
+            assert all(t in after[number] for t in untouched)
     remaining = sorted(set(range(16)) - set(leavers))
     for number in (2, 3, 4):
         assert len(after[number]) == 3

@@ -20,15 +20,19 @@ leaving mid-event; the Meijin's 補欠, 001 L403, are substitutes chosen before 
 - **The re-seat.** Rounds drawn by lot are drawn again for the new roster by
   :func:`tournaments.seating.reseat_after_withdrawal` (the rounds played fixed, the pairs that
   met counted, seeded from the event's seed and the round: the same proposal every time it
-  is asked for). When every leaver has a substitute, the substitutes simply taking the
-  leavers' seats is the other candidate: it never adds a repeat meeting, and no one else
-  moves. The proposal is the candidate with fewer repeat meetings over the whole pairing
-  table (played and pending rounds), the seat-for-seat one on a tie. Rounds drawn by standing
+  is asked for). The other candidate disturbs the draw least: the substitutes take the
+  leavers' seats (this never adds a repeat meeting, and no one else moves), and the tables a
+  withdrawal left short are merged into whole tables, the rest kept. The proposal is the
+  candidate with fewer repeat meetings over the whole pairing table (played and pending
+  rounds), the least disturbed on a tie. Rounds drawn by standing
   keep their tables, a substitute in the leaver's seat; after a withdrawal they are formed
   again from the same order (:func:`tournaments.seating.by_standing`).
 
-Bound: at most :data:`MAX_ADDED_REPEATS` repeat meetings over the draw left undisturbed, for
-40 players within :data:`TIME_BUDGET_SECONDS` (further seeds are tried while over the bound).
+Bound: a substitution adds at most :data:`MAX_ADDED_REPEATS` repeat meetings over the draw
+left undisturbed (none, by the seat-for-seat candidate), for 40 players within 10 s (further
+seeds are tried while over the bound, within :data:`TIME_BUDGET_SECONDS`). A withdrawal
+shrinks the field over the same rounds and may add more (40 players over 10 rounds, 4 of
+them leaving after round 4: 0 to 9); the page says so before it is accepted.
 
 :func:`propose` only reads; :func:`accept` writes the proposal in one transaction (the new
 participants, the withdrawn flags, the pending rounds' seating, one :class:`Substitution` per
@@ -39,6 +43,7 @@ proposal would be now.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import time
 from collections.abc import Sequence
@@ -93,9 +98,11 @@ class Proposal:
     pending rounds as drawn and as proposed; ``repeats_before`` / ``repeats_after``: repeat
     meetings (sum over pairs of meetings beyond the first) of the whole pairing table, played
     rounds included; ``kept_seats``: the substitutes took the leavers' seats and no one else
-    moved; ``seconds``: how long the search took; ``fingerprint``: the state and the proposal,
+    moved; ``mended``: after a withdrawal, the tables left short were merged and the others
+    kept; ``seconds``: how long the search took; ``fingerprint``: the state and the proposal,
     checked again on acceptance; ``attempt``: the seed of the search drawn (-1: the
-    seat-for-seat draw)."""
+    seat-for-seat draw); ``searched_repeats``: the fewest repeat meetings the search's draws
+    had (``None``: not searched)."""
 
     event: Event
     changes: list[Change]
@@ -107,8 +114,10 @@ class Proposal:
     repeats_before: int
     repeats_after: int
     kept_seats: bool
+    mended: bool
     seconds: float
     attempt: int = -1
+    searched_repeats: int | None = None
     fingerprint: str = ""
     moved: set[int] = field(default_factory=set)
 
@@ -182,21 +191,21 @@ def propose(event: Event, changes: Sequence[Change], *, attempt: int | None = No
     history = [_copy(rnd.seating) for rnd in played]
     players = next_number
     repeats_before = _repeats(history + [d.tables for d in before], players, size)
-    candidates: list[tuple[int, int, list[RoundDraw]]] = []
-    if len(numbers) == len(changes):
-        swapped = [RoundDraw(d.number, _swap(d.tables, numbers)) for d in before]
-        candidates.append(
-            (_repeats(history + [d.tables for d in swapped], players, size), 0, swapped)
-        )
+    withdrawn = {c.leaving for c in changes if c.substitute is None}
+    mended = _mended(pending, history, roster, numbers, withdrawn, size)
+    candidates: list[tuple[int, int, list[RoundDraw]]] = [
+        (_repeats(history + [d.tables for d in mended], players, size), 0, mended)
+    ]
     lot = any(rnd.phase.seating == Phase.Seating.LOT for rnd in pending)
     # Further seeds while over the bound and within the time budget; on acceptance only the
     # seed chosen is drawn again (``attempt``), so a slower machine proposes the same.
     if attempt is None:
         tries: Sequence[int] = range(1_000)
-    elif attempt < 0 and candidates:
+    elif attempt < 0:
         tries = []
     else:
         tries = [max(attempt, 0)]
+    searched: int | None = None
     for tried in tries:
         began = time.monotonic()
         drawn = _redraw(event, pending, history, roster, numbers, size, tried)
@@ -204,6 +213,7 @@ def propose(event: Event, changes: Sequence[Change], *, attempt: int | None = No
             (_repeats(history + [d.tables for d in drawn], players, size), 1 + tried, drawn)
         )
         best = min(candidates, key=lambda c: (c[0], c[1]))
+        searched = min(searched if searched is not None else candidates[-1][0], candidates[-1][0])
         over = best[0] - repeats_before > MAX_ADDED_REPEATS
         # Another seed only if it can end within the budget (it takes about as long).
         now = time.monotonic()
@@ -221,8 +231,10 @@ def propose(event: Event, changes: Sequence[Change], *, attempt: int | None = No
         after=after,
         repeats_before=repeats_before,
         repeats_after=repeats_after,
-        kept_seats=rank == 0,
+        kept_seats=rank == 0 and not withdrawn,
+        mended=rank == 0 and bool(withdrawn),
         attempt=rank - 1,
+        searched_repeats=searched,
         seconds=time.monotonic() - started,
         moved=_moved(before, after, numbers),
     )
@@ -355,7 +367,25 @@ def _redraw(
         )
         for rnd, tables in zip(by_lot, redrawn[len(history) :], strict=True):
             drawn[rnd.number] = tables
+    drawn.update(
+        _redraw_standing(
+            pending, history + [drawn[n] for n in sorted(drawn)], roster, numbers, size
+        )
+    )
+    return [RoundDraw(rnd.number, drawn[rnd.number]) for rnd in pending]
+
+
+def _redraw_standing(
+    pending: Sequence[Round],
+    earlier: list[Draw],
+    roster: list[int],
+    numbers: dict[int, int],
+    size: int,
+) -> dict[int, Draw]:
+    """The pending rounds by standing: as drawn with the substitutes in place, or, after a
+    withdrawal, formed again from the same order (winds against ``earlier``)."""
     by_standing = [rnd for rnd in pending if rnd.phase.seating == Phase.Seating.STANDING]
+    drawn: dict[int, Draw] = {}
     if by_standing:
         swapped = _swap(_copy(by_standing[0].seating), numbers)
         order = [p for table in swapped for p in table if p in set(roster)]
@@ -363,11 +393,87 @@ def _redraw(
             for rnd in by_standing:
                 drawn[rnd.number] = _swap(_copy(rnd.seating), numbers)
         else:
-            winds = _winds(history + [drawn[n] for n in sorted(drawn)], size)
+            winds = _winds(earlier, size)
             regrouped = seating.by_standing(order, len(by_standing), table_size=size, winds=winds)
             for rnd, seated in zip(by_standing, regrouped, strict=True):
                 drawn[rnd.number] = seated
-    return [RoundDraw(rnd.number, drawn[rnd.number]) for rnd in pending]
+    return drawn
+
+
+def _mended(
+    pending: Sequence[Round],
+    history: list[Draw],
+    roster: list[int],
+    numbers: dict[int, int],
+    withdrawn: set[int],
+    size: int,
+) -> list[RoundDraw]:
+    """The draw disturbed least: substitutes in the leavers' seats, the tables a withdrawal
+    left short merged into whole tables (the grouping with the fewest earlier meetings,
+    counted over every other round, by trying every grouping of up to 12 players, greedily
+    beyond), the other tables as drawn. Rounds by standing as :func:`_redraw` seats them."""
+    by_lot = [rnd for rnd in pending if rnd.phase.seating == Phase.Seating.LOT]
+    kept: dict[int, Draw] = {}
+    short: dict[int, list[int]] = {}
+    for rnd in by_lot:
+        tables = _swap(_copy(rnd.seating), numbers)
+        kept[rnd.number] = [t for t in tables if not withdrawn & set(t)]
+        short[rnd.number] = [
+            p for t in tables if withdrawn & set(t) for p in t if p not in withdrawn
+        ]
+    met: dict[frozenset[int], int] = {}
+    for tables in history + list(kept.values()):
+        _count(met, tables)
+    for rnd in by_lot:
+        groups = _group(short[rnd.number], size, met)
+        _count(met, groups)
+        kept[rnd.number] = kept[rnd.number] + groups
+    others = _redraw_standing(pending, history + list(kept.values()), roster, numbers, size)
+    return [
+        RoundDraw(rnd.number, kept[rnd.number] if rnd.number in kept else others[rnd.number])
+        for rnd in pending
+    ]
+
+
+def _count(met: dict[frozenset[int], int], tables: Draw) -> None:
+    for table in tables:
+        for a, b in itertools.combinations(table, 2):
+            key = frozenset((a, b))
+            met[key] = met.get(key, 0) + 1
+
+
+def _group(players: list[int], size: int, met: dict[frozenset[int], int]) -> Draw:
+    """``players`` in tables of ``size`` with the fewest earlier meetings at a table."""
+
+    def cost(table: Sequence[int]) -> int:
+        return sum(met.get(frozenset(pair), 0) for pair in itertools.combinations(table, 2))
+
+    if len(players) > 12:
+        left, groups = list(players), []
+        while left:
+            table = [left.pop(0)]
+            while len(table) < size:
+                pick = min(left, key=lambda p: cost([*table, p]))
+                left.remove(pick)
+                table.append(pick)
+            groups.append(table)
+        return groups
+
+    def best(left: list[int]) -> tuple[int, Draw]:
+        if not left:
+            return 0, []
+        first, rest = left[0], left[1:]
+        found: tuple[int, Draw] | None = None
+        for mates in itertools.combinations(rest, size - 1):
+            table = [first, *mates]
+            sub_cost, sub = best([p for p in rest if p not in mates])
+            total = cost(table) + sub_cost
+            if found is None or total < found[0]:
+                found = (total, [table, *sub])
+        assert found is not None
+        return found
+
+    return best(list(players))[1]
 
 
 def _swap(tables: Draw, numbers: dict[int, int]) -> Draw:
