@@ -354,3 +354,17 @@ def test_tables_of_3_take_a_substitute_or_a_withdrawal_of_three(db):
         propose(event, [Change(drawn[1][0][0])])
     three = propose(event, [Change(n) for n in drawn[1][0]])
     assert [len(d.tables) for d in three.after] == [3, 3, 3, 3]
+
+
+def test_a_draw_with_repeats_gains_at_most_2_from_a_substitution(db):
+    """24 players over 8 rounds cannot avoid repeat meetings (the best known table has 24):
+    replacing a player after round 3 adds at most 2 to the pairing table's figure."""
+    event = running(24, 8, seed=17, played=3)
+    drawn = seatings(event)
+    outsider = make_member("sub", "Sub", "")
+    proposal = propose(event, [Change(drawn[4][1][2], outsider)])
+    before = [drawn[n] for n in range(1, 9)]
+    after = [drawn[n] for n in (1, 2, 3)] + [d.tables for d in proposal.after]
+    assert proposal.repeats_before == repeats(before, 25) > 0
+    assert proposal.repeats_after == repeats(after, 25)
+    assert proposal.repeats_after <= proposal.repeats_before + MAX_ADDED_REPEATS
