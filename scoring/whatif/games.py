@@ -19,6 +19,7 @@ from typing import Any
 
 from scoring.engine import Game as EngineGame
 from scoring.engine import (
+    Hand,
     RecordError,
     Ruleset,
     load_ruleset,
@@ -121,16 +122,40 @@ class Rescorer:
         game played hand by hand, its ruleset built once per ruleset and overrides)."""
         if "final_scores" in record or not isinstance(record.get("hands"), list):
             return settled(record)
+        ruleset = self._own_ruleset(record)
+        if isinstance(ruleset, Refusal):
+            return ruleset
+        return _played(record, ruleset, strip_chips=False)
+
+    def both(self, record: Mapping[str, Any]) -> tuple[Result | Refusal, Result | Refusal]:
+        """``(self.own(record), self.rescore(record))``, the hands parsed once for both
+        where the two games read the same hands (no chips to drop)."""
+        hands = record.get("hands")
+        if (
+            "final_scores" in record
+            or not isinstance(hands, list)
+            or record.get("ruleset") == self.other.id
+            or (not self.other.chips and any(_without_chips(h) is not h for h in hands))
+        ):
+            own = self.own(record)
+            return own, own if record.get("ruleset") == self.other.id else self.rescore(record)
+        ruleset, mix = self._own_ruleset(record), self._mix(record)
+        if isinstance(ruleset, Refusal) or isinstance(mix, Refusal):
+            return self.own(record), self.rescore(record)
+        try:
+            parsed = [parse_hand(raw, ruleset.players, i) for i, raw in enumerate(hands)]
+        except RecordError:
+            return self.own(record), self.rescore(record)
+        return _played_hands(record, parsed, ruleset), _played_hands(record, parsed, mix)
+
+    def _own_ruleset(self, record: Mapping[str, Any]) -> Ruleset | Refusal:
         key = _key(record)
         if key not in self._own:
             try:
                 self._own[key] = ruleset_of_record(_head(record))
             except RecordError as error:
                 self._own[key] = _refusal(error)
-        ruleset = self._own[key]
-        if isinstance(ruleset, Refusal):
-            return ruleset
-        return _played(record, ruleset, strip_chips=False)
+        return self._own[key]
 
     def rescore(self, record: Mapping[str, Any]) -> Result | Refusal:
         """As :func:`rescore`."""
@@ -186,12 +211,24 @@ def _played(record: Mapping[str, Any], ruleset: Ruleset, *, strip_chips: bool) -
     """The record's hands played under ``ruleset`` (as :func:`scoring.engine.replay_record`
     does, whose value checks the record passed when the ledger stored it)."""
     try:
+        hands = [
+            parse_hand(_without_chips(raw) if strip_chips else raw, ruleset.players, index)
+            for index, raw in enumerate(record["hands"])
+        ]
+    except RecordError as error:
+        return _refusal(error)
+    return _played_hands(record, hands, ruleset)
+
+
+def _played_hands(
+    record: Mapping[str, Any], hands: list[Hand], ruleset: Ruleset
+) -> Result | Refusal:
+    """Parsed ``hands`` of ``record`` played under ``ruleset`` by the engine's game."""
+    try:
         record_players(record, ruleset)
         game = EngineGame(ruleset)
-        for index, raw in enumerate(record["hands"]):
-            if strip_chips:
-                raw = _without_chips(raw)
-            game.play(parse_hand(raw, ruleset.players, index))
+        for hand in hands:
+            game.play(hand)
     except RecordError as error:
         return _refusal(error)
     if game.settlement is None:

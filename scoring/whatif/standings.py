@@ -85,11 +85,9 @@ def what_if(games: Iterable[Game], other: Ruleset) -> WhatIf:
         if game.pending:
             result = Refusal(PENDING, None, "a correction waits for confirmation", {})
         else:
-            own = rescorer.own(game.record)
+            own, result = rescorer.both(game.record)
             if own != game.stored:
                 not_reproduced.append(game)
-            same = game.record.get("ruleset") == other.id
-            result = own if same else rescorer.rescore(game.record)
         if isinstance(result, Refusal):
             refused.append(Refused(game, result))
             result = game.stored
