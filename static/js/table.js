@@ -136,7 +136,11 @@
 
   // The notice and the next hand's first step, when a long hand left them above the screen.
   function bringIntoView(entry) {
-    if (entry.getBoundingClientRect().top < 0) {
+    var steps = entry.querySelector(".hand-steps");
+    var bar = entry.querySelector(".form-buttons");
+    var below =
+      steps && bar && steps.getBoundingClientRect().bottom > bar.getBoundingClientRect().top;
+    if (entry.getBoundingClientRect().top < 0 || below) {
       window.scrollTo({ top: 0, left: 0, behavior: "instant" });
     }
   }
