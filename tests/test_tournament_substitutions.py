@@ -22,7 +22,13 @@ from tests.test_tournaments import play_round
 from tournaments import formats
 from tournaments.live_ranking import event_ranking
 from tournaments.models import Event, Participant, Round, Substitution
-from tournaments.services import event_create, event_draw, participants_set, round_start
+from tournaments.services import (
+    event_advance,
+    event_create,
+    event_draw,
+    participants_set,
+    round_start,
+)
 from tournaments.substitutions import (
     MAX_ADDED_REPEATS,
     Change,
@@ -368,3 +374,32 @@ def test_a_draw_with_repeats_gains_at_most_2_from_a_substitution(db):
     assert proposal.repeats_before == repeats(before, 25) > 0
     assert proposal.repeats_after == repeats(after, 25)
     assert proposal.repeats_after <= proposal.repeats_before + MAX_ADDED_REPEATS
+
+
+def test_rounds_by_standing_keep_their_tables_with_the_substitute_in_the_seat(db):
+    """The Meijin's rounds 3-4, seated by standing (§4.3, T-03) and not started: the
+    substitute sits where the leaver sat; no one else moves."""
+    event = event_create(
+        name="名人戦", format_key="meijin", ruleset_id="makura-1.5", starts_on=club_today(), seed=1
+    )
+    participants_set(event_id=event.pk, members=field(8))
+    event_draw(event_id=event.pk)
+    for rnd in Round.objects.filter(event=event).order_by("number"):
+        round_start(round_id=rnd.pk)
+        rnd.refresh_from_db()
+        play_round(rnd, better=lambda n: n)
+    event_advance(event_id=event.pk)
+    event.refresh_from_db()
+    drawn = seatings(event)
+    assert sorted(drawn) == [1, 2, 3, 4]
+    leaving = drawn[3][1][0]
+    outsider = make_member("sub", "Sub", "")
+    proposal = propose(event, [Change(leaving, outsider)])
+    assert proposal.from_round == 3 and proposal.kept_seats
+    for draw in proposal.after:
+        assert draw.tables == [[8 if p == leaving else p for p in t] for t in drawn[draw.number]]
+    # Four withdraw, two from each table: the four who remain make one table.
+    leavers = drawn[3][0][:2] + drawn[3][1][:2]
+    four = propose(event, [Change(n) for n in leavers])
+    remaining = sorted(set(range(8)) - set(leavers))
+    assert [[sorted(t) for t in d.tables] for d in four.after] == [[remaining], [remaining]]
