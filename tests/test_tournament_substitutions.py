@@ -296,6 +296,15 @@ def test_the_steward_sees_before_and_after_then_accepts(db, client, staff_member
     assert Participant.objects.get(event=event, member=outsider).number == 16
     log = client.get(url, HTTP_ACCEPT_LANGUAGE="ja").content.decode()
     assert "から" in log and "Sub" in log  # the log: who replaced whom from which round
+    # The event page too, for everyone: the log, and the substitute in the ranking.
+    client.force_login(Member.objects.get(display_name="P00").user)
+    detail = client.get(
+        reverse("tournaments:detail", args=[event.pk]), HTTP_ACCEPT_LANGUAGE="en"
+    ).content.decode()
+    made = detail[detail.index('id="substitutions-made"') :]
+    leaver = Participant.objects.get(event=event, number=leaving).member.display_name
+    assert f"From round 2: Sub replaces {leaver}" in " ".join(made.split())
+    assert 'id="substitutions"' not in detail  # the desk's button is the steward's
 
 
 def test_a_member_cannot_open_the_substitutions_page(db, client, member):
