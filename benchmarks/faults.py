@@ -29,7 +29,8 @@ A phone does what the table screen and ``static/js/offline.js`` do:
 
 The other three phones at a table read the table screen now and then. The faults, one run
 each on new games: ``postgres`` (a restart a third of the way in), ``worker`` (three SIGKILLs
-of a worker caught running, at a quarter, half and three quarters), ``network`` (every
+of a worker caught serving a phone, i.e. holding an established connection on gunicorn's port,
+at a quarter, half and three quarters), ``network`` (every
 connection cut and none let through for ``FAULTS_OUTAGE`` seconds, default 10 for the
 venue's 60; then a second in which requests reach the server but no answer comes back).
 
@@ -80,7 +81,7 @@ OUTAGE_S = float(os.environ.get("FAULTS_OUTAGE", "10"))
 RETRY_AFTER_S = float(os.environ.get("FAULTS_RETRY_AFTER", "1"))
 RUNS = os.environ.get("FAULTS_RUNS", "postgres,worker,network").split(",")
 LOSSY_S = 1.0  # after the outage: requests get through, answers do not
-TIMEOUT_S = 15.0  # a phone's fetch gives up after this long
+TIMEOUT_S = 30.0  # a phone gives up on an answer after this long (gunicorn's worker timeout)
 SETTLE_S = 90.0  # after its last hand, how long a table may take to empty its outboxes
 NETWORK = "network"  # the status counted for a request that got no HTTP answer
 
@@ -494,25 +495,36 @@ def _workers(arbiter: int) -> list[int]:
     return [int(pid) for pid in path.read_text().split()]
 
 
-def _kill_busy_worker(arbiter: int) -> str:
-    """SIGKILL a gunicorn worker caught running (state R: in the middle of a request);
-    after 3 s of looking, any worker."""
-    deadline = time.monotonic() + 3
+def _serving(port: int) -> set[str]:
+    """The socket inodes of the established connections to gunicorn's ``port``."""
+    inodes = set()
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        columns = line.split()
+        if columns[3] == "01" and int(columns[1].split(":")[1], 16) == port:
+            inodes.add(columns[9])
+    return inodes
+
+
+def _kill_busy_worker(arbiter: int, port: int) -> str:
+    """SIGKILL a gunicorn worker in the middle of a request: one holding an established
+    connection from a phone; after 5 s of looking, any worker."""
+    deadline = time.monotonic() + 5
     while time.monotonic() < deadline:
+        serving = _serving(port)
         for pid in _workers(arbiter):
             try:
-                stat = Path(f"/proc/{pid}/stat").read_text()
+                links = [os.readlink(fd) for fd in Path(f"/proc/{pid}/fd").iterdir()]
             except OSError:
                 continue
-            if stat.rsplit(")", 1)[1].split()[0] == "R":
+            if any(link[8:-1] in serving for link in links if link.startswith("socket:[")):
                 os.kill(pid, 9)
-                return "running"
+                return "mid-request"
         time.sleep(0.002)
     os.kill(random.choice(_workers(arbiter)), 9)
     return "idle"
 
 
-def _fault(kind: str, arbiter: int, venue: Venue, length: float) -> list[str]:
+def _fault(kind: str, arbiter: int, port: int, venue: Venue, length: float) -> list[str]:
     """Inflict fault ``kind`` on a run expected to last ``length`` seconds; what was done."""
     notes = []
     if kind == "postgres":
@@ -523,7 +535,7 @@ def _fault(kind: str, arbiter: int, venue: Venue, length: float) -> list[str]:
     elif kind == "worker":
         for _ in range(3):
             time.sleep(length / 4)
-            notes.append(f"worker killed ({_kill_busy_worker(arbiter)})")
+            notes.append(f"worker killed ({_kill_busy_worker(arbiter, port)})")
     elif kind == "network":
         time.sleep(length / 4)
         venue.set_mode("down")
@@ -615,9 +627,11 @@ def run_fault(
     for thread in threads:
         thread.start()
     try:
-        notes = _fault(kind, arbiter, venue, length)
+        notes = _fault(kind, arbiter, venue.upstream, venue, length)
     finally:
         venue.set_mode("up")
+        if not _pg_online():
+            _pg_ctl("start")
         for thread in threads:
             thread.join()
     connections.close_all()
