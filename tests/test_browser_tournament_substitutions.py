@@ -132,3 +132,12 @@ def test_a_steward_replaces_a_player_after_round_1(
     assert phone.locator("#sub-proposal").count() == 0
     no_sideways_scroll(phone)
     screenshot(phone, f"tournament-substitution-done-{language}")
+
+    # The event page says it too, and ranks the substitute under their own name.
+    phone.goto(f"{phone.base_url}/tournaments/{event.pk}/")
+    made = phone.locator("#substitutions-made").inner_text()
+    assert words["from"] in made and words["replaces"] in made
+    assert "木村" in phone.locator("#ranking").inner_text()
+    no_sideways_scroll(phone)
+    phone.locator("#substitutions-made").scroll_into_view_if_needed()
+    screenshot(phone, f"tournament-substitution-event-log-{language}")
