@@ -6,7 +6,10 @@ docs/game-record-format.md): its hands as entered, with their han and fu. Under 
 own ruleset the record replays as it is, so the result is the stored one (the page and the
 tests check every game). Under another ruleset of the same family the record keeps its
 ruleset, and the other ruleset's rules of :data:`scoring.whatif.rules.TAKEN` go into its
-``overrides``; the engine replays it (:func:`scoring.engine.replay_record`).
+``overrides``. The engine replays it: :func:`scoring.engine.replay_record` for one record
+(:func:`settled`), its ``Game`` fed the parsed hands for many (:class:`Rescorer`, which
+builds each mix of rules once and skips the value checks the ledger made when it stored
+the record).
 """
 
 from __future__ import annotations
