@@ -381,6 +381,9 @@ class Table:
         self.stop = stop
         time.sleep(self.rng.uniform(0, 0.5))
         for number in range(HANDS):
+            if time.monotonic() > stop:
+                self.figures.unexpected.append(f"game {self.game}: out of time at hand {number}")
+                return
             time.sleep(self.rng.uniform(120, 180) / SPEED)
             for reader in self.rng.sample(self.phones, 1):
                 reader.request(f"/games/{self.game}/", None, HTMX)
@@ -712,12 +715,15 @@ def main() -> int:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        for _ in range(100):
+        for _ in range(60):
             try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/accounts/login/", timeout=1)
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/accounts/login/", timeout=5)
                 break
             except OSError:
-                time.sleep(0.1)
+                time.sleep(0.5)
+        else:
+            print("faults: gunicorn did not answer within 5 minutes; nothing was run")
+            return 2
         venue = Venue(port)
         base = f"http://127.0.0.1:{venue.port}"
         print(
