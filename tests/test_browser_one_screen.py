@@ -275,3 +275,23 @@ def test_a_hand_is_entered_on_one_screen(phone: Any, table_game: Hanchan, langua
         "無効にする" if language == "ja" else "Yes, void the game",
     )
     assert voided == ("対局を無効にしました。" if language == "ja" else "The game was voided.")
+
+
+@pytest.mark.parametrize("language", ["ja", "en"])
+def test_the_last_hand_at_time_up_fits_too(phone: Any, table_game: Hanchan, language: str) -> None:
+    """Time called (T-07): the confirm bar says so beside the button, hardly taller; a ron's
+    pad down to 40 fu and "more fu" stays above it (issue 25)."""
+    Hanchan.objects.filter(pk=table_game.pk).update(time_called=True)
+    phone.context.add_cookies(
+        [{"name": "django_language", "value": language, "url": phone.base_url}]
+    )
+    log_in(phone, "aoki")
+    phone.goto(phone.base_url + f"/games/{table_game.pk}/")
+    taps = Taps(phone)
+    taps.tap(radio(phone, "loser", "2"))
+    taps.tap(radio(phone, "winners", "1"))
+    taps.tap(radio(phone, "value_1", "3-40"))
+    assert phone.locator("#time-up-confirm").is_visible()
+    assert re.search(r"Chiba → Baba\s*5,200", phone.locator("#confirm-summary").inner_text())
+    screenshot(phone, f"one-screen-time-up-{language}")
+    assert (taps.taps, taps.scrolls) == (3, 0)
