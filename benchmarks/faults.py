@@ -52,6 +52,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import http.client
+import json
 import os
 import random
 import socket
@@ -411,9 +412,14 @@ class Table:
         while True:
             self.played[number].add(rid)
             answer = phone.request(path, base + hand, HTMX)
-            if answer.status == 200:
+            if answer.status == 200 and b'class="notice success"' in answer.body:
                 self.version += 1
                 self.done += 1
+                return
+            if answer.status == 200:
+                # The table re-drawn with a refusal or as another phone moved it: not expected
+                # at a table whose hands one phone enters at a time.
+                self.figures.unexpected.append(f"game {self.game}: hand {number} not recorded")
                 return
             if answer.status == NETWORK:
                 self._keep(phone, number)
@@ -442,8 +448,6 @@ class Table:
 
     def _flush(self, phone: Phone) -> None:
         """Send the outbox in order until one fails (offline.js flush)."""
-        import json
-
         while phone.outbox:
             item = phone.outbox[0]
             if item["sent"]:
