@@ -3,11 +3,12 @@
 With ``DATABASE_REPLICA_URL`` set, ``settings.DATABASES`` has a second alias, ``replica`` (a
 PostgreSQL streaming replica of the default database), and ``CLUB_READ_REPLICA`` names it.
 The standings pages (``REPLICA_PAGES``, by URL name: the standings, their CSV, the champions,
-the yaku records) read from it: read-only pages over the whole history, the heaviest reads of
-a club night, which may lag a replica's second behind. Everything else reads the default
-database, and every write goes there whatever the page: the table screen, the confirmations,
-logins and sessions (a session written a moment ago must be found) never see a lagging copy.
-Without a replica everything uses the default database, as before.
+the yaku records, the what-if re-scoring) read from it: read-only pages over the whole
+history, the heaviest reads of a club night, which may lag a replica's second behind.
+Everything else reads the default database, and every write goes there whatever the page:
+the table screen, the confirmations, logins and sessions (a session written a moment ago
+must be found) never see a lagging copy. Without a replica everything uses the default
+database, as before.
 
 :class:`ReplicaReadsMiddleware` marks the view of such a page (after the login middleware has
 read the session and the user from the default database); :class:`ReplicaRouter`, in
@@ -27,7 +28,9 @@ from django.http import HttpRequest, HttpResponse
 
 DEFAULT = "default"
 # The URL names of the pages read from the replica (scoring/urls.py).
-REPLICA_PAGES = frozenset({"standings", "standings_export", "champions", "yaku_records"})
+REPLICA_PAGES = frozenset(
+    {"standings", "standings_export", "champions", "yaku_records", "what_if"}
+)
 
 _reading_replica: ContextVar[bool] = ContextVar("clubsite_reading_replica", default=False)
 

@@ -67,7 +67,7 @@ def test_reads_go_to_the_replica_only_when_asked_and_configured(settings):
 
 
 @pytest.mark.parametrize(
-    "page", ["standings", "standings_export", "champions", "yaku_records"]
+    "page", ["standings", "standings_export", "champions", "yaku_records", "what_if"]
 )
 def test_the_standings_pages_read_the_replica(replica, history, client_for, page):  # noqa: F811
     client = client_for(history.m["A"])
