@@ -11,7 +11,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from scoring.ledger import hanchan_start
-from scoring.templatetags.choice_inputs import input_tag
+from scoring.templatetags.choice_inputs import input_tag, limit_label
 from scoring.templatetags.value_grids import GRID_TEMPLATE, value_grid
 from scoring.views.table import new_hand_form
 from tests.conftest import make_member
@@ -76,3 +76,16 @@ def test_a_value_grid_from_the_cache_is_the_grid_the_template_renders(data, db):
                     ):
                         assert f'value="{tapped}" id="' in expected and " checked" in expected
                     assert ("3飜" in expected) == (language == "ja") or not rows
+
+
+def test_a_long_limit_may_break_before_its_man() -> None:
+    """Issue 25: the five limits in one row of a phone in English; Japanese names and the
+    short ones as they are."""
+    assert [limit_label(name) for name in ("Mangan", "Haneman", "Baiman")] == [
+        "Mangan",
+        "Hane\u00adman",
+        "Baiman",
+    ]
+    assert limit_label("Sanbaiman") == "San" + "bai\u00adman"
+    assert limit_label("Yakuman") == "Yaku\u00adman"
+    assert limit_label("三倍満") == "三倍満"
