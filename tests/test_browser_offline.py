@@ -427,3 +427,32 @@ def test_a_hand_waiting_that_busts_a_player_ends_the_game_on_the_offline_panel(
     over = "見込みは出せません：対局はすでに終わっています。"
     assert phone.inner_text("#offline-summary") == over
     assert phone.locator("#offline-keep").is_disabled()
+
+
+def test_a_confirm_answered_503_opens_the_offline_panel_and_the_hand_is_sent_later(
+    phone: Any, table_game: Hanchan, member: Member
+) -> None:
+    """While the database is away the server answers 503 (clubsite/db_unavailable.py, issue
+    24 item 2): the phone offers to keep the hand, as when the network is down, and sends it
+    when the server answers again (the outbox's own retry, or the connection's return)."""
+    log_in(phone, "aoki")
+    open_table_for_offline(phone, table_game)
+
+    def database_away(route: Any) -> None:
+        route.fulfill(status=503, headers={"Retry-After": "30"}, body="away")
+
+    phone.route("**/hands/", database_away)
+    tap_form(phone, "result", "ron")
+    tap_form(phone, "loser", "2")
+    tap_form(phone, "winners", "1")
+    tap_form(phone, "value_1", "3-30")
+    phone.locator("#hand-form button.confirm").click()
+    phone.locator("#offline-panel").wait_for(state="visible", timeout=10000)
+    assert HandEntry.objects.count() == 0
+    phone.unroute("**/hands/")
+    keep_ron_offline(phone)
+    # The server is back: the page's retry (or a reload) sends the hand, once.
+    phone.evaluate("() => window.dispatchEvent(new Event('online'))")
+    phone.locator(".queued-hand").first.wait_for(state="detached", timeout=15000)
+    entry = HandEntry.objects.get(hanchan=table_game)
+    assert entry.result["deltas"] == [0, 3900, -3900, 0]

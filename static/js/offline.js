@@ -612,7 +612,36 @@
       showPanel();
     }
   });
+  // The server answers 503 while its database is away (clubsite/db_unavailable.py; htmx does
+  // not swap an error answer): the hand is kept on the phone as when the network is down.
+  document.addEventListener("htmx:responseError", function (event) {
+    var entry = document.getElementById("hand-entry");
+    var xhr = event.detail && event.detail.xhr;
+    if (xhr && xhr.status === 503 && entry && event.target && entry.contains(event.target)) {
+      showPanel();
+    }
+  });
   window.addEventListener("offline", showPanel);
+  // Hands waiting to send are tried again as often as the 503's Retry-After (30 s) says,
+  // not only when the phone comes back online or the page is shown again.
+  window.setInterval(function () {
+    var data = tableData();
+    if (!data || flushing || navigator.onLine === false) {
+      return;
+    }
+    queued(data.action)
+      .then(function (items) {
+        var waiting = mine(data, items).some(function (item) {
+          return item.state === "waiting";
+        });
+        if (waiting) {
+          flush();
+        }
+      })
+      .catch(function () {
+        // No local store (a private window): nothing waits.
+      });
+  }, 30000);
   // A confirm re-draws the table's status, and with it the outbox's place on the page.
   document.addEventListener("htmx:afterSettle", function () {
     drawOutbox();
