@@ -295,3 +295,27 @@ def test_the_last_hand_at_time_up_fits_too(phone: Any, table_game: Hanchan, lang
     assert re.search(r"Chiba → Baba\s*5,200", phone.locator("#confirm-summary").inner_text())
     screenshot(phone, f"one-screen-time-up-{language}")
     assert (taps.taps, taps.scrolls) == (3, 0)
+
+
+def test_a_han_only_pad_fits_in_japanese(
+    phone: Any, member: Any, other_member: Any, coordinator: Any
+) -> None:
+    """A 3-player club counting han without fu (fuji-sanma): 1-14 han five to a row, "enter by
+    tiles" above the confirm bar (issue 25). English keeps four to a row ("Sanbaiman")."""
+    from scoring.ledger import hanchan_start
+    from scoring.standings.periods import club_today
+
+    game = hanchan_start(
+        ruleset_id="fuji-sanma",
+        members=[member, other_member, coordinator],
+        played_on=club_today(),
+        by=member,
+    )
+    log_in(phone, "aoki")
+    phone.goto(phone.base_url + f"/games/{game.pk}/")
+    taps = Taps(phone)
+    taps.tap(radio(phone, "result", "tsumo"))
+    taps.tap(radio(phone, "winner", "0"))
+    assert phone.locator("#value-pad-0 .han-taps.no-fu label.tap").count() == 14
+    taps.tap(radio(phone, "value_0", "3"))
+    assert (taps.taps, taps.scrolls) == (3, 0)
