@@ -30,7 +30,15 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.mark.parametrize(
-    "module", ["seating", "seating_search", "seating_tables", "seating_anneal", "seating_designs"]
+    "module",
+    [
+        "seating",
+        "seating_search",
+        "seating_tables",
+        "seating_anneal",
+        "seating_designs",
+        "difference_blocks",
+    ],
 )
 def test_the_seating_modules_import_nothing_from_django(module):
     tree = ast.parse((ROOT / "tournaments" / f"{module}.py").read_text(encoding="utf-8"))
@@ -46,6 +54,7 @@ def test_the_seating_modules_import_nothing_from_django(module):
         "tournaments.seating_search",
         "tournaments.seating_tables",
         "tournaments.seating_anneal",
+        "tournaments.difference_blocks",
     }
 
 

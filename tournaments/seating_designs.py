@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import random
 
+from tournaments.difference_blocks import base_blocks
+
 Round = list[list[int]]
 Point = tuple[int, int]  # (x in Z_m, level); level -1 - k for the fixed point k
 
@@ -61,49 +63,8 @@ def fixed_point_rounds(
     moving = [(x, a) for a in range(levels) for x in range(modulus)]
     rng.shuffle(moving)
     remaining: list[Point] = [(0, -1 - k) for k in range(fixed)] + moving
-    used: set[tuple[int, ...]] = set()
-    blocks: list[list[Point]] = []
-    nodes = 0
-
-    def place() -> bool:
-        if not remaining:
-            return True
-        first, rest = remaining[0], remaining[1:]
-
-        def extend(block: list[Point], start: int) -> bool:
-            nonlocal nodes
-            nodes += 1
-            if nodes > node_limit:
-                return False
-            if len(block) == table_size:
-                for p in block:
-                    remaining.remove(p)
-                blocks.append(block)
-                if place():
-                    return True
-                blocks.pop()
-                remaining[:0] = block
-                return False
-            for index in range(start, len(rest)):
-                q = rest[index]
-                keys: list[tuple[int, ...]] = []
-                for p in block:
-                    k = key(p, q)
-                    if k is None or k in used or k in keys:
-                        break
-                    keys.append(k)
-                else:
-                    used.update(keys)
-                    if extend([*block, q], index + 1):
-                        return True
-                    used.difference_update(keys)
-                    if nodes > node_limit:
-                        return False
-            return False
-
-        return extend([first], 0)
-
-    if not place():
+    blocks = base_blocks(remaining, table_size, key, node_limit)
+    if blocks is None:
         return None
 
     def number(p: Point, shift: int) -> int:

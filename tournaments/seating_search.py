@@ -21,6 +21,8 @@ from __future__ import annotations
 import itertools
 import random
 
+from tournaments.difference_blocks import base_blocks
+
 Table = list[int]
 Round = list[Table]
 Meet = list[list[int]]
@@ -222,50 +224,8 @@ def cyclic_rounds(
 
     remaining = [(x, a) for a in range(table_size) for x in range(m)]
     rng.shuffle(remaining)
-    used: set[tuple[int, ...]] = set()
-    blocks: list[list[tuple[int, int]]] = []
-    nodes = 0
-
-    def place() -> bool:
-        nonlocal nodes
-        if not remaining:
-            return True
-        first, rest = remaining[0], remaining[1:]
-
-        def extend(block: list[tuple[int, int]], start: int) -> bool:
-            nonlocal nodes
-            nodes += 1
-            if nodes > node_limit:
-                return False
-            if len(block) == table_size:
-                for p in block:
-                    remaining.remove(p)
-                blocks.append(block)
-                if place():
-                    return True
-                blocks.pop()
-                remaining[:0] = block
-                return False
-            for index in range(start, len(rest)):
-                q = rest[index]
-                keys: list[tuple[int, ...]] = []
-                for p in block:
-                    k = key(p, q)
-                    if k is None or k in used or k in keys:
-                        break
-                    keys.append(k)
-                else:
-                    used.update(keys)
-                    if extend([*block, q], index + 1):
-                        return True
-                    used.difference_update(keys)
-                    if nodes > node_limit:
-                        return False
-            return False
-
-        return extend([first], 0)
-
-    if not place():
+    blocks = base_blocks(remaining, table_size, key, node_limit)
+    if blocks is None:
         return None
 
     def number(x: int, level: int) -> int:
