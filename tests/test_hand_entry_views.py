@@ -1356,3 +1356,15 @@ def test_a_correction_of_the_winner_keeps_the_value(aoki, game):
     response = aoki.post(reverse("hand_edit_preview", args=[game.pk, 1]), corrected)
     assert checked_values(response.text, "value_3") == ["3-30"]
     assert "Chiba → Doi" in preview_of(response.text)
+
+
+def test_a_two_tenpai_draw_shows_what_each_noten_player_pays(aoki, game):
+    """Issue 25 item 3: the noten payments of 3,000 (Makura 1.5 §8) are 1,500 from each noten
+    player to the two tenpai players together, not four payments of 750 (which no stick pays)."""
+    fields = form_fields(aoki, game)
+    draw = {"result": "draw", "tenpai": ["0", "1"]}
+    html = post(aoki, reverse("hand_preview", args=[game.pk]), draw, fields, **HMX_EN).text
+    preview = re.search(r'id="hand-preview".*', html, re.DOTALL).group(0)
+    assert "750" not in preview
+    assert preview.count("1,500") >= 2
+    assert "Aoki, Baba" in preview

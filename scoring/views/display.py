@@ -171,16 +171,38 @@ class PaymentLine:
 
 
 def payment_lines(payments: Sequence[Mapping[str, Any]], names: Sequence[str]) -> list[PaymentLine]:
+    """The payments as the table reads them. A draw's noten payments are one line a noten
+    player, what they pay in all to the tenpai players named together ("1,500" each at a
+    two-tenpai draw, as the rules say it and as sticks can pay it, not four lines of 750)."""
     table = _("Table")
-    return [
-        PaymentLine(
-            payer=table if p["payer"] is None else names[p["payer"]],
-            payee=table if p["payee"] is None else names[p["payee"]],
-            amount=format_points(p["amount"]),
-            reason=str(PAYMENT_REASONS.get(p["reason"], p["reason"])),
+    lines: list[PaymentLine] = []
+    noten: dict[int, list[Mapping[str, Any]]] = {}
+    for p in payments:
+        if p["reason"] == "noten" and p["payer"] is not None and p["payee"] is not None:
+            if p["payer"] not in noten:
+                noten[p["payer"]] = []
+                lines.append(PaymentLine("", "", "", ""))  # its place, filled below
+            noten[p["payer"]].append(p)
+            continue
+        lines.append(
+            PaymentLine(
+                payer=table if p["payer"] is None else names[p["payer"]],
+                payee=table if p["payee"] is None else names[p["payee"]],
+                amount=format_points(p["amount"]),
+                reason=str(PAYMENT_REASONS.get(p["reason"], p["reason"])),
+            )
         )
-        for p in payments
-    ]
+    grouped = iter(noten.items())
+    return [line if line.payer else _noten_line(*next(grouped), names=names) for line in lines]
+
+
+def _noten_line(payer: int, paid: list[Mapping[str, Any]], *, names: Sequence[str]) -> PaymentLine:
+    return PaymentLine(
+        payer=names[payer],
+        payee=", ".join(names[p["payee"]] for p in paid),
+        amount=format_points(sum(int(p["amount"]) for p in paid)),
+        reason=str(PAYMENT_REASONS.get("noten", "noten")),
+    )
 
 
 @dataclass(frozen=True)
