@@ -137,6 +137,10 @@ DEALER_TOP_ENDS = {
     "after_any_hand": _("yes, after any hand the dealer keeps"),
     "after_win": _("yes, after a dealer win"),
 }
+RENCHAN = {
+    "normal": _("after a dealer win or as the rules below say"),
+    "none": _("never: the deal passes after every win and draw"),
+}
 MULTI_RON_RENCHAN = {
     "any_winner": _("if the dealer is any of the winners"),
     "first_winner": _("only if the dealer is the first winner"),
@@ -265,6 +269,7 @@ SECTIONS: list[tuple[Promise, list[Row]]] = [
     (
         _("Dealer, honba and draws"),
         [
+            ("renchan", _("Renchan (the dealer keeps the deal)"), _choice(RENCHAN)),
             ("draws_keep_dealer_from_round", _("Every draw keeps the dealer"), _round_index),
             ("multi_ron_renchan", _("Renchan in a multi-ron"), _choice(MULTI_RON_RENCHAN)),
             ("abortive_draws", _("Abortive draws"), _list_of(dict(ABORT_LABELS))),

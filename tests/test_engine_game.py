@@ -8,6 +8,7 @@ import sys
 import pytest
 
 from scoring.engine import Game, RecordError, load_ruleset, parse_hand, replay_record
+from scoring.engine.ruleset_files import ruleset_from_mapping
 
 NAMES = ["A", "B", "C", "D"]
 
@@ -71,6 +72,49 @@ def test_it_counts_honba_and_carries_deposits_over_draws():
     ]
     assert out["hands"][2]["deltas"] == [0, 0, 5500, -4500]
     assert out["hands"][2]["deposits_after"] == 0
+
+
+def test_it_passes_the_deal_after_a_dealer_win_or_draw_without_renchan():
+    # Tenhou's 30,000 tournament lobby (GO type 0x641, 2021061315gm-0641-11000-f25efe24):
+    # E1's dealer wins and E2 follows at 0 honba; a dealer tenpai at a draw passes with honba +1.
+    hands = [
+        ron(loser=1, winner=0, han=2, fu=30),  # dealer's 2,900: the deal passes, honba reset
+        draw(1, riichi=[1]),  # dealer tenpai: the deal passes, honba 1, 1,000 on the table
+        {"result": "abort", "kind": "kyuushu_kyuuhai"},  # abortive: passes, honba 2
+        tsumo(3, han=4, fu=30),  # the dealer's win puts them on top: the last hand still
+    ]
+    out = replay("tenhou-4p-east", hands, {"renchan": "none"})
+    assert [(h["round"], h["dealer"], h["honba"]) for h in out["hands"]] == [
+        ("E1", 0, 0),
+        ("E2", 1, 0),
+        ("E3", 2, 1),
+        ("E4", 3, 2),
+    ]
+    assert out["hands"][0]["deltas"] == [2900, -2900, 0, 0]
+    # 3,900 all plus 100 x 2 honba from each, and the riichi stick.
+    assert out["hands"][3]["deltas"] == [-4100, -4100, -4100, 13300]
+    assert out["final"]["ended_by"] == "last_hand"
+    # The default keeps today's renchan: the same dealer win is E1 again, at 1 honba.
+    normal = replay("tenhou-4p-east", hands[:2])
+    assert [(h["round"], h["honba"]) for h in normal["hands"]] == [("E1", 0), ("E1", 1)]
+    assert load_ruleset("tenhou-4p-east").renchan == "normal"
+    # A ruleset stored before the parameter existed reads it as today's renchan.
+    stored = load_ruleset("makura-1.5").parameters()
+    del stored["renchan"]
+    assert ruleset_from_mapping(stored).renchan == "normal"
+
+
+def test_it_lets_no_dealer_stop_and_replays_a_chombo_without_renchan():
+    # Makura 1.5's all-last dealer may stop after a win (§2), but without renchan never keeps
+    # the deal to stop with.
+    ring = [ron(loser=(d + 1) % 4, winner=(d + 2) % 4) for d in range(4)] * 2
+    stop = tsumo(3, han=1, fu=30) | {"dealer_stops": True}
+    assert replay("makura-1.5", ring[:7] + [stop])["final"]["ended_by"] == "agari_yame"
+    with pytest.raises(RecordError) as refused:
+        replay("makura-1.5", ring[:7] + [stop], {"renchan": "none"})
+    assert (refused.value.hand_index, refused.value.code) == (7, "dealer_stop_needs_renchan")
+    out = replay("makura-1.5", [{"result": "chombo", "offender": 0}, draw()], {"renchan": "none"})
+    assert [(h["round"], h["honba"]) for h in out["hands"]] == [("E1", 0), ("E1", 0)]
 
 
 def test_it_refuses_a_hand_after_the_game_ended():

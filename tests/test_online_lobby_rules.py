@@ -2,8 +2,8 @@
 
 Real logs (tests/data/online/README.md): two Mahjong Soul tournament-room games at 30,000
 (Pantheon's fixtures) are re-scored hand-exact under the derived start, uma and rounding;
-two Tenhou tournament-lobby games at 30,000 are read past their first hand and refused in
-one line at the first dealer win or tenpai (the lobby plays without renchan).
+two Tenhou tournament-lobby games at 30,000, a lobby without renchan, are re-scored
+hand-exact under ``renchan: "none"`` too.
 """
 
 from __future__ import annotations
@@ -32,8 +32,11 @@ DATA = Path(__file__).parent / "data" / "online"
 LOBBY = DATA / "lobby"
 MAJSOUL_15 = LOBBY / "majsoul-all_tempai_bug.json"
 MAJSOUL_30 = LOBBY / "majsoul-nagashi_mangan_riichi_bets_bug.json"
-TENHOU_ROUNDED = LOBBY / "refused" / "2021062012gm-0641-11000-af004d79.xml"
-TENHOU_TENTHS = LOBBY / "refused" / "2021061315gm-0641-11000-f25efe24.xml"
+TENHOU_ROUNDED = LOBBY / "2021062012gm-0641-11000-af004d79.xml"
+TENHOU_TENTHS = LOBBY / "2021061315gm-0641-11000-f25efe24.xml"
+
+
+NO_RENCHAN = {"renchan": "none"}
 
 
 def read(path: Path) -> OnlineLog:
@@ -92,7 +95,7 @@ def test_a_tournament_room_at_30000_is_rescored_hand_exact_under_its_own_rules(p
     assert tuple(verified.final["points"]) == log.stated_points
 
 
-def test_a_tenhou_tournament_lobby_is_read_past_its_start_and_refused_in_one_line():
+def test_a_tenhou_tournament_lobby_without_renchan_is_rescored_hand_exact():
     rounded, tenths = read(TENHOU_ROUNDED), read(TENHOU_TENTHS)
     preset = load_ruleset("tenhou-4p-east")
     # The owari settles at 30,000 with Tenhou's rounding (+33.0) in one, in tenths in the other.
@@ -103,14 +106,29 @@ def test_a_tenhou_tournament_lobby_is_read_past_its_start_and_refused_in_one_lin
         "final_rounding": "none",
     }
     for log, deltas in ((rounded, "[-2600, 7800, -2600, -2600]"), (tenths, "[-1500, 500")):
+        # With renchan East 2's dealer keeps the deal (a win, a tenpai at the draw); the lobby
+        # passes it on: one line naming the hand, both figures and the next hand.
+        base = lobby_overrides(log, preset)
         with pytest.raises(LogMismatch) as refused:
-            verify(log)
+            verify(log, ("tenhou-4p-east",), overrides=base)
         line = str(refused.value)
-        # East 1 agrees; East 2's dealer keeps the deal under every ruleset, the lobby
-        # passes it on (no renchan): one line naming the hand, both figures, the next hand.
         assert "\n" not in line
         assert line.startswith(f"E2 0 honba: the engine gives {deltas}")
         assert "the next hand is E2 1 honba" in line and "the log's E3" in line
+        verified = verify(log)
+        assert (verified.ruleset, verified.overrides) == ("tenhou-4p-east", base | NO_RENCHAN)
+        assert [p.result.deltas for p in verified.played] == [h.deltas for h in log.hands]
+        assert [(p.result.round, p.result.honba) for p in verified.played] == [
+            (h.round, h.honba) for h in log.hands
+        ]
+        assert tuple(verified.final["scores"]) == log.final_scores
+        assert verified.final["ended_by"] == "last_hand" and verified.settlement_note == ""
+    # The rounded game: E2's dealer wins (E3 at 0 honba), E3 draws (E4 at 1 honba).
+    assert [(h.round, h.honba) for h in rounded.hands] == [
+        ("E1", 0), ("E2", 0), ("E3", 0), ("E4", 1)
+    ]  # fmt: skip
+    assert verify(rounded).final["points"] == [-16000, 33000, 19000, -36000]
+    assert verify(tenths).final["points"] == [-13100, 28300, -28600, 13400]
 
 
 def test_ranked_lobbies_keep_their_presets():
@@ -156,6 +174,38 @@ def test_the_command_stores_the_lobby_rules_as_the_games_overrides(db):
 def test_the_game_page_says_the_lobby_rules_in_words(db, staff_member, language, words):
     run(str(MAJSOUL_15), "--create-members")
     game = Hanchan.objects.get()
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
+    client.force_login(staff_member.user)
+    html = client.get(reverse("game_detail", args=[game.pk])).content.decode()
+    assert f'<p class="online-game" id="lobby-rules">{words}</p>' in html
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        (
+            "en",
+            "Lobby 1111 rules: start 30,000 · oka 0 · no renchan · red fives "
+            "· chips (not counted)",
+        ),
+        (
+            "ja",
+            "ロビー 1111 のルール： 開始 30,000 · オカ 0 · 連荘なし · 赤ドラあり "
+            "· 祝儀あり（集計外）",
+        ),
+    ],
+)
+def test_a_tenhou_lobby_without_renchan_is_stored_and_named_on_the_game_page(
+    db, staff_member, language, words
+):
+    out, err = run(str(TENHOU_ROUNDED), "--create-members")
+    assert err == "", err
+    assert "renchan=none" in out
+    game = Hanchan.objects.get()
+    assert game.overrides == {"start_points": 30000, "oka": 0, "renchan": "none"}
+    assert game.ruleset().renchan == "none"
+    assert [s.points for s in game.seats.order_by("index")] == [-16000, 33000, 19000, -36000]
+    assert [s.final_score for s in game.seats.order_by("index")] == [23800, 43200, 39200, 13800]
     client = Client(HTTP_ACCEPT_LANGUAGE=language)
     client.force_login(staff_member.user)
     html = client.get(reverse("game_detail", args=[game.pk])).content.decode()

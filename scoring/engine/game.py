@@ -1,9 +1,10 @@
 """The hanchan: applies hands one by one, drives dealer, honba and deposits, ends and settles.
 
 Game progression follows rules-spec §0 (honba mechanics [SK], X-02) and §1C-§1F per ruleset:
-renchan on a dealer win or dealer tenpai, honba +1 after a dealer win or any draw and reset by
-a non-dealer win, deposits carried over draws, every end condition of the seeds (last hand,
-tobi, agari/tenpai-yame, dealer-top, extensions). All amounts are integers in points.
+renchan on a dealer win or dealer tenpai (never under ``renchan = "none"``), honba +1 after a
+dealer win or any draw and reset by a non-dealer win, deposits carried over draws, every end
+condition of the seeds (last hand, tobi, agari/tenpai-yame, dealer-top, extensions). All
+amounts are integers in points.
 """
 
 from __future__ import annotations
@@ -218,6 +219,11 @@ class Game(HandOutcomes):
             keep_dealer, next_honba = self._abort(hand, dealer, honba)
         else:
             keep_dealer, next_honba = self._chombo(hand, dealer, honba, ledger)
+        if keep_dealer and rs.renchan == "none" and result != "chombo":
+            # A lobby without renchan (Tenhou's 0x641 logs): the deal passes after every win
+            # and draw; a dealer's win resets the honba as anyone's win does, a draw adds one.
+            keep_dealer = False
+            next_honba = 0 if self._dealer_won(hand) else next_honba
         # H-18: the win or the draw is settled first, then the chombo; the hand's own result
         # decides the dealer and the honba. A bust by the chombo payment alone ends the game
         # only where the ruleset says so (tobi_after_chombo).

@@ -157,6 +157,16 @@ class Ruleset:
     )
 
     # -- renchan ---------------------------------------------------------------------------
+    renchan: str = _choice(
+        "normal",
+        "none",
+        doc=(
+            "'normal': the dealer keeps the deal as the parameters below say (a dealer win, "
+            "dealer tenpai at a draw, ...); 'none': the deal passes after every win and every "
+            "draw, honba reset by a win and +1 after a draw (Tenhou's 30,000 tournament lobby "
+            "of GO type 0x641, its logs of 2021); a chombo's replay is unchanged."
+        ),
+    )
     draws_keep_dealer_from_round: int = _param(
         "From this round index (0 = East) on, every exhaustive draw keeps the dealer (H-01); "
         "-1 = never (renchan on a draw only when the dealer is tenpai)."

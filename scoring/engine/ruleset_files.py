@@ -221,6 +221,8 @@ ADDED_DEFAULTS: dict[str, Any] = {
     "paarenchan": lambda data: False,
     "chombo_after_result": lambda data: False,
     "open_riichi_deal_in": lambda data: "none",
+    # Issue 22 item 2: a lobby without renchan; stored rulesets keep the renchan they had.
+    "renchan": lambda data: "normal",
 }
 
 

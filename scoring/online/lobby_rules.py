@@ -19,6 +19,9 @@ them:
   settlement (converters write it unrounded);
 - **the length**: the presets of both lengths are tried already (issue 22 item 3); a private
   lobby may also have no extension (``extension: "none"``, :data:`PRIVATE_VARIANTS`);
+- **renchan**: a private lobby may pass the deal even when the dealer wins or is tenpai
+  (``renchan: "none"``, :data:`PRIVATE_VARIANTS`; Tenhou's 0x641 tournament lobby: its log's
+  next hand after a dealer win is the next dealer's at 0 honba, after a draw at honba + 1);
 - **open tanyao**: the GO type's bit 0x04 (no 喰), the JSON ``rule.disp`` without 喰;
   **red fives**: bit 0x02 (no 赤), a ``disp`` without 赤 (they change no payment: the han
   count them; the game page names them from the stored ``rule_label``).
@@ -46,9 +49,15 @@ CHIPS = 0x200  # Tenhou's 祝儀 lobbies (GO type 0x641: chips, East-only)
 # start + 5,000 (the first that settles in whole-thousand uma is kept).
 RETURNS = (30000, 25000, 35000, 40000)
 ROUNDINGS = ("none", "round_half_away")
-# A private lobby may play its base rounds only (no 西入 / 南入): tried after the presets'
-# own length and Tenhou's older ends (scoring.online.verify.TENHOU_VARIANTS).
-PRIVATE_VARIANTS: tuple[dict[str, Any], ...] = ({"extension": "none"},)
+# A private lobby may play its base rounds only (no 西入 / 南入), and may pass the deal after
+# every win and draw (no renchan: Tenhou's 30,000 tournament lobby, GO type 0x641): tried after
+# the presets' own length and Tenhou's older ends (scoring.online.verify.TENHOU_VARIANTS), so
+# only a log whose hands agree under no other rules is read so.
+PRIVATE_VARIANTS: tuple[dict[str, Any], ...] = (
+    {"extension": "none"},
+    {"renchan": "none"},
+    {"renchan": "none", "extension": "none"},
+)
 _GO_TYPE = re.compile(r"^GO type (\d+)$")
 
 

@@ -2,9 +2,9 @@
 
 ``{% lobby_rules hanchan online %}`` says what the lobby played otherwise than the game's
 ruleset (the game's stored overrides: a private lobby's start points, return, uma,
-rounding, no extension, open tanyao, chips; :mod:`scoring.online.lobby_rules`) and what its
-lobby type says of red fives, open tanyao and chips; and, for a game from a Tenhou result
-line, the lobby and time of the line. Empty for a game played at the club.
+rounding, no extension, no renchan, open tanyao, chips; :mod:`scoring.online.lobby_rules`)
+and what its lobby type says of red fives, open tanyao and chips; and, for a game from a
+Tenhou result line, the lobby and time of the line. Empty for a game played at the club.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ _NAMED = (
     "uma",
     "final_rounding",
     "extension",
+    "renchan",
     "open_tanyao",
     "chips",
 )
@@ -82,6 +83,8 @@ def _override_words(name: str, value: Any) -> str:
         return _("not rounded") if value == "none" else _("rounded to 1,000")
     if name == "extension":
         return _("no extension") if value == "none" else _("extension rounds")
+    if name == "renchan":
+        return _("no renchan") if value == "none" else _("renchan")
     if name == "open_tanyao":
         return _("open tanyao") if value else _("no open tanyao")
     return _("with chips") if value else _("no chips")
