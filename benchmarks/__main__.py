@@ -11,7 +11,8 @@
 - pairing tables by lot against the best published ones (:mod:`benchmarks.seating`);
 - hands valued from their tiles per second against the ``mahjong`` package alone
   (:mod:`benchmarks.hand_tiles`);
-- online game logs read and re-scored per second, by format (:mod:`benchmarks.online_import`);
+- online game logs read and re-scored per second, by format, and read, re-scored and stored
+  per second on PostgreSQL (target >= 100 logs/s in a batch) (:mod:`benchmarks.online_import`);
 - the rating's targets on the simulated club (:mod:`benchmarks.ratings`);
 - a season of about 1,300 hanchans re-scored under another ruleset, the what-if page in at
   most 5 s (:mod:`benchmarks.whatif`).
@@ -29,7 +30,7 @@ from mahjong.hand_calculating.hand_config import HandConfig, OptionalRules
 from mahjong.hand_calculating.scores import ScoresCalculator
 
 from benchmarks.hand_tiles import run_hand_tiles_bench
-from benchmarks.online_import import run_online_import_bench
+from benchmarks.online_import import run_online_import_bench, run_online_store_bench
 from benchmarks.ratings import run_ratings_bench
 from benchmarks.seating import run_seating_bench
 from benchmarks.standings import run_standings_bench
@@ -115,7 +116,7 @@ def main() -> int:
     tiles_lines = run_hand_tiles_bench()
     print("\n".join(tiles_lines))
     failures += any("BELOW" in line for line in tiles_lines)
-    import_lines = run_online_import_bench()
+    import_lines = [*run_online_import_bench(), *run_online_store_bench()]
     print("\n".join(import_lines))
     failures += any("BELOW" in line for line in import_lines)
     seating_lines = run_seating_bench()

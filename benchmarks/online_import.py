@@ -1,13 +1,27 @@
 """Online game logs read and re-scored per second (issue 22, ``make bench``): every real log
 of tests/data/online, by format (Mahjong Soul's own records included), through
 :func:`scoring.online.reading.read_game_file` and :func:`scoring.online.verify.verify`: what
-an import does before it writes (the ledger's write is the hand-entry benchmark's).
+an import does before it writes.
+
+And stored per second (issue 24 item 3, :func:`run_online_store_bench`): the same logs read,
+re-scored, matched to their members and stored in the ledger on PostgreSQL, in a database of
+its own (``BENCH_ONLINE_DATABASE``, else ``clubsite_bench_online_<pid>``, on the server of
+``DATABASE_URL``), by :func:`scoring.ledger.import_logs` (one batch) and, for comparison, one
+:func:`scoring.ledger.import_verified` transaction per log (the upload page's way), with the
+SQL statements per stored log. ``python -m benchmarks.online_import`` prints both.
 """
 
 from __future__ import annotations
 
+import datetime
+import json
+import os
+import subprocess
+import sys
+import time
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 from benchmarks.timing import best_rate
 from scoring.online.reading import read_game_file
@@ -18,6 +32,11 @@ DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "online"
 # page takes 20 files, re-scored in 4 seconds at most. mjai and stripped Mahjong Soul records
 # state no han, so every value is tried for each win: they are the slowest.
 IMPORT_TARGET = 5.0
+# Logs read, re-scored and stored per second in a batch (issue 24 item 3).
+STORE_TARGET = 100.0
+STORE_ROUNDS = 3
+BENCH_DATABASE = os.environ.get("BENCH_ONLINE_DATABASE") or f"clubsite_bench_online_{os.getpid()}"
+PLAYED_ON = datetime.date(2026, 1, 10)
 
 
 def real_logs() -> dict[str, list[tuple[str, bytes]]]:
@@ -53,5 +72,125 @@ def run_online_import_bench() -> list[str]:
     return lines
 
 
+def run_online_store_bench(*, keep: bool = False) -> list[str]:
+    """Logs stored per second (best of :data:`STORE_ROUNDS`) and SQL statements per stored
+    log, in a batch and one by one, as report lines; the batch's rate against
+    :data:`STORE_TARGET`. ``keep`` leaves the scratch database.
+
+    Raises:
+        RuntimeError: PostgreSQL is unreachable or the child process failed.
+    """
+    from benchmarks.standings import _admin, _server_url
+
+    server = _server_url()
+    _admin(server, f"DROP DATABASE IF EXISTS {BENCH_DATABASE} WITH (FORCE)")
+    _admin(server, f"CREATE DATABASE {BENCH_DATABASE}")
+    try:
+        env = {
+            **os.environ,
+            "DATABASE_URL": f"{server}/{BENCH_DATABASE}",
+            "DJANGO_SETTINGS_MODULE": "clubsite.settings",
+            "DJANGO_DEBUG": "0",
+            "DJANGO_SECRET_KEY": "benchmark-only",
+            "DJANGO_ALLOWED_HOSTS": "testserver",
+        }
+        done = subprocess.run(
+            [sys.executable, "-m", "benchmarks.online_import", "--child"],
+            cwd=DATA.parent.parent.parent,
+            env=env,
+            capture_output=True,
+            text=True,
+        )
+        if done.returncode != 0:
+            raise RuntimeError(f"online store bench failed:\n{done.stderr[-3000:]}")
+        result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    finally:
+        if not keep:
+            _admin(server, f"DROP DATABASE IF EXISTS {BENCH_DATABASE} WITH (FORCE)")
+    # The whole path (read, re-score, store) is what the target is about.
+    batch, single = result["batch"], result["single"]
+    verdict = "ok" if batch["rate"] >= STORE_TARGET else "BELOW TARGET"
+    return [
+        f"online logs stored: {batch['stored']} of {result['logs']} real logs "
+        f"(the rest refused as the same game), read, re-scored and stored on PostgreSQL",
+        f"{'online logs stored per second (a batch)':<44} {batch['rate']:>12,.1f} "
+        f"{'logs/s':<12} target >= {STORE_TARGET:,} {verdict}",
+        f"{'  the store alone (after re-scoring)':<44} {batch['store_rate']:>12,.1f} logs/s",
+        f"{'  SQL statements per stored log (a batch)':<44} {batch['statements']:>12.1f}",
+        f"{'online logs stored per second (one by one)':<44} {single['rate']:>12,.1f} logs/s",
+        f"{'  the store alone (after re-scoring)':<44} {single['store_rate']:>12,.1f} logs/s",
+        f"{'  SQL statements per stored log (one by one)':<44} {single['statements']:>12.1f}",
+    ]
+
+
+def _child() -> dict[str, Any]:
+    """In the child: migrate, save every seat's member once, then time the stores."""
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.db import connection, reset_queries
+    from django.test.utils import CaptureQueriesContext
+
+    from scoring.ledger import LedgerError, import_logs, import_verified, match_players
+    from scoring.models import Hanchan
+
+    call_command("migrate", verbosity=0, skip_checks=True)
+    files = [item for items in real_logs().values() for item in items]
+
+    def verified_logs() -> list[Any]:
+        games = []
+        for name, raw in files:
+            log = read_game_file(raw, name).log
+            assert log is not None
+            games.append(verify(log))
+        return games
+
+    # The club's steady state: every seat's online name saved for a member (equal names and
+    # NoName seats get a member of their own each time, as an import by command does).
+    import_logs(verified_logs(), played_on=PLAYED_ON, create_members=True)
+
+    def one_by_one(games: list[Any]) -> int:
+        stored = 0
+        for game in games:
+            try:
+                players = match_players(game.log, create_members=True)
+                import_verified(game, players, played_on=PLAYED_ON)
+                stored += 1
+            except LedgerError:
+                pass
+        return stored
+
+    def batch(games: list[Any]) -> int:
+        outcomes = import_logs(games, played_on=PLAYED_ON, create_members=True)
+        return sum(isinstance(o, Hanchan) for o in outcomes)
+
+    figures = {}
+    for label, work in (("batch", batch), ("single", one_by_one)):
+        rates, store_rates, statements, stored = [], [], 0.0, 0
+        for _ in range(STORE_ROUNDS):
+            Hanchan.objects.all().delete()
+            reset_queries()
+            start = time.perf_counter()
+            games = verified_logs()
+            verified_at = time.perf_counter()
+            with CaptureQueriesContext(connection) as queries:
+                stored = work(games)
+            end = time.perf_counter()
+            rates.append(stored / (end - start))
+            store_rates.append(stored / (end - verified_at))
+            statements = len(queries) / stored
+        figures[label] = {
+            "rate": max(rates),
+            "store_rate": max(store_rates),
+            "statements": statements,
+            "stored": stored,
+        }
+    return {"logs": len(files), **figures}
+
+
 if __name__ == "__main__":
-    print("\n".join(run_online_import_bench()))
+    if sys.argv[1:] == ["--child"]:
+        print(json.dumps(_child()))
+    else:
+        print("\n".join([*run_online_import_bench(), *run_online_store_bench()]))

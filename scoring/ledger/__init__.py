@@ -8,7 +8,8 @@ contract checks it). What it offers:
   :func:`hand_correct`, :func:`hand_undo_last`, :func:`hanchan_void`,
   :func:`hanchan_final_scores`, :func:`hanchan_call_time`, :func:`hanchan_confirm`; imports:
   :func:`hanchan_import`, :func:`prepare_import`, :func:`hanchans_import_bulk`,
-  :func:`import_verified` (an online log, with :func:`match_players`),
+  :func:`import_verified` (an online log, with :func:`match_players`; many at
+  once: :func:`import_logs`),
   :func:`result_line_game` and :func:`import_line_game` (a Tenhou result line).
 - **Previews**: :func:`stored_game`, :func:`plan_for` (the plan a write would store) and
   :func:`state_before`, with the changes :class:`NewHand`, :class:`Correction`, ...
@@ -50,6 +51,7 @@ from scoring.ledger.online import (
     AlreadyImported,
     UnknownNames,
     import_line_game,
+    import_logs,
     import_verified,
     match_players,
     result_line_game,
@@ -121,6 +123,7 @@ __all__ = [
     "hanchan_with_seats",
     "hanchans_import_bulk",
     "import_line_game",
+    "import_logs",
     "import_verified",
     "is_settled",
     "is_waiting",

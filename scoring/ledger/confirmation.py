@@ -21,11 +21,14 @@ then brings the members' totals up to date (:mod:`scoring.ledger.totals`).
 from __future__ import annotations
 
 import datetime
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
+from django.db import transaction
 from django.db.models import Count, Q, Sum
 from django.dispatch import Signal
 
@@ -269,14 +272,67 @@ def count_new(hanchans: Sequence[Hanchan], seats: dict[int, list[Seat]]) -> None
     _refresh_totals(hanchans, [seat for game_seats in seats.values() for seat in game_seats])
 
 
+@dataclass(slots=True)
+class _Pending:
+    """What a batch (:func:`one_refresh`) has counted so far: the roll-ups' keys and games."""
+
+    members: set[int] = field(default_factory=set)
+    months: set[datetime.date] = field(default_factory=set)
+    versions: set[int] = field(default_factory=set)
+    hanchan_ids: list[int] = field(default_factory=list)
+
+
+_pending: ContextVar[_Pending | None] = ContextVar("ledger_pending_totals", default=None)
+
+
+@contextmanager
+def one_refresh() -> Iterator[None]:
+    """One transaction in which the games counted bring the members' totals up to date
+    once, at the end, and :data:`games_counted` is sent once for all of them (an import of
+    many logs: the roll-up refresh was a quarter of each log's store). Nested, the outer
+    block refreshes. A game counted in a savepoint that rolled back adds only keys whose
+    rows are recomputed from what counts (so unchanged) and is left out of the signal.
+
+    Raises whatever the block raises; then nothing of it is written."""
+    if _pending.get() is not None:
+        yield
+        return
+    pending = _Pending()
+    token = _pending.set(pending)
+    reset = False
+    try:
+        with transaction.atomic():
+            yield
+            _pending.reset(token)
+            reset = True
+            if pending.hanchan_ids:
+                # Games whose savepoint rolled back are gone: only the stored ones are told.
+                stored = set(
+                    Hanchan.objects.filter(pk__in=pending.hanchan_ids).values_list("pk", flat=True)
+                )
+                totals.refresh(pending.members, pending.months, pending.versions)
+                ids = [pk for pk in dict.fromkeys(pending.hanchan_ids) if pk in stored]
+                games_counted.send(sender=Hanchan, hanchan_ids=ids)
+    finally:
+        if not reset:
+            _pending.reset(token)
+
+
 def _refresh_totals(hanchans: Sequence[Hanchan], seats: Sequence[Seat]) -> None:
     """The one place the members' totals follow what counts (:mod:`scoring.ledger.totals`);
-    :data:`games_counted` tells the other readers."""
-    totals.refresh(
-        {seat.member_id for seat in seats},
-        {h.played_on.replace(day=1) for h in hanchans},
-        {h.ruleset_version_id for h in hanchans},
-    )
+    :data:`games_counted` tells the other readers. Inside :func:`one_refresh`, both wait
+    for the end of the block."""
+    members = {seat.member_id for seat in seats}
+    months = {h.played_on.replace(day=1) for h in hanchans}
+    versions = {h.ruleset_version_id for h in hanchans}
+    pending = _pending.get()
+    if pending is not None:
+        pending.members |= members
+        pending.months |= months
+        pending.versions |= versions
+        pending.hanchan_ids.extend(h.pk for h in hanchans)
+        return
+    totals.refresh(members, months, versions)
     games_counted.send(sender=Hanchan, hanchan_ids=[h.pk for h in hanchans])
 
 

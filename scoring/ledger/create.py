@@ -76,7 +76,7 @@ def create_games(games: Sequence[NewGame], *, confirmed: bool = False) -> list[H
     Raises:
         DuplicateGame: a finished game that is stored already; nothing is written.
     """
-    fingerprints = [_new_fingerprint(game) for game in games]
+    fingerprints = [new_fingerprint(game) for game in games]
     _refuse_duplicates(games, fingerprints)
     now = timezone.now()
     hanchans = Hanchan.objects.bulk_create(
@@ -142,7 +142,9 @@ def create_games(games: Sequence[NewGame], *, confirmed: bool = False) -> list[H
     return hanchans
 
 
-def _new_fingerprint(game: NewGame) -> str:
+def new_fingerprint(game: NewGame) -> str:
+    """The one-game-once fingerprint of ``game`` (:mod:`scoring.ledger.fingerprint`), ``""``
+    for a game not finished."""
     if game.plan.settlement is None:
         return ""
     return game_fingerprint(

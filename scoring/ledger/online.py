@@ -14,7 +14,7 @@ from __future__ import annotations
 import datetime
 import secrets
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
@@ -25,11 +25,14 @@ from clubsite.models import Member, OnlineLobby, OnlineName
 from clubsite.names import NAME_LIMIT, clean_display_name
 from scoring.engine import RecordError, load_ruleset
 from scoring.engine.replay import RECORD_FORMAT
+from scoring.ledger.confirmation import one_refresh
+from scoring.ledger.create import NewGame, create_games, new_fingerprint
 from scoring.ledger.errors import LedgerError
+from scoring.ledger.fingerprint import DuplicateGame
 from scoring.ledger.plan import Plan, PlannedHand, Record
-from scoring.ledger.records import hanchan_import
+from scoring.ledger.records import hanchan_import, prepare_import
 from scoring.ledger.stored import game_state_json, hand_result_json
-from scoring.models import Hanchan, OnlineGame
+from scoring.models import Hanchan, OnlineGame, RulesetVersion
 from scoring.online.lobby_rules import lobby_of
 from scoring.online.log import OnlineLog
 from scoring.online.result_lines import ResultLine, SettledLine, settle_line
@@ -227,6 +230,7 @@ def import_verified(
     by: Member | None = None,
     steward: bool = False,
     allow_duplicate: bool = False,
+    versions: dict[str, RulesetVersion] | None = None,
 ) -> Hanchan:
     """Store a re-scored online game in one transaction: new members and online names, the
     hanchan (through the ledger), and its :class:`OnlineGame`.
@@ -236,6 +240,7 @@ def import_verified(
     by a member (``by``, not
     a ``steward``) counts once the other seated members confirm it, as a table game does
     (issue 19 item 3); a steward's upload or a command's import (``by`` None) counts at once.
+    ``versions`` caches the pinned ruleset versions across a batch (:func:`import_logs`).
 
     Raises:
         AlreadyImported: the log was imported before (also when another import of it
@@ -246,13 +251,17 @@ def import_verified(
     verified, service = club_rules(verified)
     try:
         with transaction.atomic():
-            existing = existing_game(log)
-            if existing is not None:
-                raise AlreadyImported(existing)
-            # A voided import of this log gives way; it keeps its origin, inactive.
-            OnlineGame.objects.filter(service=log.service, log_id=log.log_id, active=True).update(
-                active=False
+            origins = list(
+                OnlineGame.objects.select_related("hanchan").filter(
+                    service=log.service, log_id=log.log_id, active=True
+                )
             )
+            for origin in origins:
+                if origin.hanchan.status != Hanchan.Status.VOIDED:
+                    raise AlreadyImported(origin.hanchan)
+            if origins:
+                # A voided import of this log gives way; it keeps its origin, inactive.
+                OnlineGame.objects.filter(pk__in=[o.pk for o in origins]).update(active=False)
             members = []
             for member in players.members:
                 if member.pk is None:
@@ -277,6 +286,7 @@ def import_verified(
                 steward=steward,
                 allow_duplicate=allow_duplicate,
                 planned=verified_plan(verified),
+                versions=versions,
             )
             OnlineGame.objects.create(
                 hanchan=hanchan,
@@ -297,6 +307,169 @@ def import_verified(
                 _("Another import stored the same names meanwhile: nothing was stored; try again.")
             ) from error
         raise AlreadyImported(existing) from None
+
+
+def import_logs(
+    games: Sequence[VerifiedGame],
+    *,
+    played_on: datetime.date,
+    mapping: Mapping[str, str] | None = None,
+    create_members: bool = False,
+    by: Member | None = None,
+    steward: bool = False,
+    allow_duplicate: bool = False,
+) -> list[Hanchan | LedgerError]:
+    """Store many re-scored online games in one transaction, each as :func:`import_verified`
+    stores it after :func:`match_players` (``mapping``, ``create_members``), in order, so a
+    member or online name saved for one log is the one the next logs match.
+
+    Each log is stored or refused alone: the outcome per log, in the order of ``games``, is
+    its hanchan or the refusal (:class:`AlreadyImported`, :class:`UnknownNames`,
+    ``DuplicateGame``, :class:`LedgerError`), and a refusal changes nothing. Logs whose
+    seats are all known members are written together by the ledger's own writer
+    (:func:`scoring.ledger.create.create_games`, a few bulk inserts, as
+    :func:`scoring.ledger.hanchans_import_bulk`); a log that saves a member or an online
+    name is stored alone (:func:`import_verified`, in a savepoint) after the logs before
+    it. The members' roll-ups are refreshed once and ``games_counted`` sent once
+    (:func:`scoring.ledger.confirmation.one_refresh`); ruleset versions are looked up once
+    per ruleset (``benchmarks.online_import``: statements and logs stored per second).
+    """
+    outcomes: dict[int, Hanchan | LedgerError] = {}
+    versions: dict[str, RulesetVersion] = {}
+    known: list[tuple[int, VerifiedGame, Players]] = []
+    with one_refresh():
+        for index, verified in enumerate(games):
+            try:
+                players = match_players(
+                    verified.log, mapping=mapping, create_members=create_members
+                )
+            except LedgerError as refused:
+                outcomes[index] = refused
+                continue
+            if not players.saved and not players.created:
+                known.append((index, verified, players))
+                continue
+            _store_together(known, outcomes, played_on, by, steward, allow_duplicate, versions)
+            known = []
+            try:
+                outcomes[index] = import_verified(
+                    verified,
+                    players,
+                    played_on=played_on,
+                    by=by,
+                    steward=steward,
+                    allow_duplicate=allow_duplicate,
+                    versions=versions,
+                )
+            except LedgerError as refused:
+                # A version first stored in the savepoint that rolled back is gone with it.
+                versions.clear()
+                outcomes[index] = refused
+        _store_together(known, outcomes, played_on, by, steward, allow_duplicate, versions)
+    return [outcomes[index] for index in range(len(games))]
+
+
+def _store_together(
+    known: Sequence[tuple[int, VerifiedGame, Players]],
+    outcomes: dict[int, Hanchan | LedgerError],
+    played_on: datetime.date,
+    by: Member | None,
+    steward: bool,
+    allow_duplicate: bool,
+    versions: dict[str, RulesetVersion],
+) -> None:
+    """Store the logs of ``known`` (seats all known members, no name to save) with one
+    :func:`create_games`, each refused as :func:`import_verified` would refuse it alone:
+    an active origin not voided (:class:`AlreadyImported`), a game stored already
+    (``DuplicateGame``), a bad record; a log twice, or a game twice, is refused the second
+    time naming the first. Outcomes go into ``outcomes`` by index."""
+    if not known:
+        return
+    origins: dict[tuple[str, str], list[OnlineGame]] = {}
+    for origin in OnlineGame.objects.select_related("hanchan").filter(
+        log_id__in={verified.log.log_id for _i, verified, _p in known}, active=True
+    ):
+        origins.setdefault((origin.service, origin.log_id), []).append(origin)
+    planned: list[tuple[int, OnlineLog, NewGame, str]] = []
+    for index, verified, players in known:
+        log = verified.log
+        already = [
+            o.hanchan
+            for o in origins.get((log.service, log.log_id), [])
+            if o.hanchan.status != Hanchan.Status.VOIDED
+        ]
+        if already:
+            outcomes[index] = AlreadyImported(already[0])
+            continue
+        try:
+            club, service = club_rules(verified)
+            record = {**club.record, "players": [m.display_name for m in players.members]}
+            game = prepare_import(
+                record=record,
+                members_by_name={m.display_name: m for m in players.members},
+                played_on=log.played_on or played_on,
+                by=by,
+                versions=versions,
+                service=service,
+                planned=verified_plan(club),
+            )
+        except LedgerError as refused:
+            outcomes[index] = refused
+            continue
+        game = replace(game, steward=steward, allow_duplicate=allow_duplicate)
+        planned.append((index, log, game, new_fingerprint(game)))
+    checked = {fp for _i, _l, game, fp in planned if fp and not game.allow_duplicate}
+    stored = {
+        h.fingerprint: h
+        for h in Hanchan.objects.filter(fingerprint__in=checked)
+        .exclude(status=Hanchan.Status.VOIDED)
+        .order_by("-pk")
+    }
+    first_of_log: dict[tuple[str, str], int] = {}
+    first_of_game: dict[str, int] = {}
+    writing: list[tuple[int, OnlineLog, NewGame]] = []
+    later: list[tuple[int, int, bool]] = []  # (index, index of the first, same log)
+    for index, log, game, fingerprint in planned:
+        if fingerprint in stored and not game.allow_duplicate:
+            outcomes[index] = DuplicateGame(stored[fingerprint])
+        elif (log.service, log.log_id) in first_of_log:
+            later.append((index, first_of_log[(log.service, log.log_id)], True))
+        elif fingerprint and fingerprint in first_of_game and not game.allow_duplicate:
+            later.append((index, first_of_game[fingerprint], False))
+        else:
+            first_of_log[(log.service, log.log_id)] = index
+            if fingerprint:
+                first_of_game.setdefault(fingerprint, index)
+            writing.append((index, log, game))
+    if writing:
+        voided = [
+            o.pk
+            for _i, log, _g in writing
+            for o in origins.get((log.service, log.log_id), [])
+        ]
+        if voided:
+            # Voided imports of these logs give way; they keep their origin, inactive.
+            OnlineGame.objects.filter(pk__in=voided).update(active=False)
+        hanchans = create_games([game for _i, _l, game in writing])
+        OnlineGame.objects.bulk_create(
+            OnlineGame(
+                hanchan=hanchan,
+                service=log.service,
+                log_format=log.log_format,
+                log_id=log.log_id,
+                lobby=lobby_of(log)[:40],
+                rule_label=log.rule_label[:60],
+                replay_url=log.replay_url,
+                imported_by=by,
+            )
+            for hanchan, (_i, log, _g) in zip(hanchans, writing, strict=True)
+        )
+        for hanchan, (index, _l, _g) in zip(hanchans, writing, strict=True):
+            outcomes[index] = hanchan
+    for index, first, same_log in later:
+        earlier = outcomes[first]
+        assert isinstance(earlier, Hanchan)
+        outcomes[index] = AlreadyImported(earlier) if same_log else DuplicateGame(earlier)
 
 
 # Parameters that name a ruleset rather than rule a game: never a game's overrides.

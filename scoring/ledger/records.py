@@ -124,6 +124,7 @@ def hanchan_import(
     steward: bool = False,
     allow_duplicate: bool = False,
     planned: Plan | None = None,
+    versions: dict[str, RulesetVersion] | None = None,
 ) -> Hanchan:
     """Store a whole game record (docs/game-record-format.md) as a hanchan.
 
@@ -139,7 +140,7 @@ def hanchan_import(
     A finished game that is in the ledger already (:mod:`scoring.ledger.fingerprint`) is
     refused unless ``allow_duplicate`` (a true twin, ``import_games --allow-duplicate``).
     ``planned``: the record's plan made already (:func:`prepare_import`), so the engine does
-    not play it again.
+    not play it again. ``versions``: as :func:`prepare_import` (a batch of imports).
 
     Raises:
         LedgerError: as :func:`prepare_import`.
@@ -150,6 +151,7 @@ def hanchan_import(
         members_by_name=members_by_name,
         played_on=played_on,
         by=by,
+        versions=versions,
         service=service,
         planned=planned,
     )
