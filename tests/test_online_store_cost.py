@@ -161,3 +161,24 @@ def test_a_log_twice_in_one_batch_is_stored_once() -> None:
     assert isinstance(outcomes[0], Hanchan) and isinstance(outcomes[1], Hanchan)
     assert isinstance(outcomes[2], AlreadyImported) and outcomes[2].hanchan == outcomes[0]
     assert Hanchan.objects.count() == 2 and OnlineGame.objects.count() == 2
+
+
+@pytest.mark.django_db
+def test_import_games_refreshes_the_roll_ups_once_for_all_its_files(tmp_path: Path) -> None:
+    from io import StringIO
+
+    from django.core.management import CommandError, call_command
+
+    paths = sorted(DATA.glob("*.mjlog"))[:3]
+    bad = tmp_path / "bad.json"
+    bad.write_text("{}")
+    with CaptureQueriesContext(connection) as queries, pytest.raises(CommandError):
+        call_command(
+            "import_games", *paths, bad, "--create-members", stdout=StringIO(), stderr=StringIO()
+        )
+    deletes = [q["sql"] for q in queries if q["sql"].startswith('DELETE FROM "scoring_member')]
+    assert len(deletes) == 2
+    # The bad file is refused alone: the three logs are stored and counted.
+    assert Hanchan.objects.count() == 3
+    assert sum(MemberMonth.objects.values_list("games", flat=True)) == 12
+    assert sum(MemberYear.objects.values_list("games", flat=True)) == 12

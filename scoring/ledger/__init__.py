@@ -9,7 +9,8 @@ contract checks it). What it offers:
   :func:`hanchan_final_scores`, :func:`hanchan_call_time`, :func:`hanchan_confirm`; imports:
   :func:`hanchan_import`, :func:`prepare_import`, :func:`hanchans_import_bulk`,
   :func:`import_verified` (an online log, with :func:`match_players`; many at
-  once: :func:`import_logs`),
+  once: :func:`import_logs`; any imports in one transaction with the roll-ups refreshed
+  once: :func:`one_refresh`),
   :func:`result_line_game` and :func:`import_line_game` (a Tenhou result line).
 - **Previews**: :func:`stored_game`, :func:`plan_for` (the plan a write would store) and
   :func:`state_before`, with the changes :class:`NewHand`, :class:`Correction`, ...
@@ -32,7 +33,7 @@ stores engine results; ``rows`` builds the rows), ``confirmation`` (the trust ru
 """
 
 from scoring.ledger.checks import plan_for, stored_game
-from scoring.ledger.confirmation import POLICIES, ConfirmationState, games_counted
+from scoring.ledger.confirmation import POLICIES, ConfirmationState, games_counted, one_refresh
 from scoring.ledger.confirmation import state_of as confirmation_state
 from scoring.ledger.counts import (
     counted_games,
@@ -125,6 +126,7 @@ __all__ = [
     "import_line_game",
     "import_logs",
     "import_verified",
+    "one_refresh",
     "is_settled",
     "is_waiting",
     "match_players",
