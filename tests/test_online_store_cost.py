@@ -182,3 +182,24 @@ def test_import_games_refreshes_the_roll_ups_once_for_all_its_files(tmp_path: Pa
     assert Hanchan.objects.count() == 3
     assert sum(MemberMonth.objects.values_list("games", flat=True)) == 12
     assert sum(MemberYear.objects.values_list("games", flat=True)) == 12
+
+
+@pytest.mark.django_db
+def test_the_upload_page_refreshes_the_roll_ups_once_for_all_its_files(staff_member) -> None:
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from django.test import Client
+    from django.urls import reverse
+
+    games = logs(3)
+    known_players(games)
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(staff_member.user)
+    uploads = [SimpleUploadedFile(p.name, p.read_bytes()) for p in sorted(DATA.glob("*.mjlog"))[:3]]
+    with CaptureQueriesContext(connection) as queries:
+        response = client.post(reverse("game_import"), {"logs": uploads})
+    assert response.status_code == 200
+    assert response.content.decode().count('class="import-message">Stored') == 3
+    deletes = [q["sql"] for q in queries if q["sql"].startswith('DELETE FROM "scoring_member')]
+    assert len(deletes) == 2
+    assert Hanchan.objects.count() == 3
+    assert sum(MemberMonth.objects.values_list("games", flat=True)) == 12
