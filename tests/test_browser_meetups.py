@@ -47,7 +47,12 @@ FIRST, SECOND = day(7), day(8)
 LIST_ADDRESS = "club-list@example.org"
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 # Tenhou's own names of its lobbies, part of the English names of those rulesets too.
-TENHOU_CODES = ("三般南喰赤", "般南喰赤", "三般東喰赤", "般東喰赤")
+# The online services' own room names, kept as written in every language (the rulesets'
+# names carry them): Tenhou's lobby codes and Mahjong Soul's rooms.
+TENHOU_CODES = (
+    *("三般南喰赤", "般南喰赤", "三般東喰赤", "般東喰赤"),
+    *("四人南", "四人東", "三人南", "三人東"),
+)
 
 # What each run expects, written out (not looked up in the catalogs, so that they are checked
 # too). The reminder's subject and greeting take {days}, {venue} and {name}.
