@@ -171,7 +171,9 @@ def offline_rules(rs: Ruleset) -> dict[str, Any]:
     """
     n = rs.players
     all_kinds = list(kinds(n))
-    values = [value for value, _label in value_choices(rs, "en")]
+    # Only the values: asked in the active language, so that the cache of labels per language
+    # never holds one language's labels under another's name.
+    values = [value for value, _label in value_choices(rs, get_language() or "")]
     hands: dict[str, dict[str, Any]] = {}
     refused_from: dict[str, dict[str, int]] = {"ron": {}, "tsumo": {}}
     for outcome, kind in (("ron", "r10"), ("tsumo", "t1")):

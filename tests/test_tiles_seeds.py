@@ -92,12 +92,13 @@ def test_tenhou_chiihou_and_renhou_never_combine_with_another_yakuman_under_maku
     assert value("home-nashinashi", **tenhou)["yakuman"] == 2
 
 
-def test_a_lone_yakuman_with_a_double_one_takes_the_larger_never_the_sum() -> None:
-    """000 L360 forbids the sum; the hand keeps the larger value (suuankou tanki's double
-    yakuman, L354), not 3."""
+def test_a_lone_yakuman_with_a_double_one_is_still_one_yakuman() -> None:
+    """000 L360 forbids the combination; rules-spec M-21's default: tenhou, chiihou, renhou and
+    13-futou "never combine with anything (they are always ×1)": tenhou with suuankou tanki
+    (a double yakuman, L354) is one yakuman, tenhou, not 2 nor 3."""
     hand = {"hand": "111222333m555z66z", "win_tile": "6z", "tsumo": True, "tenhou": True}
     result = value("makura-1.5", **hand)
-    assert (result["yakuman"], yaku(result)) == (2, {"suuankou_tanki": 26})
+    assert (result["yakuman"], yaku(result)) == (1, {"tenhou": 13})
 
 
 def test_13_futou_on_the_first_draw_under_makura() -> None:

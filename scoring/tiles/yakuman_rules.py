@@ -4,8 +4,9 @@
 - ``double_yakuman``: the hands a ruleset counts double (26 han): 13-sided kokushi, suuankou
   tanki, junsei chuuren, daisuushii (Makura 1.3 §43 L352-356, 1.5 L285-289; 003 L559-560).
 - ``lone_yakuman``: tenhou, chiihou, renhou and 13-futou never combine with another yakuman
-  (Makura 1.3 §43 L360, 1.5 L295, rules-spec M-21): the hand takes the larger of the lone
-  yakuman and the others, never their sum (a tie keeps the lone one).
+  (Makura 1.3 §43 L360, 1.5 L295, rules-spec M-21: "never combine with anything (they are
+  always ×1)"): a hand with one of them is that yakuman alone, a single yakuman, whatever
+  other yakuman, double ones included, its tiles also make.
 - local yakuman the tiles show (``local_yaku``): ``manzu_honitsu`` (004 L54, F-15: every tile
   manzu or an honour, with manzu), ``suurenkou`` (004 L57: four pungs of one suit in a row),
   ``shiisanputa`` (13-futou, Makura §43 L350: on the first draw, 14 tiles with one pair and
@@ -168,9 +169,7 @@ def apply(ruleset: Ruleset, tiles: HandTiles, raw: RawValue) -> RawValue:
     lone_names = {name for key in ruleset.lone_yakuman for name in LONE_NAMES[key]}
     lone = [y for y in yaku if y.name in lone_names and y.name in raw.yakuman_names]
     others = [y for y in yaku if y.name in raw.yakuman_names and y.name not in lone_names]
-    if lone and others:
-        best_lone = max(lone, key=lambda y: y.han)
-        yaku = others if sum(y.han for y in others) > best_lone.han else [best_lone]
-    elif len(lone) > 1:
-        yaku = [max(lone, key=lambda y: y.han)]
+    if lone and (others or len(lone) > 1):
+        # M-21's default: "these four never combine with anything (they are always ×1)".
+        yaku = [lone[0]]
     return RawValue(tuple(yaku), frozenset(y.name for y in yaku), raw.fu, raw.fu_details)
