@@ -222,6 +222,22 @@ def _free_display_name(name: str, taken: set[str]) -> str:
     return candidate
 
 
+def origin_of(hanchan: Hanchan, log: OnlineLog, by: Member | None) -> OnlineGame:
+    """The (unsaved) :class:`OnlineGame` that says where ``hanchan`` came from: the log's
+    service, format and id (what makes one log stored once), its lobby (:func:`lobby_of`), rule
+    label and replay address, cut to their columns, and who imported it."""
+    return OnlineGame(
+        hanchan=hanchan,
+        service=log.service,
+        log_format=log.log_format,
+        log_id=log.log_id,
+        lobby=lobby_of(log)[:40],
+        rule_label=log.rule_label[:60],
+        replay_url=log.replay_url,
+        imported_by=by,
+    )
+
+
 def import_verified(
     verified: VerifiedGame,
     players: Players,
@@ -288,16 +304,7 @@ def import_verified(
                 planned=verified_plan(verified),
                 versions=versions,
             )
-            OnlineGame.objects.create(
-                hanchan=hanchan,
-                service=log.service,
-                log_format=log.log_format,
-                log_id=log.log_id,
-                lobby=lobby_of(log)[:40],
-                rule_label=log.rule_label[:60],
-                replay_url=log.replay_url,
-                imported_by=by,
-            )
+            origin_of(hanchan, log, by).save()
             return hanchan
     except IntegrityError as error:
         existing = existing_game(log)
@@ -452,16 +459,7 @@ def _store_together(
             OnlineGame.objects.filter(pk__in=voided).update(active=False)
         hanchans = create_games([game for _i, _l, game in writing])
         OnlineGame.objects.bulk_create(
-            OnlineGame(
-                hanchan=hanchan,
-                service=log.service,
-                log_format=log.log_format,
-                log_id=log.log_id,
-                lobby=lobby_of(log)[:40],
-                rule_label=log.rule_label[:60],
-                replay_url=log.replay_url,
-                imported_by=by,
-            )
+            origin_of(hanchan, log, by)
             for hanchan, (_i, log, _g) in zip(hanchans, writing, strict=True)
         )
         for hanchan, (index, _l, _g) in zip(hanchans, writing, strict=True):
@@ -599,15 +597,7 @@ def import_line_game(
                 steward=steward,
                 allow_duplicate=allow_duplicate,
             )
-            OnlineGame.objects.create(
-                hanchan=hanchan,
-                service=log.service,
-                log_format=log.log_format,
-                log_id=log.log_id,
-                lobby=log.lobby[:40],
-                rule_label=log.rule_label[:60],
-                imported_by=by,
-            )
+            origin_of(hanchan, log, by).save()
             return hanchan
     except IntegrityError as error:
         existing = existing_game(log)
