@@ -11,8 +11,9 @@ fold), and no tap makes the page scroll by itself. Taps and scrolls are counted:
 Issue 25 item 1, measured at every tap of a ron, a tsumo, a draw, a double ron, a chombo and
 a hand entered by its tiles, in both languages: no control of the steps on screen (outcomes,
 seats, the limits, the han x fu grid to 40 fu, "more fu", "enter by tiles") is under the
-confirm bar; after a confirm the "recorded" notice and the next hand's first step are on
-screen; an undo or a void leaves the actions where the finger was, with the result there.
+confirm bar, in a han-only pad's too (a 3-player club without fu); after a confirm the
+"recorded" notice and the next hand's first step are on screen; an undo or a void leaves the
+actions where the finger was, with the result there.
 """
 
 from __future__ import annotations
@@ -297,11 +298,14 @@ def test_the_last_hand_at_time_up_fits_too(phone: Any, table_game: Hanchan, lang
     assert (taps.taps, taps.scrolls) == (3, 0)
 
 
-def test_a_han_only_pad_fits_in_japanese(
-    phone: Any, member: Any, other_member: Any, coordinator: Any
+@pytest.mark.parametrize("language", ["ja", "en"])
+def test_a_han_only_pad_fits(
+    phone: Any, member: Any, other_member: Any, coordinator: Any, language: str
 ) -> None:
-    """A 3-player club counting han without fu (fuji-sanma): 1-14 han five to a row, "enter by
-    tiles" above the confirm bar (issue 25). English keeps four to a row ("Sanbaiman")."""
+    """A 3-player club counting han without fu (fuji-sanma), a tsumo and a ron: 1-14 han and
+    "enter by tiles" above the confirm bar (issue 25). Japanese puts five to a row; English
+    keeps four ("Sanbaiman") and "enter by tiles" takes the last row's free half (a row of
+    its own left it about 30 px under the bar after a ron's winner)."""
     from scoring.ledger import hanchan_start
     from scoring.standings.periods import club_today
 
@@ -311,6 +315,9 @@ def test_a_han_only_pad_fits_in_japanese(
         played_on=club_today(),
         by=member,
     )
+    phone.context.add_cookies(
+        [{"name": "django_language", "value": language, "url": phone.base_url}]
+    )
     log_in(phone, "aoki")
     phone.goto(phone.base_url + f"/games/{game.pk}/")
     taps = Taps(phone)
@@ -319,3 +326,13 @@ def test_a_han_only_pad_fits_in_japanese(
     assert phone.locator("#value-pad-0 .han-taps.no-fu label.tap").count() == 14
     taps.tap(radio(phone, "value_0", "3"))
     assert (taps.taps, taps.scrolls) == (3, 0)
+
+    # Baba rons Chiba for 3 han: every tap from the outcome to the value checked.
+    taps = Taps(phone)
+    taps.tap(radio(phone, "result", "ron"))
+    taps.tap(radio(phone, "loser", "2"))
+    taps.tap(radio(phone, "winners", "1"))
+    taps.tap(radio(phone, "value_1", "3"))
+    assert re.search(r"Chiba → Baba\s*3,900", phone.locator("#confirm-summary").inner_text())
+    screenshot(phone, f"one-screen-han-only-ron-{language}")
+    assert (taps.taps, taps.scrolls) == (4, 0)
