@@ -17,10 +17,20 @@ from django.utils.translation import gettext as _
 
 from clubsite.models import Member
 from scoring.ledger import confirmation
+from scoring.ledger.bulk import insert_rows
 from scoring.ledger.errors import LedgerError
 from scoring.ledger.fingerprint import DuplicateGame, game_fingerprint
 from scoring.ledger.plan import Plan
-from scoring.ledger.rows import fact_rows, hand_entry, settle_seats, status_of, yaku_rows
+from scoring.ledger.rows import (
+    ENTRY_FIELDS,
+    FACT_FIELDS,
+    YAKU_FIELDS,
+    entry_values,
+    fact_values,
+    settle_seats,
+    status_of,
+    yaku_values,
+)
 from scoring.models import (
     Hanchan,
     HandEntry,
@@ -103,13 +113,14 @@ def create_games(games: Sequence[NewGame], *, confirmed: bool = False) -> list[H
         for game, fingerprint in zip(games, fingerprints, strict=True)
     )
     seats: list[Seat] = []
-    entries: list[HandEntry] = []
+    entries: list[tuple[Any, ...]] = []
     changes: list[LedgerChange] = []
     for hanchan, game in zip(hanchans, games, strict=True):
         game_seats = [Seat(hanchan=hanchan, index=i, member=m) for i, m in enumerate(game.members)]
         settle_seats(game_seats, game.plan)
         seats.extend(game_seats)
-        entries.extend(hand_entry(hanchan, hand, by=game.by) for hand in game.plan.hands)
+        by_id = game.by.pk if game.by else None
+        entries.extend(entry_values(hanchan.pk, hand, by_id, now) for hand in game.plan.hands)
         changes.append(
             LedgerChange(
                 hanchan=hanchan,
@@ -123,10 +134,19 @@ def create_games(games: Sequence[NewGame], *, confirmed: bool = False) -> list[H
         )
     Seat.objects.bulk_create(seats)
     LedgerChange.objects.bulk_create(changes)
-    HandEntry.objects.bulk_create(entries, batch_size=2000)
+    # The hands and their per-seat and per-yaku rows (some 50 rows a game) in plain tuples:
+    # bulk_create's instance and preparation per row were most of an import's store.
+    hand_ids = insert_rows(HandEntry, ENTRY_FIELDS, entries, ids=True)
     members = {h.pk: [m.pk for m in g.members] for h, g in zip(hanchans, games, strict=True)}
-    HandSeat.objects.bulk_create(fact_rows(entries, members), batch_size=4000)
-    WinYaku.objects.bulk_create(yaku_rows(entries, members), batch_size=4000)
+    facts: list[tuple[Any, ...]] = []
+    yaku: list[tuple[Any, ...]] = []
+    for hand_id, (hanchan_id, _sequence, data, result, *_rest) in zip(
+        hand_ids, entries, strict=True
+    ):
+        facts += fact_values(hand_id, hanchan_id, data, result, members[hanchan_id])
+        yaku += yaku_values(hand_id, hanchan_id, data, members[hanchan_id])
+    insert_rows(HandSeat, FACT_FIELDS, facts)
+    insert_rows(WinYaku, YAKU_FIELDS, yaku)
     counted = [h for h in hanchans if h.counted_version is not None]
     if counted:
         seats_of: dict[int, list[Seat]] = {h.pk: [] for h in counted}

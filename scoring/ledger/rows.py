@@ -4,8 +4,10 @@ settlement. :mod:`scoring.ledger.write` and :mod:`scoring.ledger.create` store t
 
 from __future__ import annotations
 
+import datetime
 import uuid
 from collections.abc import Sequence
+from typing import Any
 
 from clubsite.models import Member
 from scoring.ledger.facts import hand_facts, settlement_facts, yaku_facts
@@ -32,52 +34,90 @@ def hand_entry(
     )
 
 
+# The columns of a new hand's entry, in the order of :func:`entry_values`.
+ENTRY_FIELDS = ("hanchan_id", "sequence", "data", "result", "before", "request_id",
+                "entered_by_id", "entered_at", "updated_at")  # fmt: skip
+
+
+def entry_values(
+    hanchan_id: int, hand: PlannedHand, by_id: int | None, at: datetime.datetime
+) -> tuple[Any, ...]:
+    """The ``HandEntry`` values (:data:`ENTRY_FIELDS`) of a planned hand of a new game,
+    entered by member ``by_id`` at ``at`` (as :func:`hand_entry`, with no request id)."""
+    return (hanchan_id, hand.sequence, hand.data, hand.result, hand.before, None, by_id, at, at)
+
+
 def member_ids(hanchan: Hanchan) -> list[int]:
     """The members in seat order (prefetched seats when the caller has them)."""
     seats = sorted(hanchan.seats.all(), key=lambda seat: seat.index)
     return [seat.member_id for seat in seats]
 
 
+# The columns of a hand's facts and yaku rows, in the order of the values below: the one
+# definition of what goes where, whether the rows are model instances (a hand at the table)
+# or plain tuples written in bulk (an import: :func:`scoring.ledger.bulk.insert_rows`).
+FACT_FIELDS = ("hand_id", "hanchan_id", "member_id", "seat", "outcome", "dealer", "delta",
+               "won", "tsumo", "dealt_in", "riichi", "chombo", "win_value", "tenpai",
+               "deal_in_value", "fed_by_id")  # fmt: skip
+YAKU_FIELDS = ("hand_id", "hanchan_id", "member_id", "seat", "name", "han", "yakuman")
+
+
+def fact_values(
+    hand_id: int, hanchan_id: int, data: Any, result: Any, members: Sequence[int]
+) -> list[tuple[Any, ...]]:
+    """The ``HandSeat`` values (:data:`FACT_FIELDS`) of one hand, stored as ``hand_id`` of
+    game ``hanchan_id`` (``data`` and ``result`` as stored, ``members`` its member ids by
+    seat)."""
+    return [
+        (
+            hand_id,
+            hanchan_id,
+            members[facts.seat],
+            facts.seat,
+            facts.outcome,
+            facts.dealer,
+            facts.delta,
+            facts.won,
+            facts.tsumo,
+            facts.dealt_in,
+            facts.riichi,
+            facts.chombo,
+            facts.win_value,
+            facts.tenpai,
+            facts.deal_in_value,
+            None if facts.fed_by is None else members[facts.fed_by],
+        )
+        for facts in hand_facts(data, result)
+    ]
+
+
+def yaku_values(
+    hand_id: int, hanchan_id: int, data: Any, members: Sequence[int]
+) -> list[tuple[Any, ...]]:
+    """The ``WinYaku`` values (:data:`YAKU_FIELDS`) of one hand, as :func:`fact_values`."""
+    return [
+        (hand_id, hanchan_id, members[fact.seat], fact.seat, fact.name, fact.han, fact.yakuman)
+        for fact in yaku_facts(data)
+    ]
+
+
 def yaku_rows(entries: Sequence[HandEntry], members: dict[int, list[int]]) -> list[WinYaku]:
     """The ``WinYaku`` rows of ``entries`` (``members``: per game id, member ids by seat)."""
     return [
-        WinYaku(
-            hand=entry,
-            hanchan_id=entry.hanchan_id,
-            member_id=members[entry.hanchan_id][fact.seat],
-            seat=fact.seat,
-            name=fact.name,
-            han=fact.han,
-            yakuman=fact.yakuman,
-        )
+        WinYaku(**dict(zip(YAKU_FIELDS, values, strict=True)))
         for entry in entries
-        for fact in yaku_facts(entry.data)
+        for values in yaku_values(entry.pk, entry.hanchan_id, entry.data, members[entry.hanchan_id])
     ]
 
 
 def fact_rows(entries: Sequence[HandEntry], members: dict[int, list[int]]) -> list[HandSeat]:
     """The ``HandSeat`` rows of ``entries`` (``members``: per game id, member ids by seat)."""
     return [
-        HandSeat(
-            hand=entry,
-            hanchan_id=entry.hanchan_id,
-            member_id=members[entry.hanchan_id][facts.seat],
-            seat=facts.seat,
-            outcome=facts.outcome,
-            dealer=facts.dealer,
-            delta=facts.delta,
-            won=facts.won,
-            tsumo=facts.tsumo,
-            dealt_in=facts.dealt_in,
-            riichi=facts.riichi,
-            chombo=facts.chombo,
-            win_value=facts.win_value,
-            tenpai=facts.tenpai,
-            deal_in_value=facts.deal_in_value,
-            fed_by_id=None if facts.fed_by is None else members[entry.hanchan_id][facts.fed_by],
-        )
+        HandSeat(**dict(zip(FACT_FIELDS, values, strict=True)))
         for entry in entries
-        for facts in hand_facts(entry.data, entry.result)
+        for values in fact_values(
+            entry.pk, entry.hanchan_id, entry.data, entry.result, members[entry.hanchan_id]
+        )
     ]
 
 
