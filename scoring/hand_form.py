@@ -1,20 +1,22 @@
 """The hand form: the taps of one hand (radio buttons and check boxes styled as big
-buttons) turned into the hand object of docs/game-record-format.md. It checks what it can
-explain best itself (a seat that is missing, a discarder who also wins, a fu the ruleset
-does not allow); everything else is the engine's check, whose errors name a record key that
-:meth:`HandForm.add_record_error` puts next to the matching field. No points are worked out
-here; the value pad is :mod:`scoring.value_pad`."""
+buttons) turned into the hand object of docs/game-record-format.md, and nothing else. It
+checks what it can explain best itself (a seat that is missing, a discarder who also wins, a
+fu the ruleset does not allow); everything else is the engine's check, whose errors name a
+record key that :meth:`HandForm.add_record_error` puts next to the matching field.
+
+No points are worked out here, no tiles valued (:mod:`scoring.tile_entry` does that before
+the form reads the taps) and nothing is drawn: what the entry region shows is
+:mod:`scoring.views.entry_region`'s view-model."""
 
 from __future__ import annotations
 
-import functools
 import json
 import re
 from collections.abc import Sequence
 from typing import Any
 
 from django import forms
-from django.utils.functional import Promise
+from django.forms.utils import ErrorList
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
@@ -30,35 +32,8 @@ from scoring.hand_labels import (
     SEAT_WINDS,
     yakuman_label,
 )
-from scoring.tiles.contract import FLAGS, TILE_KEYS, ContractError, read_hand
-from scoring.tiles.evaluate import HandRefused, HandValue, evaluate
-from scoring.value_pad import (
-    PenaltyRow,
-    WinPad,
-    choices_for,
-    pad_value,
-    penalty_rows,
-    stored_value,
-    value_label,
-    win_pads,
-)
-
-# What a winner's tiles may say (the hand-value contract's keys but those the form knows:
-# ruleset, tsumo, riichi, winds, honba).
-TILE_SPEC_KEYS = TILE_KEYS + tuple(flag for flag in FLAGS if flag not in ("tsumo", "riichi"))
-
-# The built-in rulesets under which a riichi player found noten at an exhaustive draw has
-# committed a chombo (none if someone wins), with the clause (docs/rules-spec.md §1F). The
-# FUJI club's rules do not list it (F-20) and Tenhou has no chombo; the hand then stands as a
-# draw with the riichi player noten. The engine records what the players enter: the form
-# warns and offers the chombo, it does not decide. The clause is cited in the reader's
-# language.
-NOTEN_RIICHI_CHOMBO: dict[str, str | Promise] = {
-    "makura-1.3": _("Makura 1.3 §27, §33e"),
-    "makura-1.5": _("Makura 1.5 §27, §33e"),
-    "sanma-float": _("002 C L88–94"),
-    "home-nashinashi": _("003 L320–324"),
-}
+from scoring.pad_values import active_value_choices, stored_value_choice
+from scoring.tile_entry import TileEntry
 
 
 def _implied_ron(data: Any) -> Any:
@@ -105,6 +80,16 @@ def _carried_value(data: Any, players: int) -> Any:
     return moved
 
 
+class TapErrors(ErrorList):
+    """A field's errors as Django renders them, and nothing (no template render) when there
+    are none: the table screen prints some thirty of them on every tap."""
+
+    def __str__(self) -> str:
+        return super().__str__() if self.data else ""
+
+    __html__ = __str__
+
+
 class HandForm(forms.Form):
     """One hand, as tapped in at the table (or corrected later).
 
@@ -131,8 +116,10 @@ class HandForm(forms.Form):
         round_wind: str = "E",
         honba: int = 0,
         paarenchan: bool = False,
+        tiles: TileEntry | None = None,
         **kwargs: Any,
     ) -> None:
+        kwargs.setdefault("error_class", TapErrors)
         super().__init__(_carried_value(_implied_ron(data), ruleset.players), **kwargs)
         self.ruleset = rs = ruleset
         self.names = list(names)
@@ -143,10 +130,8 @@ class HandForm(forms.Form):
         self.honba = honba
         # The dealer's win in this hand is paarenchan (Makura §44f; the view counts the wins).
         self.paarenchan = paarenchan
-        # Hands entered by their tiles (issue 13): the evaluation per seat, and a warning
-        # where the pad's value differs from it.
-        self.tile_results: dict[int, HandValue] = {}
-        self.tile_warnings: dict[int, str] = {}
+        # The winners' tiles, valued before the taps were read (scoring.tile_entry).
+        self.tiles = tiles if tiles is not None else TileEntry()
         self._riichi: set[int] = set()
         self._open_riichi: set[int] = set()
         self.hand: dict[str, Any] | None = None
@@ -211,10 +196,13 @@ class HandForm(forms.Form):
             # A chombo paid after the win or the draw (seed 003 L402-410, L426-428, H-18).
             fields["chombo_after"] = seat_field()
             fields["chombo_noten_payments"] = forms.BooleanField(required=False)
-        values = choices_for(self)
-        for seat in range(rs.players):
+        values = active_value_choices(rs)
+        # A winner's fields exist for the seats tapped as winners: a value pad has 70-odd
+        # choices, and every tap of a hand builds the form again.
+        winners = sorted(set(self.raw_seats("winners")) | set(self.raw_seats("winner")))
+        for seat in winners:
             fields[f"value_{seat}"] = forms.ChoiceField(
-                choices=values + stored_value(self, f"value_{seat}", values),
+                choices=values + stored_value_choice(rs, self.raw(f"value_{seat}"), values),
                 required=False,
                 widget=forms.RadioSelect,
             )
@@ -239,7 +227,7 @@ class HandForm(forms.Form):
                     widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
                 )
 
-    # -- what to show --------------------------------------------------------------------------
+    # -- what the ruleset and the taps so far allow ---------------------------------------------
 
     @property
     def may_stop(self) -> bool:
@@ -249,101 +237,13 @@ class HandForm(forms.Form):
     @property
     def outcome(self) -> str:
         """The outcome tapped so far ("" when none). (``form.result`` is the field.)"""
-        value = self._raw("result")
+        value = self.raw("result")
         return value if value in dict(self.fields["result"].choices) else ""  # type: ignore[attr-defined]
-
-    @property
-    def open_riichi_deal_in(self) -> list[int]:
-        """For the page: the ron winners in open riichi (as tapped so far) whose discarder is
-        not in riichi, where the ruleset values such a deal-in (``open_riichi_deal_in``)."""
-        if self.outcome != "ron" or self.ruleset.open_riichi_deal_in == "none":
-            return []
-        riichi = set(self._raw_seats("riichi")) | set(self._raw_seats("open_riichi"))
-        loser = self._raw_seat("loser")
-        if loser is None or loser in riichi:
-            return []
-        open_riichi = set(self._raw_seats("open_riichi"))
-        return [seat for seat in self._raw_seats("winners") if seat in open_riichi]
-
-    @property
-    def open_riichi_loser_name(self) -> str:
-        loser = self._raw_seat("loser")
-        return self.names[loser] if loser is not None else ""
-
-    @property
-    def seat_count(self) -> int:
-        return self.ruleset.players
 
     @property
     def tenpai_matters(self) -> bool:
         """An abortive draw asks who is tenpai only where the dealer's renchan depends on it."""
         return self.ruleset.abortive_renchan == "dealer_tenpai"
-
-    @property
-    def noten_riichi(self) -> list[int]:
-        """At an exhaustive draw, the seats in riichi that were not marked tenpai (empty for
-        any other outcome): a noten riichi, which the club's rules may make a chombo."""
-        if self.hand is None or self.hand["result"] != "draw":
-            return []
-        tenpai = set(self.hand.get("tenpai", []))
-        return [seat for seat in self.hand.get("riichi", []) if seat not in tenpai]
-
-    @property
-    def noten_riichi_rule(self) -> str:
-        """Where this ruleset makes a noten riichi at a draw a chombo ("" where it does not):
-        :data:`NOTEN_RIICHI_CHOMBO`."""
-        return str(NOTEN_RIICHI_CHOMBO.get(self.ruleset.id, ""))
-
-    def noten_riichi_offers(self) -> list[tuple[int, str]]:
-        """``(seat, name)`` of each noten riichi seat, offered as the chombo's offender."""
-        return [(seat, self.names[seat]) for seat in self.noten_riichi]
-
-    @functools.cached_property
-    def win_pads(self) -> list[WinPad]:
-        """A value pad for each winner tapped so far (:func:`scoring.value_pad.win_pads`);
-        built once per form, as the page shows the pads in two places."""
-        return win_pads(self)
-
-    def penalty_rows(self) -> list[PenaltyRow]:
-        """The penalty toggles of the ruleset (:func:`scoring.value_pad.penalty_rows`)."""
-        return penalty_rows(self)
-
-    def extras_open(self) -> bool:
-        """Whether the "more" section starts open: something in it is set or wrong."""
-        names = ["open_riichi", "nagashi", "rinshan_from", "dealer_stops", "chombo_after"]
-        names += [f"penalty_{kind}" for kind in self.ruleset.penalty_kinds]
-        names += [f"pao_{s}" for s in range(self.seat_count)]
-        names += [f"chips_{s}" for s in range(self.seat_count)]
-        for name in names:
-            if name not in self.fields:
-                continue
-            if self._raw_list(name) != [] and self._raw_list(name) != [""]:
-                if name == "dealer_stops" and self._raw(name) in ("", "false", "off"):
-                    continue
-                return True
-            if self.is_bound and name in self.errors:
-                return True
-        return False
-
-    def has_extras(self) -> bool:
-        """The "more" section has anything to offer for this outcome under this ruleset."""
-        result = self.outcome
-        rs = self.ruleset
-        return bool(
-            rs.open_riichi
-            or rs.penalty_kinds
-            or (result == "draw" and rs.nagashi != "none")
-            or (result == "tsumo" and rs.rinshan_liability != "none")
-            or (result in ("ron", "tsumo") and (rs.chips or rs.pao))
-            or (result in ("ron", "tsumo", "draw") and self.may_stop)
-            or (result in ("ron", "tsumo", "draw") and rs.chombo_after_result)
-        )
-
-    def next_step(self) -> str:
-        """What is still missing, for the hint under the live preview ("" when nothing)."""
-        if not self.is_bound:
-            return str(MISSING["result"])
-        return str(MISSING[self.missing[0]]) if self.missing else ""
 
     # -- reading the taps -------------------------------------------------------------------------
 
@@ -480,20 +380,9 @@ class HandForm(forms.Form):
         self.win_seats.append(seat)
         win: dict[str, Any] = {"winner": seat}
         value = data.get(f"value_{seat}") or ""
-        tiles = self._clean_tiles(data, seat, tsumo=tsumo, win=win)
-        if tiles is not None:
-            from_tiles = pad_value(tiles, self.ruleset)
-            if not value:
-                # The evaluation fills the value (issue 13, item 3).
-                value = from_tiles
-            elif value != from_tiles:
-                self.tile_warnings[seat] = str(
-                    _("The tiles make %(tiles)s; the value tapped is %(tapped)s.")
-                    % {
-                        "tiles": value_label(from_tiles, self.ruleset),
-                        "tapped": value_label(value, self.ruleset),
-                    }
-                )
+        if seat in self.tiles.errors:
+            self.add_error(f"value_{seat}", self.tiles.errors[seat])
+        win |= self.tiles.record.get(seat, {})
         if not value:
             self._need(f"value_{seat}", "value")
         elif value in LIMIT_LABELS:
@@ -532,43 +421,6 @@ class HandForm(forms.Form):
         if chips:
             win["chips"] = chips
         return win
-
-    def _clean_tiles(
-        self, data: dict[str, Any], seat: int, *, tsumo: bool, win: dict[str, Any]
-    ) -> HandValue | None:
-        """The value of the winner's tiles where they were entered (``tiles_<seat>``: the
-        hand-value contract's hand keys and situational flags, as JSON), with the win's
-        ``yaku`` and ``tiles`` set on ``win``; a hand the tiles do not make is refused next
-        to the value."""
-        raw = data.get(f"tiles_{seat}") or ""
-        if not raw:
-            return None
-        try:
-            spec = json.loads(raw)
-        except ValueError:
-            spec = None
-        if not isinstance(spec, dict):
-            self.add_error(f"value_{seat}", _("The tiles could not be read."))
-            return None
-        contract = {key: spec[key] for key in TILE_SPEC_KEYS if key in spec}
-        contract |= {
-            "ruleset": self.ruleset.id,
-            "tsumo": tsumo,
-            "riichi": seat in self._riichi and not spec.get("double_riichi"),
-            "seat_wind": "ESWN"[(seat - self.dealer) % self.ruleset.players],
-            "round_wind": self.round_wind,
-            "honba": self.honba,
-        }
-        try:
-            _id, tiles, situation, honba = read_hand(contract)
-            value = evaluate(self.ruleset, tiles, situation, honba=honba)
-        except (ContractError, HandRefused) as error:
-            self.add_error(f"value_{seat}", _("The tiles: %(why)s") % {"why": error})
-            return None
-        self.tile_results[seat] = value
-        win["yaku"] = [{"name": y.name, "han": y.han} for y in value.yaku if y.han]
-        win["tiles"] = {key: contract[key] for key in TILE_SPEC_KEYS if contract.get(key)}
-        return value
 
     def _need(self, field: str, what: str) -> None:
         if self.strict:
@@ -619,7 +471,8 @@ class HandForm(forms.Form):
 
     # -- raw values (what is tapped, before cleaning; also for unbound forms) ----------------------
 
-    def _raw_list(self, name: str) -> list[str]:
+    def raw_list(self, name: str) -> list[str]:
+        """Every value tapped for field ``name``, as posted (the initial one when unbound)."""
         if self.is_bound:
             getlist = getattr(self.data, "getlist", None)
             if getlist is not None:
@@ -633,8 +486,9 @@ class HandForm(forms.Form):
             return [str(v) for v in value]
         return [str(value)]
 
-    def _raw(self, name: str) -> str:
-        values = self._raw_list(name)
+    def raw(self, name: str) -> str:
+        """The last value tapped for ``name`` ("" when none)."""
+        values = self.raw_list(name)
         return values[-1] if values else ""
 
     def _seat_of(self, value: str) -> int | None:
@@ -642,11 +496,13 @@ class HandForm(forms.Form):
         seat = posted_number(value, max_digits=1)
         return seat if seat is not None and seat < self.ruleset.players else None
 
-    def _raw_seat(self, name: str) -> int | None:
-        return self._seat_of(self._raw(name))
+    def raw_seat(self, name: str) -> int | None:
+        """The seat tapped for ``name`` (None: none, or not a seat of this game)."""
+        return self._seat_of(self.raw(name))
 
-    def _raw_seats(self, name: str) -> list[int]:
-        seats = (self._seat_of(v) for v in self._raw_list(name))
+    def raw_seats(self, name: str) -> list[int]:
+        """The seats tapped for ``name``, those that are seats of this game."""
+        seats = (self._seat_of(v) for v in self.raw_list(name))
         return [seat for seat in seats if seat is not None]
 
     def _seat_label(self, seat: int) -> str:

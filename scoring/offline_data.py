@@ -43,7 +43,8 @@ from scoring.hand_labels import (
     payment_lines,
     top_counted_han,
 )
-from scoring.value_pad import COMMON_FU_MAX, value_choices
+from scoring.pad_values import value_choices
+from scoring.value_pad import COMMON_FU_MAX
 
 # Probe scores: high enough that no probe payment busts anyone or trips a riichi minimum.
 _PROBE_SCORE = 1_000_000

@@ -1,26 +1,23 @@
-"""The value pad of the hand form as a view-model: for each winner tapped, the limits, the
-han x fu grid of the values the ruleset allows (each button saying what it pays) and the
-counted han; the template renders these plain objects (no HTML here)."""
+"""The value pad of the entry region as a view-model (issue 25 item 8): for each winner
+tapped, the limits, the han x fu grid of the values the ruleset allows (each button saying
+what it pays), the counted han and what the winner's tiles make; the template renders these
+plain objects (no HTML here). Read from the hand form's taps (:class:`HandForm`) and the
+tile entry (:class:`scoring.tile_entry.TileEntry`); nothing here parses or values a hand."""
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from django.forms.boundfield import BoundField, BoundWidget
-from django.utils.functional import Promise
-from django.utils.translation import get_language
 
-from scoring.engine import Ruleset, basic_points, legal_fu
+from scoring.engine import basic_points, legal_fu
 from scoring.engine.hand_value import LIMIT_BASIC_POINTS
+from scoring.hand_form import HandForm
 from scoring.hand_labels import (
-    FU_VALUES,
     GRID_HAN,
     LIMIT_LABELS,
     PENALTY_LABELS,
-    STORED_VALUE,
     counted_limit,
     fu_label,
     han_fu_label,
@@ -28,35 +25,10 @@ from scoring.hand_labels import (
     payment_lines,
     top_counted_han,
 )
+from scoring.pad_values import pad_value, value_label
 
 if TYPE_CHECKING:
     from scoring.tiles.evaluate import HandValue
-
-
-class PadForm(Protocol):
-    """What the pads read of the hand form (``scoring.hand_form.HandForm``): the form builds
-    its pads from this module, so the pads name what they need instead of importing it."""
-
-    @property
-    def ruleset(self) -> Ruleset: ...
-    @property
-    def names(self) -> list[str]: ...
-    @property
-    def dealer(self) -> int: ...
-    @property
-    def paarenchan(self) -> bool: ...
-    @property
-    def fields(self) -> Mapping[str, object]: ...
-    @property
-    def outcome(self) -> str: ...
-    @property
-    def tile_results(self) -> Mapping[int, HandValue]: ...
-    @property
-    def tile_warnings(self) -> Mapping[int, str]: ...
-    def __getitem__(self, name: str) -> BoundField: ...
-    def _raw(self, name: str) -> str: ...
-    def _raw_seat(self, name: str) -> int | None: ...
-    def _raw_seats(self, name: str) -> list[int]: ...
 
 
 @dataclass(frozen=True)
@@ -148,32 +120,12 @@ class PenaltyRow:
     field: BoundField
 
 
-@functools.lru_cache(maxsize=64)
-def value_choices(rs: Ruleset, language: str) -> list[tuple[str, str | Promise]]:
-    """The value choices of a pad under ``rs``, labelled in ``language`` (the active one).
-
-    Built once per ruleset and language: every hand-form POST builds a pad per seat. Callers
-    must not change the list."""
-    values: list[tuple[str, str | Promise]] = []
-    first_counted = 1
-    if rs.fu_scoring:
-        first_counted = GRID_HAN + 1
-        values += [
-            (f"{han}-{fu}", han_fu_label(han, fu))
-            for han in range(1, GRID_HAN + 1)
-            for fu in FU_VALUES
-        ]
-    values += [(str(h), han_label(h)) for h in range(first_counted, top_counted_han(rs) + 1)]
-    values += LIMIT_LABELS.items()
-    return values
-
-
-def win_pads(form: PadForm) -> list[WinPad]:
+def win_pads(form: HandForm) -> list[WinPad]:
     """A value pad for each winner tapped so far (ron: each winner; tsumo: the winner)."""
     if form.outcome == "ron":
-        seats = sorted(set(form._raw_seats("winners")) - {form._raw_seat("loser")})
+        seats = sorted(set(form.raw_seats("winners")) - {form.raw_seat("loser")})
     elif form.outcome == "tsumo":
-        winner = form._raw_seat("winner")
+        winner = form.raw_seat("winner")
         seats = [] if winner is None else [winner]
     else:
         seats = []
@@ -194,7 +146,7 @@ def win_pads(form: PadForm) -> list[WinPad]:
             if w.data["selected"] and key not in shown and key not in LIMIT_LABELS
         ]
         yakuman = form[f"yakuman_{seat}"] if f"yakuman_{seat}" in form.fields else None
-        is_yakuman = form._raw(f"value_{seat}") == "yakuman"
+        is_yakuman = form.raw(f"value_{seat}") == "yakuman"
         pao = form[f"pao_{seat}"] if f"pao_{seat}" in form.fields and is_yakuman else None
         chips = form[f"chips_{seat}"] if f"chips_{seat}" in form.fields else None
         pads.append(
@@ -218,45 +170,23 @@ def win_pads(form: PadForm) -> list[WinPad]:
     return pads
 
 
-def _tile_parts(form: PadForm, seat: int) -> dict[str, Any]:
+def _tile_parts(form: HandForm, seat: int) -> dict[str, Any]:
     from scoring.yaku_labels import fu_label_of, yaku_label
 
-    value = form.tile_results.get(seat)
+    value = form.tiles.values.get(seat)
     if value is None:
-        return {"tile_warning": form.tile_warnings.get(seat, "")}
+        return {"tile_warning": form.tiles.warnings.get(seat, "")}
     return {
         "tile_value": value,
         "tile_yaku": tuple((yaku_label(y.name), y.han) for y in value.yaku if y.han),
         "tile_fu": tuple((fu_label_of(reason), fu) for reason, fu in value.fu_details),
         "tile_label": value_label(pad_value(value, form.ruleset), form.ruleset),
-        "tile_warning": form.tile_warnings.get(seat, ""),
+        "tile_warning": form.tiles.warnings.get(seat, ""),
     }
 
 
-def choices_for(form: PadForm) -> list[tuple[str, str | Promise]]:
-    """Every value a pad button may send. The grid's are every han and fu: which of them
-    this ron or tsumo may have is checked in ``clean``, with a message saying why."""
-    return value_choices(form.ruleset, get_language())
-
-
-def stored_value(
-    form: PadForm, name: str, values: list[tuple[str, str | Promise]]
-) -> list[tuple[str, str | Promise]]:
-    """The value of a stored hand that no button offers, as one more choice (a hand of 15
-    counted han, or 6 han with the fu an imported record gave): a correction keeps it.
-    A hand below 5 han with fu rules still needs its fu: that one is not kept."""
-    value = form._raw(name)
-    match = STORED_VALUE.fullmatch(value)
-    if match is None or value in dict(values):
-        return []
-    han, fu = int(match[1]), match[2]
-    if form.ruleset.fu_scoring and han <= GRID_HAN:
-        return []
-    return [(value, han_label(han) if fu is None else han_fu_label(han, int(fu)))]
-
-
 def _value_grid(
-    form: PadForm, taps: dict[str, BoundWidget], *, dealer: bool, tsumo: bool
+    form: HandForm, taps: dict[str, BoundWidget], *, dealer: bool, tsumo: bool
 ) -> list[GridRow]:
     """The han x fu grid (rows: fu; columns: 1-4 han) of the combinations the ruleset
     allows for this ron or tsumo; empty where hands carry no fu."""
@@ -280,7 +210,7 @@ def _value_grid(
 
 
 def _han_taps(
-    form: PadForm, taps: dict[str, BoundWidget], *, dealer: bool, tsumo: bool
+    form: HandForm, taps: dict[str, BoundWidget], *, dealer: bool, tsumo: bool
 ) -> list[ValueTap]:
     """One button per han that is entered without fu: counted hands of 5 han and more
     (with the limit they reach under these rules, e.g. 13 han: sanbaiman in seed 004),
@@ -299,27 +229,9 @@ def _han_taps(
     return buttons
 
 
-def penalty_rows(form: PadForm) -> list[PenaltyRow]:
+def penalty_rows(form: HandForm) -> list[PenaltyRow]:
     """The ruleset's penalty toggles for the hand ``form``."""
     return [
         PenaltyRow(kind, str(PENALTY_LABELS.get(kind, kind)), form[f"penalty_{kind}"])
         for kind in form.ruleset.penalty_kinds
     ]
-
-
-def pad_value(value: HandValue, rs: Ruleset) -> str:
-    """The pad's choice for a hand valued from its tiles: ``"3-30"`` (han-fu on the grid),
-    a limit, ``"yakuman"``, or the counted han (``"6"``, and every han where fu do not
-    count)."""
-    if value.yakuman:
-        return "yakuman"
-    if rs.fu_scoring and value.han <= GRID_HAN:
-        return f"{value.han}-{value.fu}"
-    if value.limit is not None:
-        return value.limit
-    return str(value.han)
-
-
-def value_label(value: str, rs: Ruleset) -> str:
-    """A pad choice as the pad labels it (the choice itself when the pad has no such one)."""
-    return str(dict(value_choices(rs, get_language())).get(value, value))

@@ -7,13 +7,16 @@ from __future__ import annotations
 import datetime
 
 import pytest
+from django.forms.widgets import CheckboxSelectMultiple, RadioSelect
+from django.template import Context, Template
 from django.template.loader import render_to_string
 from django.utils import translation
 
 from scoring.ledger import hanchan_start
 from scoring.templatetags.choice_inputs import input_tag, limit_label
 from scoring.templatetags.value_grids import GRID_TEMPLATE, value_grid
-from scoring.views.table import new_hand_form
+from scoring.value_pad import win_pads
+from scoring.views.hand_forms import new_hand_form
 from tests.conftest import make_member
 
 FORMS = [
@@ -63,7 +66,7 @@ def test_a_value_grid_from_the_cache_is_the_grid_the_template_renders(data, db):
         with translation.override(language):
             form = new_hand_form(game, game.ruleset(), data)
             form.is_valid()
-            for pad in form.win_pads:
+            for pad in win_pads(form):
                 for rows in (pad.common_grid, pad.more_grid):
                     expected = render_to_string(GRID_TEMPLATE, {"pad": pad, "rows": rows})
                     assert value_grid(pad, rows) == expected
@@ -89,3 +92,34 @@ def test_a_long_limit_may_break_before_its_man() -> None:
     assert limit_label("Sanbaiman") == "San" + "bai\u00adman"
     assert limit_label("Yakuman") == "Yaku\u00adman"
     assert limit_label("三倍満") == "三倍満"
+
+
+@pytest.mark.parametrize("data", FORMS, ids=range(len(FORMS)))
+@pytest.mark.parametrize("ruleset_id", ["makura-1.5", "fuji-sanma", "home-nashinashi"])
+def test_a_tap_row_is_the_loop_of_its_choices(ruleset_id, data, db):
+    """``{% tap_row field "tap" %}`` writes exactly what the loop over the field's choices
+    wrote, for every radio and checkbox field, tapped or not, in both languages."""
+    players = 3 if ruleset_id == "fuji-sanma" else 4
+    members = [make_member(f"p{i}", f"P<{i}>", f"ぴ{i}") for i in range(players)]
+    game = hanchan_start(
+        ruleset_id=ruleset_id, members=members, played_on=datetime.date(2026, 11, 22)
+    )
+    loop = Template(
+        '{% load choice_inputs %}{% for choice in field %}<label class="{{ css }}">'
+        "{{ choice|input_tag }}<span>{{ choice.choice_label }}</span></label>{% endfor %}"
+    )
+    row = Template("{% load choice_inputs %}{% tap_row field css %}")
+    compared = 0
+    for language in ("ja", "en"):
+        with translation.override(language):
+            form = new_hand_form(game, game.ruleset(), data or None)
+            if data:
+                form.is_valid()
+            for field in form:
+                if not isinstance(field.field.widget, RadioSelect | CheckboxSelectMultiple):
+                    continue
+                for css in ("tap", "tap toggle"):
+                    context = Context({"field": field, "css": css})
+                    assert row.render(context) == loop.render(context), field.name
+                    compared += 1
+    assert compared > 20

@@ -11,7 +11,7 @@ from pathlib import Path
 from django.utils import translation
 
 from scoring.engine import load_ruleset
-from scoring.views.table import tile_labels
+from scoring.views.table_labels import tile_labels
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 
 from django import template
-from django.forms.boundfield import BoundWidget
+from django.forms.boundfield import BoundField, BoundWidget
+from django.forms.widgets import CheckboxSelectMultiple, RadioSelect
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 
@@ -27,6 +28,18 @@ _INPUT_OPTIONS = frozenset(
 )
 
 
+def _attributes(attrs: dict[str, object]) -> str:
+    """`` name="value"`` each (escaped), as Django's ``attrs.html``: True a bare name, False
+    left out."""
+    return "".join(
+        f" {conditional_escape(name)}"
+        if value is True
+        else f' {conditional_escape(name)}="{conditional_escape(str(value))}"'
+        for name, value in attrs.items()
+        if value is not False
+    )
+
+
 @register.filter
 def input_tag(choice: BoundWidget) -> SafeString:
     """``<input type=… name=… value=… attrs…>`` for one choice of a radio or checkbox field,
@@ -34,13 +47,7 @@ def input_tag(choice: BoundWidget) -> SafeString:
     data = choice.data
     if choice.template_name not in _INPUT_OPTIONS:
         return choice.tag()
-    attrs = "".join(
-        f" {conditional_escape(name)}"
-        if value is True
-        else f' {conditional_escape(name)}="{conditional_escape(str(value))}"'
-        for name, value in data["attrs"].items()
-        if value is not False
-    )
+    attrs = _attributes(data["attrs"])
     value = "" if data["value"] is None else format_html(' value="{}"', str(data["value"]))
     return format_html(
         '<input type="{}" name="{}"{}{}>', data["type"], data["name"], value, mark_safe(attrs)
@@ -57,3 +64,40 @@ def limit_label(label: object) -> str:
     390 px phone in English): "Sanbai\u00adman"; "Mangan", "Baiman" and Japanese unchanged.
     Returns plain text (escaped by the template)."""
     return _MAN_ENDING.sub("\u00adman", str(label))
+
+
+@register.simple_tag
+def tap_row(field: BoundField, label_class: str = "tap") -> SafeString:
+    """Every choice of a radio or checkbox field as a tap button:
+    ``<label class="{label_class}"><input …><span>{label}</span></label>`` each, exactly as
+    ``{% for choice in field %}<label class=…>{{ choice|input_tag }}<span>{{ choice.choice_label
+    }}</span></label>{% endfor %}`` writes them (a test compares the two on every field of the
+    hand form), without building a widget per choice: a tap of the table screen draws a dozen
+    such rows."""
+    widget = field.field.widget
+    if not isinstance(widget, RadioSelect | CheckboxSelectMultiple):
+        raise TypeError(f"{field.name}: tap_row takes radio or checkbox fields")
+    checked = set(widget.format_value(field.value()))
+    id_ = widget.attrs.get("id") or field.auto_id
+    # The attributes Django gives every option (required, aria-invalid on an error, ...), in
+    # its order: the widget's, the field's, then checked; the id numbered per option.
+    base = {**widget.attrs, **field.build_widget_attrs({"id": id_} if id_ else {})}
+    name = conditional_escape(field.html_name)
+    css = conditional_escape(label_class)
+    parts = []
+    one_checked = False
+    for index, (value, label) in enumerate(field.field.choices):  # type: ignore[attr-defined]
+        text = "" if value is None else str(value)
+        attrs = dict(base)
+        # A radio group checks its first match only, as Django's optgroups does.
+        if text in checked and (widget.allow_multiple_selected or not one_checked):
+            attrs["checked"] = True
+            one_checked = True
+        if attrs.get("id") and widget.add_id_index:
+            attrs["id"] = f"{attrs['id']}_{index}"
+        parts.append(
+            f'<label class="{css}"><input type="{widget.input_type}" name="{name}"'
+            f' value="{conditional_escape(text)}"{_attributes(attrs)}><span>'
+            f"{conditional_escape(label)}</span></label>"
+        )
+    return mark_safe("".join(parts))  # every part escaped above

@@ -27,7 +27,7 @@ from typing import Any
 
 from scoring.engine import Ruleset, load_ruleset
 
-from .evaluate import evaluate
+from .evaluate import HandValue, evaluate
 from .hand import MELD_KINDS, WINDS, HandRefused, HandTiles, Meld, Situation
 from .notation import TileError, TileSet, tile_types
 
@@ -129,14 +129,31 @@ def read_hand(data: Any, ruleset: Ruleset | None = None) -> tuple[str, HandTiles
 def answer(data: Any) -> dict[str, Any]:
     """The contract's answer to one hand: its value, or ``{"error": ...}``."""
     try:
-        ruleset_id, tiles, situation, honba = read_hand(data)
+        ruleset_id = data.get("ruleset") if isinstance(data, Mapping) else None
         try:
-            ruleset = load_ruleset(ruleset_id)
+            ruleset = load_ruleset(ruleset_id) if isinstance(ruleset_id, str) else None
         except KeyError:
+            read_hand(data)  # a malformed hand is named before an unknown ruleset
             raise ContractError(f"ruleset: unknown ruleset {ruleset_id!r}") from None
-        return evaluate(ruleset, tiles, situation, honba=honba).to_json()
+        return hand_value(data, ruleset).to_json()
     except (ContractError, HandRefused) as error:
         return {"error": str(error)}
+
+
+def hand_value(data: Any, ruleset: Ruleset | None = None) -> HandValue:
+    """The value of one contract object under ``ruleset`` (a game's own, possibly a stored
+    version; default: the built-in ruleset ``data`` names): the one valuation behind the
+    endpoint, ``manage.py hand_value`` and the table's tile keyboard
+    (:mod:`scoring.tile_entry`).
+
+    Raises:
+        ContractError: input that does not follow the contract (:func:`read_hand`).
+        HandRefused: tiles that are no winning hand, or a hand the ruleset does not allow.
+    """
+    _ruleset_id, tiles, situation, honba = read_hand(data)
+    if ruleset is None:
+        raise ContractError("ruleset: must name a built-in ruleset")
+    return evaluate(ruleset, tiles, situation, honba=honba)
 
 
 def _list(data: Mapping[str, Any], key: str) -> list[Any]:

@@ -55,6 +55,11 @@ def seats_of(hanchan: Hanchan) -> list[Seat]:
     return sorted(hanchan.seats.all(), key=lambda seat: seat.index)
 
 
+def names_of(hanchan: Hanchan) -> list[str]:
+    """The seated members' display names, in seat order."""
+    return [seat.member.display_name for seat in seats_of(hanchan)]
+
+
 def may_keep_score(user: AbstractBaseUser | AnonymousUser, seats: Sequence[Seat]) -> bool:
     """Members seated at the game, and staff, may enter, correct, undo and void."""
     if not user.is_authenticated:

@@ -24,10 +24,10 @@ from scoring.views.access import (
     actor,
     hanchan_for_keeper,
     hanchan_for_member,
+    names_of,
 )
 from scoring.views.table import (
     HtmxHttpRequest,
-    names_of,
     render_table,
     table_changed,
 )

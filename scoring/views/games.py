@@ -43,11 +43,11 @@ from scoring.views.display import (
 )
 from scoring.views.table import (
     HtmxHttpRequest,
-    game_scores_chart,
     render_table,
     table_changed,
     wants_fragment,
 )
+from scoring.views.table_regions import game_scores_chart
 
 RECENT_FINISHED = 20
 

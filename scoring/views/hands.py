@@ -10,6 +10,7 @@ and updates the scores and the hand list out of band.
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib import messages
@@ -18,6 +19,7 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from scoring.hand_form import HandForm
 from scoring.ledger import (
     LedgerError,
     Recorded,
@@ -30,20 +32,17 @@ from scoring.views.access import (
     actor,
     hanchan_for_keeper,
     hanchan_for_member,
+    names_of,
 )
 from scoring.views.display import hand_summary
-from scoring.views.table import (
-    HtmxHttpRequest,
+from scoring.views.hand_forms import (
     correction_form,
-    names_of,
     new_hand_form,
-    preview_correction,
-    preview_next_hand,
-    render_table,
     stored_hand_form,
     table_before,
-    wants_fragment,
 )
+from scoring.views.previews import preview_correction, preview_next_hand
+from scoring.views.table import HtmxHttpRequest, render_table, wants_fragment
 
 
 def _game_over(request: HtmxHttpRequest, hanchan: Hanchan) -> HttpResponse:
@@ -121,60 +120,35 @@ def _json_answer(hanchan: Hanchan, status: str, code: int, **extra: Any) -> Json
     return JsonResponse({"status": status, "version": hanchan.version, **extra}, status=code)
 
 
-@require_POST
-def hand_create(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    """Record the next hand. A resent form (same request id) records it once; a form drawn
-    before another phone entered a hand is refused with the current table.
+@dataclass
+class Attempt:
+    """What recording the posted hand came to (:func:`_record`): ``recorded`` (the ledger
+    wrote it, or had it under the same request id), ``stale`` (the form was drawn before
+    another phone's hand: the game as the ledger found it), ``over`` (the game ended or was
+    voided), or neither (the taps are incomplete or refused: the errors are on ``form``)."""
 
-    For the outbox of a phone that was offline (``Accept: application/json``), the answer is
-    JSON: ``{"status": "recorded", "hand": summary, "version": n}``, ``"stale"`` (409: the
-    game moved on; ``version`` is the current one), ``"over"`` (409) or ``"refused"`` (422,
-    with ``errors``)."""
-    hanchan = hanchan_for_keeper(request, pk)
-    if _wants_json(request):
-        return _create_for_outbox(request, hanchan)
-    ruleset = hanchan.ruleset()
-    form = new_hand_form(hanchan, ruleset, request.POST, strict=True)
-    if form.is_valid() and form.hand is not None:
-        data = form.cleaned_data
-        try:
-            recorded = hand_record(
-                hanchan_id=pk,
-                hand=form.hand,
-                expected_version=data["version"],
-                request_id=data["request_id"] or uuid.uuid4(),
-                **actor(request, hanchan),
-            )
-        except StaleHanchan:
-            return _stale(request, pk)
-        except LedgerError as error:
-            if hanchan.status != Hanchan.Status.IN_PLAY:
-                return _game_over(request, hanchan)
-            form.add_record_error(error.field, str(error))
-        else:
-            entry = recorded.entry
-            summary = hand_summary(
-                entry.data,
-                entry.result,
-                form.names,
-                fu_scoring=ruleset.fu_scoring,
-                nagashi=ruleset.nagashi,
-            )
-            notice = _("Recorded: %(hand)s") % {"hand": summary}
-            return _hand_saved(request, hanchan, recorded, notice)
-    elif hanchan.status != Hanchan.Status.IN_PLAY:
-        return _game_over(request, hanchan)
-    return render_table(request, hanchan, form=form)
+    form: HandForm
+    recorded: Recorded | None = None
+    stale: StaleHanchan | None = None
+    over: bool = False
+
+    def summary(self) -> str:
+        """The recorded hand in words (as the hand list says it)."""
+        assert self.recorded is not None
+        entry, rs = self.recorded.entry, self.form.ruleset
+        return hand_summary(
+            entry.data, entry.result, self.form.names, fu_scoring=rs.fu_scoring, nagashi=rs.nagashi
+        )
 
 
-def _create_for_outbox(request: HtmxHttpRequest, hanchan: Hanchan) -> JsonResponse:
+def _record(request: HtmxHttpRequest, hanchan: Hanchan) -> Attempt:
+    """Record the next hand from the posted taps, through the ledger (one transaction; a
+    resent request id records it once): the one path of the table's confirm and of the
+    offline outbox's resend."""
     ruleset = hanchan.ruleset()
     form = new_hand_form(hanchan, ruleset, request.POST, strict=True)
     if not form.is_valid() or form.hand is None:
-        if hanchan.status != Hanchan.Status.IN_PLAY:
-            return _json_answer(hanchan, "over", 409)
-        errors = [str(e) for field in form.errors.values() for e in field]
-        return _json_answer(hanchan, "refused", 422, errors=errors)
+        return Attempt(form, over=hanchan.status != Hanchan.Status.IN_PLAY)
     data = form.cleaned_data
     try:
         recorded = hand_record(
@@ -185,23 +159,53 @@ def _create_for_outbox(request: HtmxHttpRequest, hanchan: Hanchan) -> JsonRespon
             **actor(request, hanchan),
         )
     except StaleHanchan as stale:
-        # The game as the ledger found it under its lock: its version is the current one.
-        current = (
-            stale.hanchan
-            if isinstance(stale.hanchan, Hanchan)
-            else hanchan_for_member(request, hanchan.pk)
-        )
-        return _json_answer(current, "stale", 409)
+        return Attempt(form, stale=stale)
     except LedgerError as error:
+        # The game as loaded may predate the write that ended it: read it again.
         if hanchan_for_member(request, hanchan.pk).status != Hanchan.Status.IN_PLAY:
-            return _json_answer(hanchan, "over", 409)
-        return _json_answer(hanchan, "refused", 422, errors=[str(error)])
-    entry = recorded.entry
-    summary = hand_summary(
-        entry.data, entry.result, form.names, fu_scoring=ruleset.fu_scoring, nagashi=ruleset.nagashi
-    )
-    # The entry's game is the one the ledger wrote (or, for a resent hand, read afresh).
-    return _json_answer(entry.hanchan, "recorded", 200, hand=summary)
+            return Attempt(form, over=True)
+        form.add_record_error(error.field, str(error))
+        return Attempt(form)
+    return Attempt(form, recorded=recorded)
+
+
+@require_POST
+def hand_create(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """Record the next hand. A resent form (same request id) records it once; a form drawn
+    before another phone entered a hand is refused with the current table.
+
+    For the outbox of a phone that was offline (``Accept: application/json``), the answer is
+    JSON: ``{"status": "recorded", "hand": summary, "version": n}``, ``"stale"`` (409: the
+    game moved on; ``version`` is the current one), ``"over"`` (409) or ``"refused"`` (422,
+    with ``errors``)."""
+    hanchan = hanchan_for_keeper(request, pk)
+    attempt = _record(request, hanchan)
+    if _wants_json(request):
+        return _outbox_answer(request, hanchan, attempt)
+    if attempt.recorded is not None:
+        notice = _("Recorded: %(hand)s") % {"hand": attempt.summary()}
+        return _hand_saved(request, hanchan, attempt.recorded, notice)
+    if attempt.stale is not None:
+        return _stale(request, pk)
+    if attempt.over:
+        return _game_over(request, hanchan_for_member(request, pk))
+    return render_table(request, hanchan, form=attempt.form)
+
+
+def _outbox_answer(request: HtmxHttpRequest, hanchan: Hanchan, attempt: Attempt) -> JsonResponse:
+    if attempt.recorded is not None:
+        # The entry's game is the one the ledger wrote (or, for a resent hand, read afresh).
+        entry = attempt.recorded.entry
+        return _json_answer(entry.hanchan, "recorded", 200, hand=attempt.summary())
+    if attempt.stale is not None:
+        # The game as the ledger found it under its lock: its version is the current one.
+        found = attempt.stale.hanchan
+        current = found if isinstance(found, Hanchan) else hanchan_for_member(request, hanchan.pk)
+        return _json_answer(current, "stale", 409)
+    if attempt.over:
+        return _json_answer(hanchan, "over", 409)
+    errors = [str(e) for field in attempt.form.errors.values() for e in field]
+    return _json_answer(hanchan, "refused", 422, errors=errors)
 
 
 def _entries(hanchan: Hanchan, number: int) -> list[HandEntry]:

@@ -1,0 +1,77 @@
+"""The words the table screen's scripts show, in the reader's language, as the page hands them
+over: the tile keyboard's (``static/js/tiles.js``) and the offline panel's
+(``static/js/offline.js``)."""
+
+from __future__ import annotations
+
+import json
+
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+
+
+def tile_labels() -> str:
+    """The words of the tile keyboard (static/js/tiles.js), as JSON for a data attribute."""
+    return json.dumps(
+        {
+            "hand": _("Hand"),
+            "chi": _("Chi"),
+            "pon": _("Pon"),
+            "kan": _("Open kan"),
+            "ankan": _("Closed kan"),
+            "dora": _("Dora indicator"),
+            "ura": _("Ura indicator"),
+            "win": _("Winning tile: tap a tile of the hand"),
+            "back": _("Back"),
+            "clear": _("Clear"),
+            "check": _("Value the tiles"),
+            "ippatsu": _("Ippatsu"),
+            "double_riichi": _("Double riichi"),
+            "haitei": _("Haitei"),
+            "houtei": _("Houtei"),
+            "rinshan": _("Rinshan kaihou"),
+            "chankan": _("Chankan"),
+            "tenhou": pgettext("yaku", "Tenhou"),
+            "chiihou": _("Chiihou"),
+            "renhou": _("Renhou"),
+            "calls": _("Calls"),
+            "indicators": _("Indicators"),
+        },
+        ensure_ascii=False,
+    )
+
+
+def offline_labels() -> dict[str, str]:
+    """The words of the offline hand panel (static/js/offline.js), in the reader's language."""
+    return {
+        "offline": _(
+            "No connection. Enter the hand here: it is kept on this phone and sent when the "
+            "connection returns."
+        ),
+        "ron": _("Ron"),
+        "tsumo": _("Tsumo"),
+        "draw": _("Draw"),
+        "loser": _("Who dealt in?"),
+        "winner": _("Who won?"),
+        "tenpai": _("Who was tenpai?"),
+        "riichi": _("Riichi"),
+        "value": _("Value"),
+        "confirm": _("Keep it to send"),
+        "waiting": _("waiting to send"),
+        "estimated": _("estimated: the hand before it is not sent yet"),
+        "conflict": _(
+            "While this phone was offline, another phone entered hands in this game. Your hand "
+            "waiting to send:"
+        ),
+        "after": _("Record it after them"),
+        "discard": _("Discard it"),
+        "refused": _("The server refused this hand:"),
+        "olderCopy": _(
+            "This copy of the page was saved before the latest hands: they are on the server "
+            "and come back with the connection. Enter the next hand here."
+        ),
+        "otherLogin": _(
+            "Kept on this phone while someone else was logged in: it is sent when they log in "
+            "again here."
+        ),
+    }
