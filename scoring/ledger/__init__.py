@@ -8,8 +8,9 @@ contract checks it). What it offers:
   :func:`hand_correct`, :func:`hand_undo_last`, :func:`hanchan_void`,
   :func:`hanchan_final_scores`, :func:`hanchan_call_time`, :func:`hanchan_confirm`; imports:
   :func:`hanchan_import`, :func:`prepare_import`, :func:`hanchans_import_bulk`,
-  :func:`import_verified` (an online log, with :func:`match_players`; many at
-  once: :func:`import_logs`; any imports in one transaction with the roll-ups refreshed
+  :func:`import_verified` (an online log, with :func:`match_players` and its
+  :class:`Players`; many at once, as the upload page and ``import_games`` store them:
+  :func:`import_logs`; any imports in one transaction with the roll-ups refreshed
   once: :func:`one_refresh`),
   :func:`result_line_game` and :func:`import_line_game` (a Tenhou result line).
 - **Previews**: :func:`stored_game`, :func:`plan_for` (the plan a write would store) and
@@ -50,6 +51,7 @@ from scoring.ledger.fingerprint import DuplicateGame
 from scoring.ledger.loading import hanchan_with_seats
 from scoring.ledger.online import (
     AlreadyImported,
+    Players,
     UnknownNames,
     import_line_game,
     import_logs,
@@ -101,6 +103,7 @@ __all__ = [
     "GameToImport",
     "LedgerError",
     "NewHand",
+    "Players",
     "Recorded",
     "StaleHanchan",
     "Undo",

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import datetime
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from django.contrib.auth import get_user_model
@@ -34,7 +34,7 @@ from scoring.ledger.records import hanchan_import, prepare_import
 from scoring.ledger.stored import game_state_json, hand_result_json
 from scoring.models import Hanchan, OnlineGame, RulesetVersion
 from scoring.online.lobby_rules import lobby_of
-from scoring.online.log import OnlineLog
+from scoring.online.log import LogError, OnlineLog
 from scoring.online.result_lines import ResultLine, SettledLine, settle_line
 from scoring.online.verify import VerifiedGame, verify
 
@@ -142,16 +142,40 @@ def match_players(
         LedgerError: a mapped member that does not exist, a mapped name at several seats, or
             a name that is no display name.
     """
-    mapping = mapping or {}
+    return _match(log, saved_names([log]), mapping or {}, create_members)
+
+
+def saved_names(logs: Sequence[OnlineLog]) -> dict[tuple[str, str], Member]:
+    """The members of the online names at the seats of ``logs``, by ``(service, name)``
+    (one query, whatever the number of logs)."""
+    services = {log.service for log in logs}
+    names = {name for log in logs for name in log.players} - {ANONYMOUS}
+    if not names:
+        return {}
+    return {
+        (row.service, row.name): row.member
+        for row in OnlineName.objects.select_related("member").filter(
+            service__in=services, name__in=names
+        )
+    }
+
+
+def _match(
+    log: OnlineLog,
+    known: Mapping[tuple[str, str], Member],
+    mapping: Mapping[str, str],
+    create_members: bool,
+) -> Players:
+    """:func:`match_players` with the saved online names given (``known``, as
+    :func:`saved_names`): a batch of logs reads them once."""
     seats_of: dict[str, list[int]] = {}
     for seat, name in enumerate(log.players, start=1):
         seats_of.setdefault(name, []).append(seat)
     shared = {name for name, seats in seats_of.items() if len(seats) > 1 or name == ANONYMOUS}
     saved = {
-        row.name: row.member
-        for row in OnlineName.objects.select_related("member").filter(
-            service=log.service, name__in=set(log.players) - shared
-        )
+        name: known[(log.service, name)]
+        for name in set(log.players) - shared
+        if (log.service, name) in known
     }
     members: list[Member] = []
     unknown: list[str] = []
@@ -325,16 +349,23 @@ def import_logs(
     by: Member | None = None,
     steward: bool = False,
     allow_duplicate: bool = False,
+    check: Callable[[int, Players], None] | None = None,
 ) -> list[Hanchan | LedgerError]:
     """Store many re-scored online games in one transaction, each as :func:`import_verified`
     stores it after :func:`match_players` (``mapping``, ``create_members``), in order, so a
-    member or online name saved for one log is the one the next logs match.
+    member or online name saved for one log is the one the next logs match. The upload page
+    and ``import_games`` store their logs so.
 
     Each log is stored or refused alone: the outcome per log, in the order of ``games``, is
     its hanchan or the refusal (:class:`AlreadyImported`, :class:`UnknownNames`,
-    ``DuplicateGame``, :class:`LedgerError`), and a refusal changes nothing. Logs whose
-    seats are all known members are written together by the ledger's own writer
-    (:func:`scoring.ledger.create.create_games`, a few bulk inserts, as
+    ``DuplicateGame``, :class:`LedgerError`), and a refusal changes nothing. ``check``,
+    given, is called with each log's index in ``games`` and its matched players before
+    anything of the log is written; a :class:`LedgerError` it raises is that log's refusal
+    (the upload page: a member stores only the games they sat in).
+
+    The saved online names of every log are read with one query. Logs whose seats are all
+    known members are written together by the ledger's own writer
+    (:func:`scoring.ledger.create.create_games`, a fixed number of bulk writes, as
     :func:`scoring.ledger.hanchans_import_bulk`); a log that saves a member or an online
     name is stored alone (:func:`import_verified`, in a savepoint) after the logs before
     it. The members' roll-ups are refreshed once and ``games_counted`` sent once
@@ -344,36 +375,59 @@ def import_logs(
     outcomes: dict[int, Hanchan | LedgerError] = {}
     versions: dict[str, RulesetVersion] = {}
     known: list[tuple[int, VerifiedGame, Players]] = []
+    batch = (played_on, by, steward, allow_duplicate, versions)
     with one_refresh():
+        names = saved_names([verified.log for verified in games])
         for index, verified in enumerate(games):
             try:
-                players = match_players(
-                    verified.log, mapping=mapping, create_members=create_members
-                )
+                players = _match(verified.log, names, mapping or {}, create_members)
+                if check is not None:
+                    check(index, players)
             except LedgerError as refused:
                 outcomes[index] = refused
                 continue
             if not players.saved and not players.created:
                 known.append((index, verified, players))
                 continue
-            _store_together(known, outcomes, played_on, by, steward, allow_duplicate, versions)
+            _store_together(known, outcomes, *batch)
             known = []
-            try:
-                outcomes[index] = import_verified(
-                    verified,
-                    players,
-                    played_on=played_on,
-                    by=by,
-                    steward=steward,
-                    allow_duplicate=allow_duplicate,
-                    versions=versions,
-                )
-            except LedgerError as refused:
-                # A version first stored in the savepoint that rolled back is gone with it.
-                versions.clear()
-                outcomes[index] = refused
-        _store_together(known, outcomes, played_on, by, steward, allow_duplicate, versions)
+            outcomes[index] = _store_alone(verified, players, *batch)
+            if isinstance(outcomes[index], Hanchan):
+                # The next logs match the names this one saved (its new members among them).
+                for name in players.saved:
+                    member = players.members[verified.log.players.index(name)]
+                    names[(verified.log.service, name)] = member
+        _store_together(known, outcomes, *batch)
     return [outcomes[index] for index in range(len(games))]
+
+
+def _store_alone(
+    verified: VerifiedGame,
+    players: Players,
+    played_on: datetime.date,
+    by: Member | None,
+    steward: bool,
+    allow_duplicate: bool,
+    versions: dict[str, RulesetVersion],
+) -> Hanchan | LedgerError:
+    """:func:`import_verified` in a batch: its hanchan, or its refusal (a log the club's
+    ruleset does not reproduce, :func:`club_rules`, is one too: not expected)."""
+    try:
+        return import_verified(
+            verified,
+            players,
+            played_on=played_on,
+            by=by,
+            steward=steward,
+            allow_duplicate=allow_duplicate,
+            versions=versions,
+        )
+    except (LedgerError, LogError) as refused:
+        # A version first stored in the savepoint that rolled back is gone with it.
+        versions.clear()
+        if isinstance(refused, LogError):
+            return LedgerError(str(refused))
+        return refused
 
 
 def _store_together(
@@ -420,8 +474,11 @@ def _store_together(
                 service=service,
                 planned=verified_plan(club),
             )
-        except LedgerError as refused:
-            outcomes[index] = refused
+        except (LedgerError, LogError) as refused:
+            # LogError: the club's ruleset does not reproduce the log (not expected).
+            outcomes[index] = (
+                refused if isinstance(refused, LedgerError) else LedgerError(str(refused))
+            )
             continue
         game = replace(game, steward=steward, allow_duplicate=allow_duplicate)
         planned.append((index, log, game, new_fingerprint(game)))
@@ -448,26 +505,45 @@ def _store_together(
             if fingerprint:
                 first_of_game.setdefault(fingerprint, index)
             writing.append((index, log, game))
-    if writing:
-        voided = [
-            o.pk
-            for _i, log, _g in writing
-            for o in origins.get((log.service, log.log_id), [])
-        ]
-        if voided:
-            # Voided imports of these logs give way; they keep their origin, inactive.
-            OnlineGame.objects.filter(pk__in=voided).update(active=False)
-        hanchans = create_games([game for _i, _l, game in writing])
-        OnlineGame.objects.bulk_create(
-            origin_of(hanchan, log, by)
-            for hanchan, (_i, log, _g) in zip(hanchans, writing, strict=True)
-        )
-        for hanchan, (index, _l, _g) in zip(hanchans, writing, strict=True):
-            outcomes[index] = hanchan
+    try:
+        if writing:
+            with transaction.atomic():
+                _write_together(writing, origins, outcomes, by)
+    except (IntegrityError, DuplicateGame):
+        # Another import stored one of these logs or games meanwhile (its origin's unique
+        # row, or the fingerprint checked again by create_games): nothing of the batch was
+        # written; each log is stored or refused alone, naming what the other one stored.
+        alone = {index for index, _l, _g in writing} | {index for index, _f, _s in later}
+        for index, verified, players in known:
+            if index in alone:
+                outcomes[index] = _store_alone(verified, players, played_on, by, steward,
+                                               allow_duplicate, versions)  # fmt: skip
+        return
     for index, first, same_log in later:
         earlier = outcomes[first]
         assert isinstance(earlier, Hanchan)
         outcomes[index] = AlreadyImported(earlier) if same_log else DuplicateGame(earlier)
+
+
+def _write_together(
+    writing: Sequence[tuple[int, OnlineLog, NewGame]],
+    origins: Mapping[tuple[str, str], Sequence[OnlineGame]],
+    outcomes: dict[int, Hanchan | LedgerError],
+    by: Member | None,
+) -> None:
+    """Write the games of ``writing`` (checked) with one :func:`create_games` and their
+    origins; voided imports of the same logs give way."""
+    voided = [o.pk for _i, log, _g in writing for o in origins.get((log.service, log.log_id), [])]
+    if voided:
+        # Voided imports of these logs give way; they keep their origin, inactive.
+        OnlineGame.objects.filter(pk__in=voided).update(active=False)
+    hanchans = create_games([game for _i, _l, game in writing])
+    OnlineGame.objects.bulk_create(
+        origin_of(hanchan, log, by)
+        for hanchan, (_i, log, _g) in zip(hanchans, writing, strict=True)
+    )
+    for hanchan, (index, _l, _g) in zip(hanchans, writing, strict=True):
+        outcomes[index] = hanchan
 
 
 # Parameters that name a ruleset rather than rule a game: never a game's overrides.

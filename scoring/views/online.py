@@ -33,9 +33,10 @@ from scoring.ledger import (
     AlreadyImported,
     DuplicateGame,
     LedgerError,
+    Players,
     UnknownNames,
     import_line_game,
-    import_verified,
+    import_logs,
     match_players,
     one_refresh,
     result_line_game,
@@ -44,7 +45,7 @@ from scoring.models import Hanchan
 from scoring.online import result_lines
 from scoring.online.log import LogError, LogMismatch, NotAGameLog
 from scoring.online.reading import MAX_LOG_BYTES, read_game_file
-from scoring.online.verify import verify
+from scoring.online.verify import VerifiedGame, verify
 from scoring.views.display import honba_label, round_label, ruleset_title
 
 MAX_FILES = 20
@@ -149,24 +150,25 @@ def game_import(request: HttpRequest) -> HttpResponse:
             create = bool(data.get("create_members"))
             check = bool(data.get("check_only"))
             played_on = data.get("played_on") or timezone.localdate()
-            # One transaction for the upload, each file in a savepoint of its own: the
-            # members' roll-ups are refreshed once for all the files (issue 24 item 3).
+            # One transaction for the upload: the logs stored in one batch, each refused
+            # alone (issue 24 item 3), the members' roll-ups refreshed once for all.
             with one_refresh():
                 texts = []
+                logs: list[tuple[int, str, VerifiedGame, str]] = []
                 for upload in data["logs"]:
                     text = _result_lines_text(upload)
-                    if text is None:
-                        outcomes.append(
-                            _import(
-                                upload,
-                                member=member,
-                                steward=steward,
-                                create_members=create,
-                                check_only=check,
-                            )
-                        )
-                    else:
+                    if text is not None:
                         texts.append(text)
+                        continue
+                    read = _read(upload, check_only=check)
+                    if isinstance(read, Outcome):
+                        outcomes.append(read)
+                    else:
+                        logs.append((len(outcomes), upload.name or "?", *read))
+                        outcomes.append(Outcome(upload.name or "?", "refused", ""))
+                for index, outcome in _store(logs, member=member, steward=steward,
+                                             create_members=create):  # fmt: skip
+                    outcomes[index] = outcome
                 if (data.get("lines") or "").strip():
                     texts.append(data["lines"])
                 for text in texts:
@@ -192,14 +194,9 @@ def game_import(request: HttpRequest) -> HttpResponse:
     return render(request, "scoring/game_import.html", context)
 
 
-def _import(
-    upload: UploadedFile,
-    *,
-    member: Member | None,
-    steward: bool,
-    create_members: bool,
-    check_only: bool,
-) -> Outcome:
+def _read(upload: UploadedFile, *, check_only: bool) -> Outcome | tuple[VerifiedGame, str]:
+    """An uploaded file read and re-scored: the log with its summary for the page, or its
+    outcome when it goes no further (refused; ``agrees`` when only checking)."""
     name = upload.name or "?"
     if upload.size is not None and upload.size > MAX_LOG_BYTES:
         return Outcome(name, "refused", _("Too large to be a game log."))
@@ -214,34 +211,6 @@ def _import(
                 _("A club game record: a steward imports those with the import_games command."),
             )
         verified = verify(log)
-        summary = _("%(service)s game, %(ruleset)s, %(hands)d hands, final %(scores)s") % {
-            "service": dict(ONLINE_SERVICES).get(log.service, log.service),
-            "ruleset": ruleset_title(load_ruleset(verified.ruleset).name),
-            "hands": len(log.hands),
-            "scores": " / ".join(format_points(s) for s in verified.final["scores"]),
-        }
-        if check_only:
-            return Outcome(
-                name, "agrees", _("Agrees hand by hand: %(summary)s.") % {"summary": summary}
-            )
-        players = match_players(log, create_members=steward and create_members)
-        new_members = [member for _name, member in players.created]
-        if not steward and (member is None or member not in players.members):
-            return Outcome(
-                name,
-                "refused",
-                _(
-                    "You did not play in this game (none of its online names is yours): a "
-                    "member imports their own games; a steward imports anyone's."
-                ),
-            )
-        hanchan = import_verified(
-            verified, players, played_on=timezone.localdate(), by=member, steward=steward
-        )
-    except (AlreadyImported, DuplicateGame) as done:
-        # DuplicateGame: the same game from another file (its mjlog and its JSON, a changed
-        # log id).
-        return Outcome(name, "already", _("Already imported: nothing stored."), done.hanchan)
     except NotAGameLog:
         return Outcome(
             name,
@@ -255,10 +224,72 @@ def _import(
         return Outcome(name, "refused", _mismatch_sentence(mismatch))
     except LogError as error:
         return Outcome(name, "refused", _("Not a game log we can read: %(why)s") % {"why": error})
-    except UnknownNames as unknown:
-        return Outcome(name, "refused", _unknown_sentence(unknown), names_link=True)
-    except LedgerError as error:
-        return Outcome(name, "refused", str(error))
+    summary = _("%(service)s game, %(ruleset)s, %(hands)d hands, final %(scores)s") % {
+        "service": dict(ONLINE_SERVICES).get(log.service, log.service),
+        "ruleset": ruleset_title(load_ruleset(verified.ruleset).name),
+        "hands": len(log.hands),
+        "scores": " / ".join(format_points(s) for s in verified.final["scores"]),
+    }
+    if check_only:
+        return Outcome(
+            name, "agrees", _("Agrees hand by hand: %(summary)s.") % {"summary": summary}
+        )
+    return verified, summary
+
+
+def _store(
+    logs: list[tuple[int, str, VerifiedGame, str]],
+    *,
+    member: Member | None,
+    steward: bool,
+    create_members: bool,
+) -> list[tuple[int, Outcome]]:
+    """The re-scored logs (``(place on the page, file name, log, summary)``) stored in one
+    batch (:func:`scoring.ledger.import_logs`), each stored or refused alone; the outcome of
+    each at its place. A member stores only the games they sat in."""
+    if not logs:
+        return []
+    created: dict[int, list[Member]] = {}
+
+    def seated(index: int, players: Players) -> None:
+        if not steward and (member is None or member not in players.members):
+            raise LedgerError(
+                _(
+                    "You did not play in this game (none of its online names is yours): a "
+                    "member imports their own games; a steward imports anyone's."
+                )
+            )
+        created[index] = [new for _name, new in players.created]
+
+    stored = import_logs(
+        [verified for _place, _name, verified, _summary in logs],
+        played_on=timezone.localdate(),
+        create_members=steward and create_members,
+        by=member,
+        steward=steward,
+        check=seated,
+    )
+    return [
+        (place, _outcome(name, summary, done, created.get(index, [])))
+        for index, ((place, name, _verified, summary), done) in enumerate(
+            zip(logs, stored, strict=True)
+        )
+    ]
+
+
+def _outcome(
+    name: str, summary: str, done: Hanchan | LedgerError, new_members: list[Member]
+) -> Outcome:
+    """What the page says of one stored or refused log."""
+    if isinstance(done, AlreadyImported | DuplicateGame):
+        # DuplicateGame: the same game from another file (its mjlog and its JSON, a changed
+        # log id).
+        return Outcome(name, "already", _("Already imported: nothing stored."), done.hanchan)
+    if isinstance(done, UnknownNames):
+        return Outcome(name, "refused", _unknown_sentence(done), names_link=True)
+    if isinstance(done, LedgerError):
+        return Outcome(name, "refused", str(done))
+    hanchan = done
     message = _("Stored: %(summary)s.") % {"summary": summary}
     version = hanchan.ruleset_version
     if not version.service:
@@ -342,9 +373,7 @@ def _import_lines(
             outcomes.append(Outcome(name, "refused", _unsettled_sentence(unsettled)))
             continue
         except UnknownNames as unknown:
-            outcomes.append(
-                Outcome(name, "refused", _unknown_sentence(unknown), names_link=True)
-            )
+            outcomes.append(Outcome(name, "refused", _unknown_sentence(unknown), names_link=True))
             continue
         except (LogError, LedgerError) as error:
             outcomes.append(Outcome(name, "refused", str(error)))

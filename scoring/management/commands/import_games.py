@@ -28,16 +28,19 @@ from scoring.ledger import (
     AlreadyImported,
     DuplicateGame,
     LedgerError,
+    Players,
     hanchan_import,
     import_line_game,
-    import_verified,
+    import_logs,
     match_players,
     one_refresh,
     result_line_game,
 )
+from scoring.models import Hanchan
+from scoring.online.log import OnlineLog
 from scoring.online.reading import MAX_LOG_BYTES, read_game_file
 from scoring.online.result_lines import ResultLine
-from scoring.online.verify import verify
+from scoring.online.verify import VerifiedGame, verify
 
 
 class Command(BaseCommand):
@@ -83,33 +86,40 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         default_date = options["date"] or timezone.localdate()
         mapping = _mapping(options["map"])
-        failed = []
-        # One transaction for the run, each file in a savepoint of its own (all or nothing
-        # still): the members' roll-ups are refreshed once for every file (issue 24 item 3).
+        failed: list[Path] = []
+        # Online logs re-scored, waiting to be stored in one batch: each (file, log, what
+        # its output line says, its settlement note).
+        logs: list[tuple[Path, VerifiedGame, str, str]] = []
+        # One transaction for the run (issue 24 item 3): consecutive online logs stored in
+        # one batch (scoring.ledger.import_logs), each file still all or nothing, refused
+        # alone, in the order given; the members' roll-ups refreshed once for every file.
         with one_refresh():
             for path in options["files"]:
                 try:
                     with path.open("rb") as fh:
                         raw = fh.read(MAX_LOG_BYTES + 1)
                     game_file = read_game_file(raw, path.name)
+                    if game_file.log is not None:
+                        read = self._read_log(game_file.log, options)
+                        if isinstance(read, str):
+                            self.stdout.write(f"{path}: {read}")
+                        else:
+                            logs.append((path, *read))
+                        continue
+                    self._store_logs(logs, default_date, mapping, options, failed)
+                    logs = []
                     if game_file.lines is not None:
                         lines = game_file.lines
                         if not self._import_lines(path, lines, default_date, mapping, options):
                             failed.append(path)
                         continue
-                    if game_file.log is None:
-                        ids = self._import_records(
-                            game_file.records,
-                            default_date,
-                            options["create_members"],
-                            allow_duplicate=options["allow_duplicate"],
-                        )
-                        line = f"imported {len(ids)} game(s): {', '.join(map(str, ids))}"
-                    else:
-                        line = self._import_log(game_file, default_date, mapping, options)
-                except AlreadyImported as done:
-                    self.stdout.write(f"{path}: {done}")
-                    continue
+                    ids = self._import_records(
+                        game_file.records,
+                        default_date,
+                        options["create_members"],
+                        allow_duplicate=options["allow_duplicate"],
+                    )
+                    line = f"imported {len(ids)} game(s): {', '.join(map(str, ids))}"
                 except OSError as error:
                     failed.append(path)
                     self.stderr.write(f"{path}: {error.strerror or error}")
@@ -119,51 +129,71 @@ class Command(BaseCommand):
                     self.stderr.write(f"{path}: {error}")
                     continue
                 self.stdout.write(f"{path}: {line}")
+            self._store_logs(logs, default_date, mapping, options, failed)
         if failed:
             # Status 2, as ``replay`` exits on a bad record (docs/game-record-format.md).
             raise CommandError(
                 f"{len(failed)} file(s) not imported; nothing was stored from them", returncode=2
             )
 
-    def _import_log(
-        self,
-        game_file: Any,
-        default_date: datetime.date,
-        mapping: dict[str, str],
-        options: dict[str, Any],
-    ) -> str:
-        log = game_file.log
+    def _read_log(
+        self, log: OnlineLog, options: dict[str, Any]
+    ) -> str | tuple[VerifiedGame, str, str]:
+        """The log re-scored, with what its output line says and its settlement note; with
+        ``--check`` the line that says it agrees (its note written first).
+
+        Raises:
+            LogError: the log does not agree or cannot be read (naming the hand)."""
         verified = verify(log)
         rules = verified.ruleset
         if verified.overrides:
             rules += " with " + ", ".join(f"{k}={v}" for k, v in verified.overrides.items())
         what = f"{log.service} {log.log_id} ({rules}, {len(log.hands)} hands)"
-        if verified.settlement_note:
-            self.stdout.write(f"note: {what}: {verified.settlement_note}")
         if options["check"]:
+            if verified.settlement_note:
+                self.stdout.write(f"note: {what}: {verified.settlement_note}")
             return f"agrees hand by hand: {what}; --check: nothing stored"
-        players = match_players(log, mapping=mapping, create_members=options["create_members"])
-        new_members = players.created
-        hanchan = import_verified(
-            verified,
-            players,
+        return verified, what, verified.settlement_note or ""
+
+    def _store_logs(
+        self,
+        logs: list[tuple[Path, VerifiedGame, str, str]],
+        default_date: datetime.date,
+        mapping: dict[str, str],
+        options: dict[str, Any],
+        failed: list[Path],
+    ) -> None:
+        """Store re-scored logs in one batch (:func:`scoring.ledger.import_logs`), each
+        stored or refused alone, and write each file's lines in order; refused files are
+        added to ``failed`` (a log imported before is no refusal)."""
+        if not logs:
+            return
+        created: dict[int, list[tuple[str, Member]]] = {}
+
+        def note_created(index: int, players: Players) -> None:
+            created[index] = players.created
+
+        outcomes = import_logs(
+            [verified for _path, verified, _what, _note in logs],
             played_on=default_date,
+            mapping=mapping,
+            create_members=options["create_members"],
             allow_duplicate=options["allow_duplicate"],
+            check=note_created,
         )
-        line = f"imported {what} as game {hanchan.pk}"
-        if not hanchan.ruleset_version.service:
-            # A lobby the club lists (issue 22 item 2): the club's ruleset, the lobby's rules
-            # as the game's overrides.
-            line += f", counted under the club's {hanchan.ruleset_version.ruleset_id}"
-        created = [
-            member.display_name
-            if member.display_name == name
-            else f"{member.display_name} ({log.service} name {name})"
-            for name, member in new_members
-        ]
-        if created:
-            line += f"; new member(s): {', '.join(created)}"
-        return line
+        for index, ((path, verified, what, note), done) in enumerate(
+            zip(logs, outcomes, strict=True)
+        ):
+            if note:
+                self.stdout.write(f"note: {what}: {note}")
+            if isinstance(done, AlreadyImported):
+                self.stdout.write(f"{path}: {done}")
+            elif isinstance(done, LedgerError):
+                failed.append(path)
+                self.stderr.write(f"{path}: {done}")
+            else:
+                line = _stored_line(done, what, verified.log, created.get(index, []))
+                self.stdout.write(f"{path}: {line}")
 
     def _import_lines(
         self,
@@ -261,6 +291,27 @@ class Command(BaseCommand):
             )
             found[name] = Member.objects.create(user=user, display_name=name)
         return found
+
+
+def _stored_line(
+    hanchan: Hanchan, what: str, log: OnlineLog, new_members: list[tuple[str, Member]]
+) -> str:
+    """The output line of a stored log: its game, the club's ruleset it counts under, the
+    members it added (with their online names where those differ)."""
+    line = f"imported {what} as game {hanchan.pk}"
+    if not hanchan.ruleset_version.service:
+        # A lobby the club lists (issue 22 item 2): the club's ruleset, the lobby's rules
+        # as the game's overrides.
+        line += f", counted under the club's {hanchan.ruleset_version.ruleset_id}"
+    created = [
+        member.display_name
+        if member.display_name == name
+        else f"{member.display_name} ({log.service} name {name})"
+        for name, member in new_members
+    ]
+    if created:
+        line += f"; new member(s): {', '.join(created)}"
+    return line
 
 
 def _mapping(pairs: list[str]) -> dict[str, str]:
