@@ -1,6 +1,7 @@
 """Rows written in bulk without model instances (scoring.ledger.bulk, issue 24 item 3): a
-game created through them has the same hands, per-seat facts and yaku as one whose rows go
-through ``bulk_create``, on SQLite (``executemany``) and PostgreSQL (``COPY``)."""
+game created through them has the same hands, per-seat facts, yaku, counted seats,
+confirmations and members' roll-ups as one whose rows go through ``bulk_create``, on SQLite
+(``executemany``) and PostgreSQL (``COPY``)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,17 @@ from clubsite.models import Member, OnlineName
 from scoring.ledger import import_logs
 from scoring.ledger.bulk import insert_rows
 from scoring.ledger.facts import hand_facts
-from scoring.models import CountedSeat, Hanchan, HandEntry, HandSeat, WinYaku
+from scoring.ledger.totals import ADDED, BEST_SHIFT, HAND_SUMS
+from scoring.models import (
+    Confirmation,
+    CountedSeat,
+    Hanchan,
+    HandEntry,
+    HandSeat,
+    MemberMonth,
+    MemberYear,
+    WinYaku,
+)
 from scoring.online.reading import read_game_file
 from scoring.online.verify import VerifiedGame, verify
 
@@ -94,7 +105,30 @@ def written() -> dict[str, list[tuple[Any, ...]]]:
             *(f.attname for f in CountedSeat._meta.concrete_fields if f.attname != "id")
         )
     )
-    return {"entries": entries, "facts": facts, "yaku": yaku, "counted": counted}
+    confirmations = sorted(
+        (log_of[h], *rest)
+        for h, *rest in Confirmation.objects.values_list(
+            "hanchan", "version", "user", "member", "as_steward", "implicit"
+        )
+    )
+    rollups = sorted(
+        (type(row).__name__, row.member_id, getattr(row, "month", None) or row.year,
+         row.best >> BEST_SHIFT, *(getattr(row, name) for name in (*ADDED, *HAND_SUMS)))
+        for model in (MemberMonth, MemberYear)
+        for row in model.objects.all()
+    )  # fmt: skip
+    return {
+        "entries": entries,
+        "facts": facts,
+        "yaku": yaku,
+        "counted": counted,
+        "confirmations": confirmations,
+        "rollups": rollups,
+    }
+
+
+def orm_insert_objects(model: type[models.Model], objs: Any) -> None:
+    model._default_manager.bulk_create(list(objs))
 
 
 @pytest.mark.django_db(transaction=False)
@@ -115,8 +149,14 @@ def test_an_import_writes_the_rows_bulk_create_writes(monkeypatch: pytest.Monkey
         assert [tuple(getattr(r, n) for n in names) for r in rows] == [
             tuple(getattr(f, n) for n in names) for f in expected
         ]
+    assert len(lean["counted"]) == 4 * len(games) and len(lean["confirmations"]) == len(games)
+    assert {row[0] for row in lean["rollups"]} == {"MemberMonth", "MemberYear"}
     Hanchan.objects.all().delete()
+    MemberMonth.objects.all().delete()
+    MemberYear.objects.all().delete()
     monkeypatch.setattr("scoring.ledger.create.insert_rows", orm_insert)
+    monkeypatch.setattr("scoring.ledger.confirmation.insert_objects", orm_insert_objects)
+    monkeypatch.setattr("scoring.ledger.totals.insert_objects", orm_insert_objects)
     outcomes = import_logs(games, played_on=PLAYED_ON)
     assert all(isinstance(o, Hanchan) for o in outcomes)
     assert written() == lean

@@ -35,6 +35,7 @@ from django.dispatch import Signal
 from clubsite.dates import club_today
 from clubsite.models import Member
 from scoring.ledger import totals
+from scoring.ledger.bulk import insert_objects
 from scoring.models import Confirmation, CountedSeat, Hanchan, HandSeat, LedgerChange, Seat
 
 POLICIES = ("every_other", "one_other", "steward", "none")
@@ -265,9 +266,10 @@ def count_new(hanchans: Sequence[Hanchan], seats: dict[int, list[Seat]]) -> None
     the history seeding; ``counted_version`` already set on them): their ``CountedSeat``
     rows, a steward's confirmation each, the members' totals. A fixed number of queries
     whatever the number of games. ``seats``: each game's seats by game id."""
-    CountedSeat.objects.bulk_create(counted_seats(hanchans, seats), batch_size=4000)
-    Confirmation.objects.bulk_create(
-        Confirmation(hanchan=h, version=h.version, as_steward=True) for h in hanchans
+    insert_objects(CountedSeat, counted_seats(hanchans, seats))
+    insert_objects(
+        Confirmation,
+        (Confirmation(hanchan=h, version=h.version, as_steward=True) for h in hanchans),
     )
     _refresh_totals(hanchans, [seat for game_seats in seats.values() for seat in game_seats])
 

@@ -19,6 +19,7 @@ from typing import Any
 from django.db.models import BigIntegerField, Count, ExpressionWrapper, F, Max, Q, Sum, Value
 from django.db.models.functions import TruncMonth, TruncYear
 
+from scoring.ledger.bulk import insert_objects
 from scoring.models import CountedSeat, MemberMonth, MemberYear
 
 # Best game in the same aggregate as the rest: Max(points * 2**32 + (2**32 - 1 - hanchan_id))
@@ -87,7 +88,7 @@ def refresh(
     MemberMonth.objects.filter(
         member_id__in=members, ruleset_version_id__in=versions, month__in=months
     ).delete()
-    MemberMonth.objects.bulk_create(rows, batch_size=2000)
+    insert_objects(MemberMonth, rows)
     _refresh_years(members, {datetime.date(m.year, 1, 1) for m in months}, versions)
 
 
@@ -116,7 +117,7 @@ def _refresh_years(members: set[int], years: set[datetime.date], versions: set[i
     MemberYear.objects.filter(
         member_id__in=members, ruleset_version_id__in=versions, year__in=years
     ).delete()
-    MemberYear.objects.bulk_create(rows, batch_size=2000)
+    insert_objects(MemberYear, rows)
 
 
 def _row(values: dict[str, Any]) -> MemberMonth:
