@@ -6,9 +6,10 @@ an import does before it writes.
 And stored per second (issue 24 item 3, :func:`run_online_store_bench`): the same logs read,
 re-scored, matched to their members and stored in the ledger on PostgreSQL, in a database of
 its own (``BENCH_ONLINE_DATABASE``, else ``clubsite_bench_online_<pid>``, on the server of
-``DATABASE_URL``), by :func:`scoring.ledger.import_logs` (one batch) and, for comparison, one
-:func:`scoring.ledger.import_verified` transaction per log (the upload page's way), with the
-SQL statements per stored log. ``python -m benchmarks.online_import`` prints both.
+``DATABASE_URL``), by :func:`scoring.ledger.import_logs` (one batch: the upload page's and
+``import_games``' way) and, for comparison, one :func:`scoring.ledger.import_verified`
+transaction per log (their way before), with the SQL statements per stored log.
+``python -m benchmarks.online_import`` prints both.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Rows written in bulk without model instances (scoring.ledger.bulk, issue 24 item 3): a
-game created through them has the same hands, per-seat facts, yaku, counted seats,
-confirmations and members' roll-ups as one whose rows go through ``bulk_create``, on SQLite
-(``executemany``) and PostgreSQL (``COPY``)."""
+game created through them has the same seats, history, origin, hands, per-seat facts, yaku,
+counted seats, confirmations and members' roll-ups as one whose rows go through
+``bulk_create``, on SQLite (``executemany``) and PostgreSQL (``COPY``)."""
 
 from __future__ import annotations
 
@@ -26,8 +26,11 @@ from scoring.models import (
     Hanchan,
     HandEntry,
     HandSeat,
+    LedgerChange,
     MemberMonth,
     MemberYear,
+    OnlineGame,
+    Seat,
     WinYaku,
 )
 from scoring.online.reading import read_game_file
@@ -117,7 +120,26 @@ def written() -> dict[str, list[tuple[Any, ...]]]:
         for model in (MemberMonth, MemberYear)
         for row in model.objects.all()
     )  # fmt: skip
+    seats = sorted(
+        (log_of[row[0]], *row[1:])
+        for row in Seat.objects.values_list(
+            *(f.attname for f in Seat._meta.concrete_fields if f.attname != "id")
+        )
+    )
+    origins = sorted(
+        OnlineGame.objects.values_list(
+            "service", "log_format", "log_id", "lobby", "rule_label", "replay_url",
+            "imported_by", "active",
+        )
+    )  # fmt: skip
+    changes = sorted(
+        (log_of[h], *rest)
+        for h, *rest in LedgerChange.objects.values_list("hanchan", "action", "sequence", "by")
+    )
     return {
+        "seats": seats,
+        "origins": origins,
+        "changes": changes,
         "entries": entries,
         "facts": facts,
         "yaku": yaku,
@@ -155,6 +177,8 @@ def test_an_import_writes_the_rows_bulk_create_writes(monkeypatch: pytest.Monkey
     MemberMonth.objects.all().delete()
     MemberYear.objects.all().delete()
     monkeypatch.setattr("scoring.ledger.create.insert_rows", orm_insert)
+    monkeypatch.setattr("scoring.ledger.create.insert_objects", orm_insert_objects)
+    monkeypatch.setattr("scoring.ledger.online.insert_objects", orm_insert_objects)
     monkeypatch.setattr("scoring.ledger.confirmation.insert_objects", orm_insert_objects)
     monkeypatch.setattr("scoring.ledger.totals.insert_objects", orm_insert_objects)
     outcomes = import_logs(games, played_on=PLAYED_ON)

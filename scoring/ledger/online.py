@@ -25,6 +25,7 @@ from clubsite.models import Member, OnlineLobby, OnlineName
 from clubsite.names import NAME_LIMIT, clean_display_name
 from scoring.engine import RecordError, load_ruleset
 from scoring.engine.replay import RECORD_FORMAT
+from scoring.ledger.bulk import insert_objects
 from scoring.ledger.confirmation import one_refresh
 from scoring.ledger.create import NewGame, create_games, new_fingerprint
 from scoring.ledger.errors import LedgerError
@@ -538,9 +539,12 @@ def _write_together(
         # Voided imports of these logs give way; they keep their origin, inactive.
         OnlineGame.objects.filter(pk__in=voided).update(active=False)
     hanchans = create_games([game for _i, _l, game in writing])
-    OnlineGame.objects.bulk_create(
-        origin_of(hanchan, log, by)
-        for hanchan, (_i, log, _g) in zip(hanchans, writing, strict=True)
+    insert_objects(
+        OnlineGame,
+        (
+            origin_of(hanchan, log, by)
+            for hanchan, (_i, log, _g) in zip(hanchans, writing, strict=True)
+        ),
     )
     for hanchan, (index, _l, _g) in zip(hanchans, writing, strict=True):
         outcomes[index] = hanchan
