@@ -6,6 +6,9 @@
 - complete-hanchan replays per second through ``replay_record`` (target >= 5,000/s);
 - hand entry over HTTP on PostgreSQL with 20 concurrent phones, and SQL queries per hand entry
   and per table render (:mod:`benchmarks.hand_entry`, in a process of its own);
+- capacity: a 50-table tournament, 200 phones at 20 times a club's pace, against the
+  ``Procfile``'s gunicorn and PostgreSQL, about 3 minutes (target p95 < 150 ms, 0 errors,
+  nothing lost or doubled) (:mod:`benchmarks.capacity`, in a process of its own);
 - standings for one month and for all time on a 1-year and a 10-year history on PostgreSQL
   (:mod:`benchmarks.standings`; seeding the 10-year history takes a minute or two);
 - pairing tables by lot against the best published ones (:mod:`benchmarks.seating`);
@@ -113,6 +116,8 @@ def main() -> int:
     # Django is set up there against a scratch PostgreSQL database, so it runs apart.
     entry = subprocess.run([sys.executable, "-m", "benchmarks.hand_entry"], check=False)
     failures += entry.returncode != 0
+    capacity = subprocess.run([sys.executable, "-m", "benchmarks.capacity"], check=False)
+    failures += capacity.returncode != 0
     tiles_lines = run_hand_tiles_bench()
     print("\n".join(tiles_lines))
     failures += any("BELOW" in line for line in tiles_lines)
