@@ -41,7 +41,10 @@ CSRF_SECRET = "b" * 32  # an unmasked secret is a valid token for Django's CSRF 
 P95_TARGET_MS = 50
 QUERY_TARGET = 15
 HTMX_QUERY_TARGET = 16
-HTMX_CPU_TARGET_MS = 25
+# Issue 24 item 3: a whole hand as a phone sends it (a ron with riichi and its value), and
+# its confirm, in server CPU.
+RON_CPU_TARGET_MS = 40
+CONFIRM_CPU_TARGET_MS = 25
 WIRE_TARGET = 30_000
 
 
@@ -245,11 +248,14 @@ def _htmx_phone(members: list[Any]) -> list[str]:
                 seen = (len(queries), cpu, len(answer.content))
                 best = figures.get(number)
                 figures[number] = seen if best is None or cpu < best[1] else best
-    # A ron as the table screen takes it: who dealt in (that is the ron), who won, a riichi,
-    # the value, then the confirm; each tap is a preview.
-    # Measured on a game's second hand (the first answers with the whole list), best of 5.
+    # A ron as the table screen sends it (issue 24 item 3): who dealt in (that is the ron), who
+    # won, a riichi, the value, then the confirm. The riichi, tapped before the value, is kept
+    # by the page and sent with the value's preview (static/js/table.js): 3 previews and the
+    # confirm. Measured on a game's second hand (the first answers with the whole list),
+    # best of 5.
     ron_taps = [("loser", "2"), ("winners", "1"), ("riichi", "1"), ("value_1", "3-30")]
-    ron_figures: list[tuple[float, int]] = []
+    sent = [True, True, False, True]
+    ron_figures: list[tuple[float, float, int]] = []
     for _game in range(5):
         game = hanchan_start(
             ruleset_id="makura-1.5", members=members, played_on=datetime.date(2026, 11, 22)
@@ -264,26 +270,34 @@ def _htmx_phone(members: list[Any]) -> list[str]:
         ron: dict[str, str] = {}
         started = time.process_time()
         with CaptureQueriesContext(connection) as ron_queries:
-            for name, value in ron_taps:
+            for (name, value), asks in zip(ron_taps, sent, strict=True):
                 ron[name] = value
-                client.post(f"/games/{game.pk}/hands/preview/", {**base, **ron})
+                if asks:
+                    client.post(f"/games/{game.pk}/hands/preview/", {**base, **ron})
+            confirm_started = time.process_time()
             answer = client.post(f"/games/{game.pk}/hands/", {**base, "result": "ron", **ron})
-        ron_figures.append(((time.process_time() - started) * 1000, len(ron_queries)))
+        ended = time.process_time()
+        ron_figures.append(
+            ((ended - started) * 1000, (ended - confirm_started) * 1000, len(ron_queries))
+        )
         assert answer.status_code == 200 and game.hands.count() == 2
-    ron_cpu, ron_statements = min(ron_figures)
+    ron_cpu, confirm_cpu, ron_statements = min(ron_figures)
     (q2, cpu2, bytes2), (q31, cpu31, bytes31) = figures[1], figures[30]
-    ok = max(q2, q31) <= HTMX_QUERY_TARGET and max(cpu2, cpu31) <= HTMX_CPU_TARGET_MS
     same_size = abs(bytes2 - bytes31) <= 100
+    ron_ok = ron_cpu <= RON_CPU_TARGET_MS and confirm_cpu <= CONFIRM_CPU_TARGET_MS
     return [
         f"{'htmx phone per hand: SQL statements (2 / 31)':<44} {q2:>5} / {q31:<5}"
-        f" target <= {HTMX_QUERY_TARGET}",
-        f"{'htmx phone per hand: server CPU ms (2 / 31)':<44} {cpu2:>5.1f} / {cpu31:<5.1f}"
-        f" target <= {HTMX_CPU_TARGET_MS} {'ok' if ok else 'ABOVE TARGET'}",
+        f" target <= {HTMX_QUERY_TARGET} {'ok' if max(q2, q31) <= HTMX_QUERY_TARGET else 'ABOVE'}",
+        f"{'htmx phone per hand: server CPU ms (2 / 31)':<44} {cpu2:>5.1f} / {cpu31:<5.1f}",
         f"{'htmx phone: confirm answer bytes (2 / 31)':<44} {bytes2:>5} / {bytes31:<5}"
         f" uncompressed, target the same {'ok' if same_size else 'GROWS'}",
-        f"{'htmx phone: a ron with riichi, 4 taps':<44} {ron_statements:>5} statements,"
-        f" {ron_cpu:.1f} ms CPU (3 statements a tap, 10 the confirm)",
-    ]
+        f"{'htmx phone: a ron with riichi and its value':<44} {ron_cpu:>5.1f} ms CPU"
+        f" (3 previews + confirm, {ron_statements} statements)"
+        f" target <= {RON_CPU_TARGET_MS} {'ok' if ron_cpu <= RON_CPU_TARGET_MS else 'ABOVE'}",
+        f"{'htmx phone: its confirm alone':<44} {confirm_cpu:>5.1f} ms CPU"
+        f"   target <= {CONFIRM_CPU_TARGET_MS}"
+        f" {'ok' if confirm_cpu <= CONFIRM_CPU_TARGET_MS else 'ABOVE'}",
+    ] + ([] if ron_ok else ["   (CPU figures depend on the machine's load: run on a quiet one)"])
 
 
 def _warm_up(base: str, tables: list[tuple[int, str]]) -> None:

@@ -77,7 +77,6 @@ class WinPad:
     grid_columns: list[str]
     grid: list[GridRow]
     han_taps: list[ValueTap]
-    yakuman_options: list[BoundWidget]
     yakuman: BoundField | None
     pao: BoundField | None
     chips: BoundField | None
@@ -158,7 +157,6 @@ def win_pads(form: HandForm) -> list[WinPad]:
                 grid_columns=[han_label(h) for h in range(1, GRID_HAN + 1)] if grid else [],
                 grid=grid,
                 han_taps=han_taps,
-                yakuman_options=list(yakuman) if yakuman is not None and is_yakuman else [],
                 yakuman=yakuman if is_yakuman else None,
                 pao=pao,
                 chips=chips,

@@ -56,3 +56,25 @@ def screenshot(page: Any, name: str) -> Path:
     path = SCREENSHOTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
     return path
+
+
+def kept_tap(page: Any, control: Any) -> None:
+    """Tap a control the table screen keeps without asking the server (static/js/table.js: a
+    riichi tapped before a ron's or tsumo's value changes nothing the server draws): it is
+    ticked, and no preview is sent; it goes with the next tap."""
+    sent: list[str] = []
+
+    def listen(request: Any) -> None:
+        if "/preview/" in request.url:
+            sent.append(request.url)
+
+    # The element itself: a ticked toggle's accessible name gains its tick.
+    element = control.element_handle()
+    page.on("request", listen)
+    try:
+        element.evaluate("el => (el.closest('label') || el).click()")
+        page.wait_for_timeout(200)
+    finally:
+        page.remove_listener("request", listen)
+    assert element.is_checked()
+    assert sent == [], "a kept tap asked the server"

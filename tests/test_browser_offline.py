@@ -19,7 +19,7 @@ from scoring.engine.replay import replay_record
 from scoring.ledger import hanchan_start, hand_record
 from scoring.models import Hanchan, HandEntry
 from scoring.standings.periods import club_today
-from tests.browser import PHONE, screenshot
+from tests.browser import PHONE, kept_tap, screenshot
 from tests.test_browser_confirmation import log_in
 from tests.test_browser_hanchan import settle
 
@@ -153,7 +153,11 @@ def enter_online(phone: Any, hand: dict[str, Any]) -> None:
     for seat in hand.get("tenpai", []):
         tap_form(phone, "tenpai", str(seat))
     for seat in hand.get("riichi", []):
-        tap_form(phone, "riichi", str(seat))
+        if hand["result"] in ("ron", "tsumo"):
+            # Before the value: kept by the page, sent with the next tap (static/js/table.js).
+            kept_tap(phone, phone.locator(f"#hand-form input[name=riichi][value='{seat}']"))
+        else:
+            tap_form(phone, "riichi", str(seat))
     for win in hand.get("wins", []):
         tap_form(phone, f"value_{win['winner']}", pad_value(win))
     with phone.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/hands/")):

@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 
 from scoring.models import Hanchan
-from tests.browser import screenshot
+from tests.browser import kept_tap, screenshot
 from tests.test_browser_confirmation import log_in
 from tests.test_browser_hanchan import settle
 
@@ -98,12 +98,16 @@ class Taps:
             )
         )
 
-    def tap(self, control: Any, *, preview: bool = True) -> None:
+    def tap(self, control: Any, *, preview: bool = True, kept: bool = False) -> None:
+        """Tap ``control``: a preview (``preview``), the confirm (not ``preview``), or a tap
+        the page keeps without a request (``kept``: a riichi before the value)."""
         if not self.on_screen(control):
             self.scrolls += 1
             control.evaluate("el => (el.closest('label') || el).scrollIntoView({block: 'center'})")
         before = self.page.evaluate("window.scrollY")
-        if preview:
+        if kept:
+            kept_tap(self.page, control)
+        elif preview:
             with self.page.expect_response(lambda r: "/preview/" in r.url):
                 control.evaluate("el => (el.closest('label') || el).click()")
         else:
@@ -169,7 +173,7 @@ def test_a_hand_is_entered_on_one_screen(phone: Any, table_game: Hanchan, langua
     # in, before any outcome, is the ron.
     taps.tap(radio(phone, "loser", "2"))
     taps.tap(radio(phone, "winners", "1"))
-    taps.tap(radio(phone, "riichi", "3"))
+    taps.tap(radio(phone, "riichi", "3"), kept=True)
     taps.tap(radio(phone, "value_1", "3-30"))
     summary = phone.locator("#confirm-summary").inner_text()
     assert re.search(r"Chiba → Baba\s*3,900", summary)
@@ -237,7 +241,7 @@ def test_a_hand_is_entered_on_one_screen(phone: Any, table_game: Hanchan, langua
     assert phone.locator("#game-actions > .notice").count() == 0  # the undo's word, seen
     taps.tap(radio(phone, "loser", "2"))
     taps.tap(radio(phone, "winners", "1"))
-    taps.tap(radio(phone, "riichi", "1"))
+    taps.tap(radio(phone, "riichi", "1"), kept=True)
     phone.locator("#value-pad-1 details.tile-entry > summary").click()
     keyboard = phone.locator("#value-pad-1 .tile-keyboard")
     for tile in TILES[:-1]:

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from scoring.models import Hanchan
-from tests.browser import screenshot
+from tests.browser import kept_tap, screenshot
 from tests.test_browser_confirmation import log_in
 from tests.test_browser_hanchan import outcome, seat, settle, step, tap, toggle, value
 
@@ -67,7 +67,7 @@ def test_the_taps_of_an_unfinished_hand_survive_a_reload(phone: Any, game: Hanch
     tap(phone, outcome(phone, "ロン"))
     tap(phone, seat(phone, "放銃", "Chiba"))
     tap(phone, toggle(phone, re.compile("^和了"), "Baba"))
-    tap(phone, toggle(phone, re.compile("^立直"), "Endo"))
+    kept_tap(phone, toggle(phone, re.compile("^立直"), "Endo"))
 
     with phone.expect_response(lambda r: "/preview/" in r.url):
         phone.reload()

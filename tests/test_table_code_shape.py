@@ -16,6 +16,7 @@ import pytest
 from django.http import QueryDict
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from scoring.engine import load_ruleset
 from scoring.hand_form import HandForm
@@ -70,7 +71,8 @@ def test_a_tapped_value_the_tiles_do_not_make_is_kept_and_flagged() -> None:
         value_1="2-30",
         tiles_1=json.dumps(TILES),
     )
-    filled, tiles = read_tiles(data, ruleset=rs, dealer=0, round_wind="E", honba=0)
+    with translation.override("en"):
+        filled, tiles = read_tiles(data, ruleset=rs, dealer=0, round_wind="E", honba=0)
     assert filled["value_1"] == "2-30"
     assert tiles.warnings[1] == "The tiles make 4 han 30 fu; the value tapped is 2 han 30 fu."
 
@@ -89,7 +91,8 @@ def test_tiles_that_are_no_hand_are_an_error_for_the_value_and_nothing_else(
 ) -> None:
     rs = load_ruleset("makura-1.5")
     data = taps(result="tsumo", winner="1", tiles_1=raw)
-    filled, tiles = read_tiles(data, ruleset=rs, dealer=0, round_wind="E", honba=0)
+    with translation.override("en"):
+        filled, tiles = read_tiles(data, ruleset=rs, dealer=0, round_wind="E", honba=0)
     assert tiles.errors[1].startswith(why)
     assert "value_1" not in filled and tiles.values == {} and tiles.record == {}
 

@@ -212,6 +212,34 @@
     }
   });
 
+  // A riichi tapped in a ron or tsumo before its value changes nothing the server draws: no
+  // payments are shown yet, and no step depends on it unless an open riichi is tapped or the
+  // winner's tiles are valued (riichi is a yaku of the tiles). The box stays ticked and goes
+  // with the next tap, without a round trip (issue 24 item 3: a hand's server time).
+  function riichiChangesNothing(form, source) {
+    if (source.name !== "riichi" || !form.contains(source)) {
+      return false;
+    }
+    var outcome = form.querySelector("input[name=result]:checked");
+    if (!outcome || (outcome.value !== "ron" && outcome.value !== "tsumo")) {
+      return false;
+    }
+    if (form.querySelector("#hand-preview .payments, .errorlist, .tile-result, .tile-warning, input[name=open_riichi]:checked")) {
+      return false;
+    }
+    return !Array.prototype.some.call(form.querySelectorAll("input[name^=tiles_]"), function (input) {
+      return input.value !== "";
+    });
+  }
+
+  document.addEventListener("htmx:confirm", function (event) {
+    var form = handForm();
+    var trigger = event.detail && event.detail.triggeringEvent;
+    if (form && trigger && trigger.type === "change" && trigger.target && riichiChangesNothing(form, trigger.target)) {
+      event.preventDefault();
+    }
+  });
+
   document.addEventListener("htmx:afterSettle", settled);
   // On the window, so after the document's listeners: tiles.js has drawn the keyboard again.
   window.addEventListener("htmx:afterSettle", function (event) {
