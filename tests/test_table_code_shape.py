@@ -38,11 +38,16 @@ def taps(**fields: str | list[str]) -> QueryDict:
     return data
 
 
+def baba_rons_chiba(**extra: str) -> QueryDict:
+    """Baba's ron from Chiba with riichi, entered by ``TILES``; ``extra`` taps added."""
+    return taps(
+        result="ron", loser="2", winners="1", riichi="1", tiles_1=json.dumps(TILES), **extra
+    )
+
+
 def test_the_tiles_are_valued_before_the_form_and_fill_the_value() -> None:
     rs = load_ruleset("makura-1.5")
-    data = taps(
-        result="ron", loser="2", winners="1", riichi="1", tiles_1=json.dumps(TILES), version="0"
-    )
+    data = baba_rons_chiba(version="0")
     filled, tiles = read_tiles(data, ruleset=rs, dealer=0, round_wind="E", honba=0)
     assert filled["value_1"] == "4-30"
     assert "value_1" not in data  # the posted taps are not changed
@@ -63,14 +68,7 @@ def test_the_tiles_are_valued_before_the_form_and_fill_the_value() -> None:
 
 def test_a_tapped_value_the_tiles_do_not_make_is_kept_and_flagged() -> None:
     rs = load_ruleset("makura-1.5")
-    data = taps(
-        result="ron",
-        loser="2",
-        winners="1",
-        riichi="1",
-        value_1="2-30",
-        tiles_1=json.dumps(TILES),
-    )
+    data = baba_rons_chiba(value_1="2-30")
     with translation.override("en"):
         filled, tiles = read_tiles(data, ruleset=rs, dealer=0, round_wind="E", honba=0)
     assert filled["value_1"] == "2-30"
@@ -107,14 +105,7 @@ def test_only_the_winners_tiles_are_valued() -> None:
 
 def test_the_form_reads_the_valued_tiles_into_the_win_without_valuing_them(db: None) -> None:
     rs = load_ruleset("makura-1.5")
-    data = taps(
-        result="ron",
-        loser="2",
-        winners="1",
-        riichi="1",
-        tiles_1=json.dumps(TILES),
-        version="0",
-    )
+    data = baba_rons_chiba(version="0")
     filled, tiles = read_tiles(data, ruleset=rs, dealer=0, round_wind="E", honba=0)
     form = HandForm(
         filled, ruleset=rs, names=["A", "B", "C", "D"], dealer=0, all_last=False, tiles=tiles
