@@ -5,9 +5,10 @@ the thousands of per-seat and per-yaku rows of an import that was most of the st
 (a batch of 92 online logs: 3,093 ``HandSeat`` rows took 0.27 s through ``bulk_create``,
 0.05 s here). :func:`insert_rows` takes plain tuples of the values a model instance would
 hold and writes them in one statement: PostgreSQL's ``COPY`` (the rows' ids drawn from the
-table's own sequence when the caller needs them), else one ``executemany``. Only the ledger's
-writers (:mod:`scoring.ledger.create`) call it, inside their transaction; what it stores is
-what ``bulk_create`` of the same values stores (``tests/test_ledger_bulk.py``).
+table's own sequence when the caller needs them), else one ``executemany``; and
+:func:`insert_objects` so writes unsaved instances. Only the ledger's writers call them
+(:mod:`scoring.ledger.create`, ``confirmation``, ``totals``, ``online``), inside their
+transaction; what they store is what ``bulk_create`` stores (``tests/test_ledger_bulk.py``).
 """
 
 from __future__ import annotations
