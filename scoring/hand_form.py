@@ -18,6 +18,7 @@ from typing import Any
 from django import forms
 from django.forms.utils import ErrorList
 from django.utils.html import format_html
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
 from clubsite.fields import posted_number
@@ -84,8 +85,8 @@ class TapErrors(ErrorList):
     """A field's errors as Django renders them, and nothing (no template render) when there
     are none: the table screen prints some thirty of them on every tap."""
 
-    def __str__(self) -> str:
-        return super().__str__() if self.data else ""
+    def __str__(self) -> SafeString:
+        return super().__str__() if self.data else SafeString("")
 
     __html__ = __str__
 

@@ -6,12 +6,14 @@ tile entry (:class:`scoring.tile_entry.TileEntry`); nothing here parses or value
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from django.forms.boundfield import BoundField, BoundWidget
+from django.utils.translation import get_language
 
-from scoring.engine import basic_points, legal_fu
+from scoring.engine import Ruleset, basic_points, legal_fu
 from scoring.engine.hand_value import LIMIT_BASIC_POINTS
 from scoring.hand_form import HandForm
 from scoring.hand_labels import (
@@ -188,23 +190,52 @@ def _value_grid(
 ) -> list[GridRow]:
     """The han x fu grid (rows: fu; columns: 1-4 han) of the combinations the ruleset
     allows for this ron or tsumo; empty where hands carry no fu."""
-    rs = form.ruleset
+    layout = _grid_layout(form.ruleset, get_language() or "", dealer=dealer, tsumo=tsumo)
+    return [
+        GridRow(
+            fu_text,
+            [
+                None if cell is None else ValueTap(taps[cell[0]], cell[1], cell[2], cell[3])
+                for cell in cells
+            ],
+            fu,
+        )
+        for fu, fu_text, cells in layout
+    ]
+
+
+# A grid cell's value, lines, spoken label and whether it is capped; None: not possible.
+_Cell = tuple[str, tuple[str, ...], str, bool] | None
+
+
+@functools.lru_cache(maxsize=256)
+def _grid_layout(
+    rs: Ruleset, language: str, *, dealer: bool, tsumo: bool
+) -> tuple[tuple[int, str, tuple[_Cell, ...]], ...]:
+    """What the grid shows under ``rs`` in ``language`` (the active one) for a dealer's or
+    a non-dealer's ron or tsumo, worked out once per process: every tap of a win draws the
+    pad again, the same but for its checked cell. Rows: (fu, its label, cells)."""
     allowed = {han: set(legal_fu(rs, han, tsumo)) for han in range(1, GRID_HAN + 1)}
-    rows = []
-    for fu in sorted(set().union(*allowed.values())):
-        cells: list[ValueTap | None] = [
-            ValueTap(
-                taps[f"{han}-{fu}"],
-                payment_lines(rs, han, fu, dealer=dealer, tsumo=tsumo),
-                spoken=han_fu_label(han, fu),
-                capped=basic_points(rs, han, fu) >= LIMIT_BASIC_POINTS["mangan"],
-            )
-            if fu in allowed[han]
-            else None
-            for han in range(1, GRID_HAN + 1)
-        ]
-        rows.append(GridRow(fu_label(fu), cells, fu))
-    return rows
+    return tuple(
+        (
+            fu,
+            str(fu_label(fu)),
+            tuple(
+                (
+                    f"{han}-{fu}",
+                    tuple(
+                        str(line) for line in payment_lines(rs, han, fu, dealer=dealer, tsumo=tsumo)
+                    ),
+                    str(han_fu_label(han, fu)),
+                    basic_points(rs, han, fu) >= LIMIT_BASIC_POINTS["mangan"],
+                )
+                if fu in allowed[han]
+                else None
+                for han in range(1, GRID_HAN + 1)
+            ),
+        )
+        for fu in sorted(set().union(*allowed.values()))
+    )
 
 
 def _han_taps(
