@@ -443,7 +443,7 @@ def main() -> int:
     print(
         f"capacity: {TABLES} tables, {TABLES * PHONES_PER_TABLE} phones, {HANDS} hands a table, "
         f"a hand every {120 / SPEED:g}-{180 / SPEED:g} s (2-3 min at {SPEED:g}x), PostgreSQL, "
-        f"the Procfile's web: {web.split(maxsplit=1)[0]} ... {web.rsplit('"', 1)[-1].strip()}"
+        f"web: {web}"
     )
     print("\n".join(lines))
     print(
