@@ -24,9 +24,11 @@ After the run every game is checked against its stored records as
 :func:`benchmarks.faults.check_games` does: each hand the table played stored exactly once,
 in order, and the game's table and each hand's result equal to the engine's replay of its
 record. Printed: the latency p50 / p95 of the confirms, of the previews and of the table
-screen reads, the server's CPU per hand (gunicorn's processes, every request of the hand and
-the reads), the errors, the hands lost / doubled and the replay differences, and the machine's
-load average before and after (other work on the 2 cores shows in the latencies). Exit status
+screen reads, the requests and hands a second, the CPU per hand of the server (the
+``Procfile``'s processes) and of PostgreSQL (the backends of the scratch database), the CPU
+of the phones themselves (this process, on the same cores), the errors, the hands lost /
+doubled and the replay differences, and the machine's load average before and after (other
+work on the 2 cores shows in the latencies). Exit status
 1 when a p95 is 150 ms or more, or on any error, lost or doubled hand, or replay difference.
 
 Settings (environment): ``CAPACITY_TABLES`` (default 50), ``CAPACITY_SPEED`` (default 20),
@@ -421,7 +423,11 @@ def main() -> int:
             figures = Figures()
             processes = _descendants(server.pid)
             load_before = os.getloadavg()
-            cpu_before = _cpu_seconds(processes), _cpu_seconds(_backends())
+            cpu_before = (
+                _cpu_seconds(processes),
+                _cpu_seconds(_backends()),
+                time.process_time(),
+            )
             started = time.monotonic()
             _run_tables(tables, HANDS, figures, (120 / SPEED, 180 / SPEED))
             seconds = time.monotonic() - started
@@ -430,6 +436,7 @@ def main() -> int:
             cpu = (
                 _cpu_seconds(processes) - cpu_before[0],
                 _cpu_seconds(_backends()) - cpu_before[1],
+                time.process_time() - cpu_before[2],
             )
             load_after = os.getloadavg()
             checks = check_games({table.game: table.played for table in tables})
@@ -458,11 +465,11 @@ def report(
     checks: list[GameCheck],
     hands: list[int],
     seconds: float,
-    cpu: tuple[float, float],
+    cpu: tuple[float, float, float],
 ) -> tuple[bool, list[str]]:
     """(whether the run met its targets, the lines to print) for a run of ``seconds`` in
     which the tables played ``hands`` hands each, the server's processes used ``cpu[0]`` s of
-    CPU and PostgreSQL ``cpu[1]``."""
+    CPU, PostgreSQL ``cpu[1]`` and the phones (this process) ``cpu[2]``."""
     played = sum(hands)
     lost = sum(check.lost for check in checks)
     doubled = sum(check.doubled for check in checks)
@@ -499,6 +506,7 @@ def report(
         f"{'CPU per hand: server / PostgreSQL':<44} {cpu[0] * 1000 / max(played, 1):>6.1f} / "
         f"{cpu[1] * 1000 / max(played, 1):.1f} ms (taps, confirm, a read; the server"
         f" {cpu[0] / seconds * 100:.0f}% of a core)",
+        f"{'CPU of the phones (this process)':<44} {cpu[2] / seconds * 100:>5.0f}% of a core",
         f"{'errors / hands lost / doubled / replay diffs':<44} {len(figures.errors):>6} / "
         f"{lost} / {doubled} / {len(replay)}   target 0 {verdict}",
         *[f"   {line}" for line in (figures.errors + replay)[:5]],
