@@ -27,6 +27,8 @@ import functools
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from django.utils.html import json_script
+from django.utils.safestring import SafeString
 from django.utils.translation import get_language, pgettext_lazy
 from django.utils.translation import gettext as _
 
@@ -274,8 +276,7 @@ def _transitions(
     start = rs.start_points
     lead = start * 2 // 5
     profiles = [[start] * n] + [
-        [start + (n - 1) * lead if s == top else start - lead for s in range(n)]
-        for top in range(n)
+        [start + (n - 1) * lead if s == top else start - lead for s in range(n)] for top in range(n)
     ]
     out: dict[str, Any] = {}
     for kind, figures in hands.items():
@@ -310,9 +311,7 @@ def _gate(rs: Ruleset, hand: Mapping[str, Any], position: int) -> dict[str, Any]
     above = _after(rs, hand, position, profile(0, ceiling))
     if below is None or above is None or below == above:
         return None
-    line = _first(
-        floor, ceiling, lambda x: _after(rs, hand, position, profile(0, x)) == above
-    )
+    line = _first(floor, ceiling, lambda x: _after(rs, hand, position, profile(0, x)) == above)
     for top in range(n):
         for after, expected in ((line - 1, below), (line, above), (ceiling, above)):
             if _after(rs, hand, position, profile(top, after)) != expected:
@@ -433,3 +432,15 @@ def offline_data(
         "user": user,
         "labels": labels,
     }
+
+
+@functools.lru_cache(maxsize=64)
+def _values_script(rs: Ruleset, language: str) -> SafeString:
+    return json_script(offline_values(rs), "offline-values")
+
+
+def offline_values_script(rs: Ruleset) -> SafeString:
+    """:func:`offline_values` as the page's ``<script id="offline-values"
+    type="application/json">``, in the active language: written once per ruleset and
+    language (some 55 KB of JSON the whole table screen carries on every load)."""
+    return _values_script(rs, get_language() or "")

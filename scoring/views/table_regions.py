@@ -29,7 +29,7 @@ from clubsite.permissions import is_steward
 from scoring.engine import Ruleset
 from scoring.hand_form import HandForm
 from scoring.models import Hanchan, HandEntry, OnlineGame, Seat
-from scoring.offline_data import offline_data, offline_values
+from scoring.offline_data import offline_data, offline_values_script
 from scoring.views.access import may_keep_score, names_of, seats_of
 from scoring.views.charts import LineChart, hand_scores_chart
 from scoring.views.confirmation_panel import (
@@ -231,7 +231,7 @@ def page_only(page: TablePage) -> dict[str, Any]:
             hanchan.ruleset_version.name, hanchan.ruleset_version.ruleset_id, hanchan.overrides
         ),
         "offline_values": (
-            offline_values(page.ruleset) if page.in_play and page.can_change else None
+            offline_values_script(page.ruleset) if page.in_play and page.can_change else None
         ),
     }
 
