@@ -42,5 +42,5 @@ def test_the_procfiles_gunicorn_reads_it():
         for name, _, value in (line.partition("=") for line in printed.splitlines())
     }
     assert settings["worker_class"] == "gthread"
-    assert settings["threads"] == "4"
+    assert settings["threads"] == "2"
     assert settings["workers"] == "2"
