@@ -4,14 +4,21 @@ over: the tile keyboard's (``static/js/tiles.js``) and the offline panel's
 
 from __future__ import annotations
 
+import functools
 import json
 
+from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
 
 
 def tile_labels() -> str:
-    """The words of the tile keyboard (static/js/tiles.js), as JSON for a data attribute."""
+    """The words of the tile keyboard (static/js/tiles.js), as JSON for a data attribute, in
+    the active language (worked out once per language: every tap of a hand draws them)."""
+    return _tile_labels(get_language() or "")
+
+
+@functools.lru_cache(maxsize=16)
+def _tile_labels(language: str) -> str:
     return json.dumps(
         {
             "hand": _("Hand"),
