@@ -58,6 +58,7 @@ from typing import IO, Any
 
 from benchmarks.faults import GameCheck, _form_fields, _percentile, check_games
 from benchmarks.hand_entry import CSRF_SECRET, PG_SERVER, _free_port, _hand_fields, _NoRedirect
+from benchmarks.scratch_db import create_database, drop_database
 from clubsite.procfile import read
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -270,25 +271,6 @@ def _backends() -> list[int]:
     return pids
 
 
-def _create_database() -> bool:
-    import psycopg
-
-    with psycopg.connect(f"{PG_SERVER}/postgres", autocommit=True) as conn:
-        try:
-            conn.execute(f'CREATE DATABASE "{DB_NAME}"')
-        except psycopg.errors.DuplicateDatabase:
-            print(f"capacity: database {DB_NAME} exists already; drop it or set CAPACITY_DATABASE")
-            return False
-    return True
-
-
-def _drop_database() -> None:
-    import psycopg
-
-    with psycopg.connect(f"{PG_SERVER}/postgres", autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{DB_NAME}" WITH (FORCE)')
-
-
 def _seat_tables(count: int) -> list[tuple[list[Any], list[str]]]:
     """``count`` tables of four new members, each with a logged-in session: [(members,
     session keys)]."""
@@ -382,7 +364,7 @@ def main() -> int:
     from django.core.management import call_command
     from django.db import connections
 
-    if not _create_database():
+    if not create_database(PG_SERVER, DB_NAME, who="capacity", variable="CAPACITY_DATABASE"):
         return 2
     server: subprocess.Popen[bytes] | None = None
     with tempfile.TemporaryFile() as log:  # the server's output, shown if it fails to start
@@ -444,7 +426,7 @@ def main() -> int:
             if server is not None:
                 _stop(server)
             connections.close_all()
-            _drop_database()
+            drop_database(PG_SERVER, DB_NAME)
     web = read(Path(ROOT, PROCFILE).read_text())["web"]
     ok, lines = report(figures, checks, [len(t.played) for t in tables], seconds, cpu)
     print(

@@ -70,6 +70,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.hand_entry import CSRF_SECRET, PG_SERVER, _free_port, _hand_fields, _NoRedirect
+from benchmarks.scratch_db import create_database, drop_database
 
 ROOT = Path(__file__).resolve().parent.parent
 DB_NAME = os.environ.get("FAULTS_DATABASE") or "clubsite_faults"
@@ -557,25 +558,6 @@ def _fault(kind: str, arbiter: int, port: int, venue: Venue, length: float) -> l
 # -- the run --------------------------------------------------------------------------------------
 
 
-def _create_database() -> bool:
-    import psycopg
-
-    with psycopg.connect(f"{PG_SERVER}/postgres", autocommit=True) as conn:
-        try:
-            conn.execute(f'CREATE DATABASE "{DB_NAME}"')
-        except psycopg.errors.DuplicateDatabase:
-            print(f"faults: database {DB_NAME} exists already; drop it or set FAULTS_DATABASE")
-            return False
-    return True
-
-
-def _drop_database() -> None:
-    import psycopg
-
-    with psycopg.connect(f"{PG_SERVER}/postgres", autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{DB_NAME}" WITH (FORCE)')
-
-
 def _members() -> list[list[tuple[Any, str]]]:
     """Per table, four members with a logged-in session each: [[(member, session key)]]."""
     from django.contrib.auth import get_user_model
@@ -694,7 +676,7 @@ def main() -> int:
     from django.core.management import call_command
     from django.db import connections
 
-    if not _create_database():
+    if not create_database(PG_SERVER, DB_NAME, who="faults", variable="FAULTS_DATABASE"):
         return 2
     server: subprocess.Popen[bytes] | None = None
     venue: Venue | None = None
@@ -748,7 +730,7 @@ def main() -> int:
             server.terminate()
             server.wait(timeout=30)
         connections.close_all()
-        _drop_database()
+        drop_database(PG_SERVER, DB_NAME)
     return 0 if ok else 1
 
 

@@ -32,6 +32,8 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+from benchmarks.scratch_db import create_database, drop_database
+
 ROOT = Path(__file__).resolve().parent.parent
 PG_SERVER = os.environ.get("BENCH_PG_URL", "postgres://postgres@127.0.0.1:5432")
 DB_NAME = os.environ.get("BENCH_ENTRY_DATABASE") or f"clubsite_bench_entry_{os.getpid()}"
@@ -46,31 +48,6 @@ HTMX_QUERY_TARGET = 16
 RON_CPU_TARGET_MS = 40
 CONFIRM_CPU_TARGET_MS = 25
 WIRE_TARGET = 30_000
-
-
-def _create_database() -> bool:
-    """Create the scratch database; False (and a line on standard error) if one of that name
-    exists already."""
-    import psycopg
-
-    with psycopg.connect(f"{PG_SERVER}/postgres", autocommit=True) as conn:
-        try:
-            conn.execute(f'CREATE DATABASE "{DB_NAME}"')
-        except psycopg.errors.DuplicateDatabase:
-            print(
-                f"hand entry: database {DB_NAME} exists already; drop it or set "
-                "BENCH_ENTRY_DATABASE to another name",
-                file=sys.stderr,
-            )
-            return False
-    return True
-
-
-def _drop_database() -> None:
-    import psycopg
-
-    with psycopg.connect(f"{PG_SERVER}/postgres", autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{DB_NAME}" WITH (FORCE)')
 
 
 def _free_port() -> int:
@@ -329,7 +306,7 @@ def main() -> int:
         os.environ[f"DJANGO_{name}"] = "0"
     import django
 
-    if not _create_database():
+    if not create_database(PG_SERVER, DB_NAME, who="hand entry", variable="BENCH_ENTRY_DATABASE"):
         return 2
     try:
         django.setup()
@@ -398,7 +375,7 @@ def main() -> int:
         from django.db import connections
 
         connections.close_all()
-        _drop_database()
+        drop_database(PG_SERVER, DB_NAME)
 
 
 if __name__ == "__main__":

@@ -11,11 +11,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.db import connection, models
 from django.test.utils import CaptureQueriesContext
 
-from clubsite.models import Member, OnlineName
+from clubsite.models import Member
 from scoring.ledger import import_logs
 from scoring.ledger.bulk import insert_rows
 from scoring.ledger.facts import hand_facts
@@ -35,6 +34,7 @@ from scoring.models import (
 )
 from scoring.online.reading import read_game_file
 from scoring.online.verify import VerifiedGame, verify
+from tests.test_online_store_cost import known_players
 
 DATA = Path(__file__).resolve().parent / "data" / "online"
 PLAYED_ON = datetime.date(2026, 1, 10)
@@ -54,16 +54,6 @@ def some_logs() -> list[VerifiedGame]:
         assert log is not None
         games.append(verify(log))
     return games
-
-
-def known_players(games: list[VerifiedGame]) -> None:
-    for game in games:
-        for name in game.log.players:
-            if not OnlineName.objects.filter(service=game.log.service, name=name).exists():
-                number = Member.objects.count() + 1
-                user = get_user_model().objects.create_user(username=f"player{number}")
-                member = Member.objects.create(user=user, display_name=f"Player {number}")
-                OnlineName.objects.create(service=game.log.service, name=name, member=member)
 
 
 def orm_insert(
