@@ -12,11 +12,13 @@ from typing import Any
 
 import pytest
 from django.db import connection, models
+from django.db.models import Count, Q, Sum
 from django.test.utils import CaptureQueriesContext
 
 from clubsite.models import Member
 from scoring.ledger import import_logs
 from scoring.ledger.bulk import insert_rows
+from scoring.ledger.confirmation import counted_seats
 from scoring.ledger.facts import hand_facts
 from scoring.ledger.totals import ADDED, BEST_SHIFT, HAND_SUMS
 from scoring.models import (
@@ -170,7 +172,7 @@ def test_an_import_writes_the_rows_bulk_create_writes(monkeypatch: pytest.Monkey
     monkeypatch.setattr("scoring.ledger.create.insert_objects", orm_insert_objects)
     monkeypatch.setattr("scoring.ledger.online.insert_objects", orm_insert_objects)
     monkeypatch.setattr("scoring.ledger.confirmation.insert_objects", orm_insert_objects)
-    monkeypatch.setattr("scoring.ledger.totals.insert_objects", orm_insert_objects)
+    monkeypatch.setattr("scoring.ledger.confirmation.insert_rows", orm_insert)
     outcomes = import_logs(games, played_on=PLAYED_ON)
     assert all(isinstance(o, Hanchan) for o in outcomes)
     assert written() == lean
@@ -216,3 +218,43 @@ def test_insert_rows_is_one_statement_and_returns_ids_in_order(member: Member) -
         WinYaku.objects.filter(hand__sequence__gte=100).values_list("hand__sequence", "name")
     ) == [(100, "riichi"), (101, "riichi"), (102, "riichi")]
     assert insert_rows(WinYaku, ("hand_id",), []) == []
+
+
+@pytest.mark.django_db
+def test_an_imports_counted_seats_are_those_its_stored_facts_give() -> None:
+    """An import counts its seats from the facts it has just written (``seat_sums`` of the
+    rows in memory); a game counted at the table reads them back (``counted_seats``): the
+    same rows; and their sums are the facts' aggregate in SQL (a chombo hand is played again,
+    so it is out of ``hands`` and ``riichi``)."""
+    games = some_logs()
+    known_players(games)
+    assert all(isinstance(o, Hanchan) for o in import_logs(games, played_on=PLAYED_ON))
+    hanchans = list(Hanchan.objects.order_by("pk"))
+    seats = {h.pk: list(h.seats.order_by("index")) for h in hanchans}
+    names = [f.attname for f in CountedSeat._meta.concrete_fields if f.attname != "id"]
+    stored = sorted(CountedSeat.objects.values_list(*names))
+    read_back = sorted(
+        tuple(getattr(row, name) for name in names) for row in counted_seats(hanchans, seats)
+    )
+    assert stored == read_back
+    aggregate = {
+        (row.pop("hanchan_id"), row.pop("seat")): row
+        for row in HandSeat.objects.values("hanchan_id", "seat")
+        .annotate(
+            hands=Count("pk", filter=~Q(outcome="chombo")),
+            wins=Count("pk", filter=Q(won=True)),
+            tsumo_wins=Count("pk", filter=Q(tsumo=True)),
+            deal_ins=Count("pk", filter=Q(dealt_in=True)),
+            riichi=Count("pk", filter=Q(riichi=True) & ~Q(outcome="chombo")),
+            chombo=Count("pk", filter=Q(chombo=True)),
+            win_points=Sum("win_value"),
+        )
+        .order_by()
+    }
+    for row in CountedSeat.objects.all():
+        assert {name: getattr(row, name) for name in HAND_SUMS} == aggregate[
+            (row.hanchan_id, row.seat)
+        ]
+    assert sum(row[names.index("hands")] for row in stored) > 4 * len(games)
+    assert any(row[names.index("riichi")] for row in stored)
+    assert sum(row[names.index("win_points")] for row in stored) > 0

@@ -29,13 +29,13 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Count, Q, Sum
 from django.dispatch import Signal
 
 from clubsite.dates import club_today
 from clubsite.models import Member
 from scoring.ledger import totals
-from scoring.ledger.bulk import insert_objects
+from scoring.ledger.bulk import insert_objects, insert_rows
+from scoring.ledger.rows import FACT_FIELDS, SEAT_SUMS, seat_sums
 from scoring.models import Confirmation, CountedSeat, Hanchan, HandSeat, LedgerChange, Seat
 
 POLICIES = ("every_other", "one_other", "steward", "none")
@@ -261,12 +261,17 @@ def vouch(hanchan: Hanchan, by: Member | None, steward: bool, user_id: int | Non
         settle(hanchan, today=today, by=by, seats=seats)
 
 
-def count_new(hanchans: Sequence[Hanchan], seats: dict[int, list[Seat]]) -> None:
+def count_new(
+    hanchans: Sequence[Hanchan],
+    seats: dict[int, list[Seat]],
+    sums: dict[tuple[int, int], tuple[int, ...]],
+) -> None:
     """Count new finished games that come with a steward's authority (an import by command,
     the history seeding; ``counted_version`` already set on them): their ``CountedSeat``
     rows, a steward's confirmation each, the members' totals. A fixed number of queries
-    whatever the number of games. ``seats``: each game's seats by game id."""
-    insert_objects(CountedSeat, counted_seats(hanchans, seats))
+    whatever the number of games. ``seats``: each game's seats by game id; ``sums``: each
+    seat's sums over the facts just written (:func:`scoring.ledger.rows.seat_sums`)."""
+    insert_rows(CountedSeat, COUNTED_FIELDS, counted_values(hanchans, seats, sums))
     insert_objects(
         Confirmation,
         (Confirmation(hanchan=h, version=h.version, as_steward=True) for h in hanchans),
@@ -338,54 +343,56 @@ def _refresh_totals(hanchans: Sequence[Hanchan], seats: Sequence[Seat]) -> None:
     games_counted.send(sender=Hanchan, hanchan_ids=[h.pk for h in hanchans])
 
 
-def counted_seats(hanchans: Sequence[Hanchan], seats: dict[int, list[Seat]]) -> list[CountedSeat]:
-    """``CountedSeat`` rows of finished games, from their seats' settlement and one
-    aggregate over their ``HandSeat`` facts. One query."""
-    per_seat: dict[tuple[int, int], dict[str, Any]] = {
-        (row["hanchan_id"], row["seat"]): dict(row)
-        for row in HandSeat.objects.filter(hanchan__in=[h.pk for h in hanchans])
-        .values("hanchan_id", "seat")
-        .annotate(
-            hands=Count("pk", filter=~Q(outcome="chombo")),
-            wins=Count("pk", filter=Q(won=True)),
-            tsumo_wins=Count("pk", filter=Q(tsumo=True)),
-            deal_ins=Count("pk", filter=Q(dealt_in=True)),
-            riichi=Count("pk", filter=Q(riichi=True) & ~Q(outcome="chombo")),
-            chombo=Count("pk", filter=Q(chombo=True)),
-            win_points=Sum("win_value"),
-        )
-        .order_by()
-    }
+# The columns of a counted seat, in the order of :func:`counted_values`.
+COUNTED_FIELDS = ("hanchan_id", "member_id", "ruleset_version_id", "played_on", "seat",
+                  "players", "final_score", "rank", "points", "busted", "last_place",
+                  "ended_by", *SEAT_SUMS, "final_scores_only", "chips", "uma_ep")  # fmt: skip
+
+
+def counted_values(
+    hanchans: Sequence[Hanchan],
+    seats: dict[int, list[Seat]],
+    sums: dict[tuple[int, int], tuple[int, ...]],
+) -> list[tuple[Any, ...]]:
+    """The ``CountedSeat`` values (:data:`COUNTED_FIELDS`) of finished games: their seats'
+    settlement (points, chips and ep as integers) and ``sums``, each seat's sums over the
+    game's facts (:func:`scoring.ledger.rows.seat_sums`; a game of final scores only has
+    none: zeros). Nothing is read."""
+    none = (0,) * len(SEAT_SUMS)
     rows = []
     for hanchan in hanchans:
-        for seat in seats[hanchan.pk]:
+        game_seats = seats[hanchan.pk]
+        for seat in game_seats:
             assert seat.final_score is not None and seat.rank is not None
             assert seat.points is not None
-            facts = per_seat.get((hanchan.pk, seat.index), {})
             rows.append(
-                CountedSeat(
-                    hanchan=hanchan,
-                    member_id=seat.member_id,
-                    ruleset_version_id=hanchan.ruleset_version_id,
-                    played_on=hanchan.played_on,
-                    seat=seat.index,
-                    players=len(seats[hanchan.pk]),
-                    final_score=seat.final_score,
-                    rank=seat.rank,
-                    points=seat.points,
-                    busted=bool(seat.busted),
-                    last_place=bool(seat.last_place),
-                    ended_by=hanchan.ended_by,
-                    hands=facts.get("hands", 0),
-                    wins=facts.get("wins", 0),
-                    tsumo_wins=facts.get("tsumo_wins", 0),
-                    deal_ins=facts.get("deal_ins", 0),
-                    riichi=facts.get("riichi", 0),
-                    chombo=facts.get("chombo", 0),
-                    win_points=facts.get("win_points") or 0,
-                    final_scores_only=hanchan.final_scores_only,
-                    chips=seat.chips or 0,
-                    uma_ep=seat.uma_ep or 0,
+                (
+                    hanchan.pk,
+                    seat.member_id,
+                    hanchan.ruleset_version_id,
+                    hanchan.played_on,
+                    seat.index,
+                    len(game_seats),
+                    seat.final_score,
+                    seat.rank,
+                    seat.points,
+                    bool(seat.busted),
+                    bool(seat.last_place),
+                    hanchan.ended_by,
+                    *sums.get((hanchan.pk, seat.index), none),
+                    hanchan.final_scores_only,
+                    seat.chips or 0,
+                    seat.uma_ep or 0,
                 )
             )
     return rows
+
+
+def counted_seats(hanchans: Sequence[Hanchan], seats: dict[int, list[Seat]]) -> list[CountedSeat]:
+    """``CountedSeat`` rows (unsaved) of finished games, from their seats' settlement and
+    their ``HandSeat`` facts as stored. One query."""
+    facts = HandSeat.objects.filter(hanchan__in=[h.pk for h in hanchans]).values_list(*FACT_FIELDS)
+    return [
+        CountedSeat(**dict(zip(COUNTED_FIELDS, values, strict=True)))
+        for values in counted_values(hanchans, seats, seat_sums(facts))
+    ]

@@ -27,6 +27,7 @@ from scoring.ledger.rows import (
     YAKU_FIELDS,
     entry_values,
     fact_values,
+    seat_sums,
     settle_seats,
     status_of,
     yaku_values,
@@ -139,7 +140,7 @@ def create_games(games: Sequence[NewGame], *, confirmed: bool = False) -> list[H
     insert_objects(LedgerChange, changes)
     hand_ids = insert_rows(HandEntry, ENTRY_FIELDS, entries, ids=True)
     members = {h.pk: [m.pk for m in g.members] for h, g in zip(hanchans, games, strict=True)}
-    facts: list[tuple[Any, ...]] = []
+    facts: list[tuple[Any, ...]] = []  # HandSeat values (FACT_FIELDS)
     yaku: list[tuple[Any, ...]] = []
     for hand_id, (hanchan_id, _sequence, data, result, *_rest) in zip(
         hand_ids, entries, strict=True
@@ -154,7 +155,7 @@ def create_games(games: Sequence[NewGame], *, confirmed: bool = False) -> list[H
         for seat in seats:
             if seat.hanchan_id in seats_of:
                 seats_of[seat.hanchan_id].append(seat)
-        confirmation.count_new(counted, seats_of)
+        confirmation.count_new(counted, seats_of, seat_sums(facts))
     for hanchan, game in zip(hanchans, games, strict=True):
         if hanchan.status == Hanchan.Status.FINISHED and hanchan.counted_version is None:
             confirmation.vouch(

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import datetime
 import uuid
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from clubsite.models import Member
@@ -89,6 +89,38 @@ def fact_values(
         )
         for facts in hand_facts(data, result)
     ]
+
+
+# A seat's sums over a game's facts, in the order of ``CountedSeat``'s and the roll-ups'
+# per-hand columns (:data:`scoring.ledger.totals.HAND_SUMS`).
+SEAT_SUMS = ("hands", "wins", "tsumo_wins", "deal_ins", "riichi", "chombo", "win_points")
+_F = {name: i for i, name in enumerate(FACT_FIELDS)}
+
+
+def seat_sums(facts: Iterable[Sequence[Any]]) -> dict[tuple[int, int], tuple[int, ...]]:
+    """Each seat's sums (:data:`SEAT_SUMS`) over ``facts`` (``HandSeat`` values in the order
+    of :data:`FACT_FIELDS`), by ``(hanchan_id, seat)``: a chombo hand is no hand of its own,
+    so ``hands`` and ``riichi`` leave it out; ``win_points`` adds up ``win_value`` (points).
+    The one definition of what a counted seat sums, for a game counted at the table (its
+    facts read back) and for an import (its facts as written)."""
+    hanchan, seat, outcome = _F["hanchan_id"], _F["seat"], _F["outcome"]
+    won, tsumo, dealt_in = _F["won"], _F["tsumo"], _F["dealt_in"]
+    riichi, chombo, win_value = _F["riichi"], _F["chombo"], _F["win_value"]
+    sums: dict[tuple[int, int], list[int]] = {}
+    for row in facts:
+        key = (row[hanchan], row[seat])
+        total = sums.get(key)
+        if total is None:
+            total = sums[key] = [0] * len(SEAT_SUMS)
+        played = row[outcome] != "chombo"
+        total[0] += played
+        total[1] += bool(row[won])
+        total[2] += bool(row[tsumo])
+        total[3] += bool(row[dealt_in])
+        total[4] += played and bool(row[riichi])
+        total[5] += bool(row[chombo])
+        total[6] += row[win_value]
+    return {key: tuple(total) for key, total in sums.items()}
 
 
 def yaku_values(

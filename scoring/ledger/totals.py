@@ -5,8 +5,8 @@ them (issue 19 item 1: the ledger imports nothing of the standings).
 
 A row is recomputed rather than added to, since the best game is a maximum: :func:`refresh`
 recomputes the month rows of the games' members, months and ruleset versions from the
-counted results, then their year rows from the month rows, each with one aggregate query,
-and replaces them.
+counted results, then their year rows from the month rows, each with one aggregate that the
+database inserts itself (``INSERT … SELECT``), and replaces them.
 """
 
 from __future__ import annotations
@@ -16,10 +16,21 @@ import datetime
 from collections.abc import Iterable
 from typing import Any
 
-from django.db.models import BigIntegerField, Count, ExpressionWrapper, F, Max, Q, Sum, Value
+from django.db import connections, router
+from django.db.models import (
+    BigIntegerField,
+    Count,
+    ExpressionWrapper,
+    F,
+    Max,
+    Q,
+    QuerySet,
+    Sum,
+    Value,
+)
 from django.db.models.functions import TruncMonth, TruncYear
 
-from scoring.ledger.bulk import insert_objects
+from scoring.ledger.rows import SEAT_SUMS
 from scoring.models import CountedSeat, MemberMonth, MemberYear
 
 # Best game in the same aggregate as the rest: Max(points * 2**32 + (2**32 - 1 - hanchan_id))
@@ -60,80 +71,67 @@ MONTH_SUMS: dict[str, Any] = {
     "best": Max("best"),
 }
 
-# The per-hand sums a month adds up, besides the standings row's figures.
-HAND_SUMS = ("hands", "wins", "tsumo_wins", "deal_ins", "riichi", "chombo", "win_points")
+# The per-hand sums a month adds up, besides the standings row's figures: a counted seat's.
+HAND_SUMS = SEAT_SUMS
 
 
 def refresh(
     members: Iterable[int], months: Iterable[datetime.date], versions: Iterable[int]
 ) -> None:
     """Recompute the ``MemberMonth`` rows of ``members`` in ``months`` (first days) under
-    ``versions``, and the ``MemberYear`` rows of their years: per table one aggregate query,
-    one delete, one insert."""
+    ``versions``, and the ``MemberYear`` rows of their years: per table one delete and one
+    ``INSERT … SELECT`` of the aggregate, so the rows never pass through Python (an import of
+    many months: the roll-ups were a sixth of its store, issue 24 item 3)."""
     members, months, versions = set(members), sorted(set(months)), set(versions)
     if not members or not months or not versions:
         return
-    counted = CountedSeat.objects.filter(
-        member_id__in=members,
-        ruleset_version_id__in=versions,
-        played_on__range=(months[0], _month_end(months[-1])),
-    )
-    grouped = (
-        counted.values("member_id", "ruleset_version_id", month=TruncMonth("played_on"))
+    counted = (
+        CountedSeat.objects.filter(
+            member_id__in=members,
+            ruleset_version_id__in=versions,
+            played_on__range=(months[0], _month_end(months[-1])),
+        )
+        .annotate(month=TruncMonth("played_on"))
+        .filter(month__in=months)
+        .values("member_id", "ruleset_version_id", "month")
         .annotate(**AGGREGATES, **{name: Sum(name) for name in HAND_SUMS})
         .order_by()
     )
-    wanted = set(months)
-    rows = [_row(dict(values)) for values in grouped if _as_date(values["month"]) in wanted]
     MemberMonth.objects.filter(
         member_id__in=members, ruleset_version_id__in=versions, month__in=months
     ).delete()
-    insert_objects(MemberMonth, rows)
-    _refresh_years(members, {datetime.date(m.year, 1, 1) for m in months}, versions)
-
-
-def _refresh_years(members: set[int], years: set[datetime.date], versions: set[int]) -> None:
-    first, last = min(years), max(years)
-    grouped = (
+    _insert_select(MemberMonth, counted)
+    years = sorted({datetime.date(m.year, 1, 1) for m in months})
+    summed = (
         MemberMonth.objects.filter(
             member_id__in=members,
             ruleset_version_id__in=versions,
-            month__range=(first, datetime.date(last.year, 12, 31)),
+            month__range=(years[0], datetime.date(years[-1].year, 12, 31)),
         )
-        .values("member_id", "ruleset_version_id", year=TruncYear("month"))
+        .annotate(year=TruncYear("month"))
+        .filter(year__in=years)
+        .values("member_id", "ruleset_version_id", "year")
         .annotate(**MONTH_SUMS, **{name: Sum(name) for name in HAND_SUMS})
         .order_by()
     )
-    rows = [
-        MemberYear(
-            member_id=values["member_id"],
-            ruleset_version_id=values["ruleset_version_id"],
-            year=_as_date(values["year"]),
-            **{name: int(values[name] or 0) for name in (*ADDED, "best", *HAND_SUMS)},
-        )
-        for values in map(dict[str, Any], grouped)
-        if _as_date(values["year"]) in years
-    ]
     MemberYear.objects.filter(
         member_id__in=members, ruleset_version_id__in=versions, year__in=years
     ).delete()
-    insert_objects(MemberYear, rows)
+    _insert_select(MemberYear, summed)
 
 
-def _row(values: dict[str, Any]) -> MemberMonth:
-    return MemberMonth(
-        member_id=values["member_id"],
-        ruleset_version_id=values["ruleset_version_id"],
-        month=_as_date(values["month"]),
-        **{
-            name: int(values[name] or 0)
-            for name in (*ADDED, "best", *HAND_SUMS)
-        },
-    )  # fmt: skip
-
-
-def _as_date(value: datetime.date | datetime.datetime) -> datetime.date:
-    return value.date() if isinstance(value, datetime.datetime) else value
+def _insert_select(model: type[MemberMonth] | type[MemberYear], grouped: QuerySet[Any]) -> None:
+    """Insert the rows of ``grouped`` (a ``values()`` aggregate whose names are ``model``'s
+    columns) into ``model``'s table in the database, in one statement. Every sum is over
+    columns that are never NULL, in groups of at least one row, so none is NULL."""
+    query = grouped.query
+    names = [*query.values_select, *query.annotation_select]
+    sql, params = query.sql_with_params()
+    connection = connections[router.db_for_write(model)]
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(model._meta.get_field(name).column) for name in names)
+    with connection.cursor() as cursor:
+        cursor.execute(f"INSERT INTO {quote(model._meta.db_table)} ({columns}) {sql}", params)
 
 
 def _month_end(month: datetime.date) -> datetime.date:

@@ -121,13 +121,20 @@ def _ints(value: str | None, where: str) -> list[int]:
         raise LogError(f"{where}: {value!r} is not a list of integers") from None
 
 
+# The elements of a hand that :func:`_hand` reads; the draws and discards (most of a log's
+# elements) are left out once, not skipped by each of its passes.
+_HAND_TAGS = frozenset(("REACH", "AGARI", "RYUUKYOKU"))
+
+
 def _hand_blocks(root: ElementTree.Element) -> list[list[ElementTree.Element]]:
-    """The elements of each hand, from its ``INIT`` to the next."""
+    """Each hand's ``INIT`` and then its ``REACH``, ``AGARI`` and ``RYUUKYOKU`` elements, in
+    the log's order."""
     blocks: list[list[ElementTree.Element]] = []
     for element in root:
-        if element.tag == "INIT":
+        tag = element.tag
+        if tag == "INIT":
             blocks.append([element])
-        elif blocks:
+        elif blocks and tag in _HAND_TAGS:
             blocks[-1].append(element)
     return blocks
 
