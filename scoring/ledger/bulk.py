@@ -7,7 +7,7 @@ the thousands of per-seat and per-yaku rows of an import that was most of the st
 hold and writes them in one statement: PostgreSQL's ``COPY`` (the rows' ids drawn from the
 table's own sequence when the caller needs them), else one ``executemany``; and
 :func:`insert_objects` so writes unsaved instances. Only the ledger's writers call them
-(:mod:`scoring.ledger.create`, ``confirmation``, ``totals``, ``online``), inside their
+(:mod:`scoring.ledger.create`, ``confirmation``, ``online``), inside their
 transaction; what they store is what ``bulk_create`` stores (``tests/test_ledger_bulk.py``).
 """
 
@@ -98,7 +98,7 @@ def insert_rows(
 
 def insert_objects(model: type[models.Model], objs: Iterable[models.Model]) -> None:
     """Insert unsaved instances of ``model`` as :func:`insert_rows` (their ids are not set):
-    for rows built as instances elsewhere (``CountedSeat``, the members' roll-ups), without
+    for rows built as instances elsewhere (seats, history, confirmations, origins), without
     ``bulk_create``'s preparation of every field of every row. ``auto_now`` and
     ``auto_now_add`` fields are set as ``save()`` sets them.
     """
