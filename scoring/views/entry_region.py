@@ -2,7 +2,9 @@
 form's steps show for the taps so far (the steps, the value pads, the "more" section, the
 noten-riichi offer, the hint under the preview), read from the parsed taps (:class:`HandForm`)
 and never parsing or valuing anything itself. ``templates/scoring/game_detail.html#entry``
-renders it as ``entry``; the form's fields (``form``) are the inputs.
+renders it as ``entry``; the form's fields (``form``) are the inputs, and the template reads
+what the form parsed (``form.outcome``, ``form.tenpai_matters``, ``form.may_stop``) and the
+seat count (``ruleset.players``) where they are, not through this view-model.
 
 The clauses under which a noten riichi at a draw is a chombo are cited here, in the reader's
 language (docs/rules-spec.md §1F)."""
@@ -43,25 +45,6 @@ class EntryView:
         self.ruleset = form.ruleset
 
     @property
-    def outcome(self) -> str:
-        """The outcome tapped so far ("ron", "tsumo", "draw", "abort", "chombo"; "" none)."""
-        return self.form.outcome
-
-    @property
-    def seat_count(self) -> int:
-        return self.ruleset.players
-
-    @property
-    def tenpai_matters(self) -> bool:
-        """An abortive draw asks who is tenpai (:attr:`HandForm.tenpai_matters`)."""
-        return self.form.tenpai_matters
-
-    @property
-    def may_stop(self) -> bool:
-        """The all-last dealer may end the game here (:attr:`HandForm.may_stop`)."""
-        return self.form.may_stop
-
-    @property
     def chombo_after(self) -> bool:
         """The ruleset takes a chombo paid after a win or a draw (seed 003 L402-410, H-18)."""
         return "chombo_after" in self.form.fields
@@ -72,7 +55,7 @@ class EntryView:
         riichi, where the ruleset values such a deal-in (``open_riichi_deal_in``: Makura
         1.3/1.5 §18)."""
         form = self.form
-        if self.outcome != "ron" or self.ruleset.open_riichi_deal_in == "none":
+        if form.outcome != "ron" or self.ruleset.open_riichi_deal_in == "none":
             return []
         riichi = set(form.raw_seats("riichi")) | set(form.raw_seats("open_riichi"))
         loser = form.raw_seat("loser")
@@ -122,8 +105,8 @@ class EntryView:
         form = self.form
         names = list(EXTRA_FIELDS)
         names += [f"penalty_{kind}" for kind in self.ruleset.penalty_kinds]
-        names += [f"pao_{s}" for s in range(self.seat_count)]
-        names += [f"chips_{s}" for s in range(self.seat_count)]
+        names += [f"pao_{s}" for s in range(self.ruleset.players)]
+        names += [f"chips_{s}" for s in range(self.ruleset.players)]
         for name in names:
             if name not in form.fields:
                 continue
@@ -137,7 +120,7 @@ class EntryView:
 
     def has_extras(self) -> bool:
         """The "more" section has anything to offer for this outcome under this ruleset."""
-        result = self.outcome
+        result = self.form.outcome
         rs = self.ruleset
         return bool(
             rs.open_riichi
@@ -145,7 +128,7 @@ class EntryView:
             or (result == "draw" and rs.nagashi != "none")
             or (result == "tsumo" and rs.rinshan_liability != "none")
             or (result in ("ron", "tsumo") and (rs.chips or rs.pao))
-            or (result in ("ron", "tsumo", "draw") and self.may_stop)
+            or (result in ("ron", "tsumo", "draw") and self.form.may_stop)
             or (result in ("ron", "tsumo", "draw") and rs.chombo_after_result)
         )
 
