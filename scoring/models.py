@@ -201,8 +201,14 @@ class SeatQuerySet(models.QuerySet["Seat"]):
 class Seat(models.Model):
     """Who sat where (index 0 = the first dealer) and the final settlement of that seat."""
 
+    # Its lookups use unique_seat_index, which leads with it (as with every db_index=False
+    # below: a second index on the same leading column only slows each write).
     hanchan = models.ForeignKey(
-        Hanchan, on_delete=models.CASCADE, related_name="seats", verbose_name=_("hanchan")
+        Hanchan,
+        on_delete=models.CASCADE,
+        related_name="seats",
+        verbose_name=_("hanchan"),
+        db_index=False,
     )
     index = models.PositiveSmallIntegerField(_("seat"))
     member = models.ForeignKey(
@@ -242,7 +248,10 @@ class HandEntry(models.Model):
     idempotent: the same request arriving twice records the hand once.
     """
 
-    hanchan = models.ForeignKey(Hanchan, on_delete=models.CASCADE, related_name="hands")
+    # Indexed by unique_hand_sequence.
+    hanchan = models.ForeignKey(
+        Hanchan, on_delete=models.CASCADE, related_name="hands", db_index=False
+    )
     sequence = models.PositiveIntegerField(_("hand number"))
     data = models.JSONField(_("hand"))
     result = models.JSONField(_("result"))
@@ -291,9 +300,12 @@ class HandSeat(models.Model):
     so who fed whom is a plain count (docs/player-stats.md).
     """
 
-    hand = models.ForeignKey(HandEntry, on_delete=models.CASCADE, related_name="seat_facts")
+    # hand and member: indexed by unique_hand_seat and handseat_member_hanchan.
+    hand = models.ForeignKey(
+        HandEntry, on_delete=models.CASCADE, related_name="seat_facts", db_index=False
+    )
     hanchan = models.ForeignKey(Hanchan, on_delete=models.CASCADE, related_name="+")
-    member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="+")
+    member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="+", db_index=False)
     seat = models.PositiveSmallIntegerField(_("seat"))
     outcome = models.CharField(max_length=8)
     dealer = models.BooleanField(default=False)
@@ -330,7 +342,10 @@ class Confirmation(models.Model):
     (a steward's own change, a steward's tap, an import by command); ``user`` is ``None``
     for a command."""
 
-    hanchan = models.ForeignKey(Hanchan, on_delete=models.CASCADE, related_name="confirmations")
+    # Indexed by unique_confirmation.
+    hanchan = models.ForeignKey(
+        Hanchan, on_delete=models.CASCADE, related_name="confirmations", db_index=False
+    )
     version = models.PositiveIntegerField()
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
@@ -364,8 +379,11 @@ class CountedSeat(models.Model):
     so ``hands`` and ``riichi`` leave them out; ``chombo`` counts the seat's chombos).
     """
 
-    hanchan = models.ForeignKey(Hanchan, on_delete=models.CASCADE, related_name="counted")
-    member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="+")
+    # hanchan and member: indexed by unique_counted_seat and counted_member_played_on.
+    hanchan = models.ForeignKey(
+        Hanchan, on_delete=models.CASCADE, related_name="counted", db_index=False
+    )
+    member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="+", db_index=False)
     ruleset_version = models.ForeignKey(RulesetVersion, on_delete=models.PROTECT, related_name="+")
     played_on = models.DateField()
     seat = models.PositiveSmallIntegerField()
@@ -451,8 +469,11 @@ class MemberTotals(models.Model):
     encoded as ``points * 2**32 + (2**32 - 1 - hanchan_id)`` so that a maximum finds it
     (:mod:`scoring.standings.counted`)."""
 
-    member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="+")
-    ruleset_version = models.ForeignKey(RulesetVersion, on_delete=models.CASCADE, related_name="+")
+    # Indexed by the subclasses' unique constraint and version index.
+    member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="+", db_index=False)
+    ruleset_version = models.ForeignKey(
+        RulesetVersion, on_delete=models.CASCADE, related_name="+", db_index=False
+    )
     games = models.PositiveIntegerField()
     total_points = models.BigIntegerField()
     rank_sum = models.PositiveIntegerField()
@@ -577,7 +598,8 @@ class WinYaku(models.Model):
 
     hand = models.ForeignKey(HandEntry, on_delete=models.CASCADE, related_name="yaku_facts")
     hanchan = models.ForeignKey(Hanchan, on_delete=models.CASCADE, related_name="+")
-    member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="+")
+    # Indexed by win_yaku_member.
+    member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="+", db_index=False)
     seat = models.PositiveSmallIntegerField()
     name = models.CharField(max_length=40)
     han = models.PositiveSmallIntegerField()
