@@ -88,9 +88,11 @@ def insert_rows(
         quote = connection.ops.quote_name
         sql = f"COPY {quote(meta.db_table)} ({', '.join(map(quote, columns))}) FROM STDIN"
         start = time.perf_counter()
+        plain = not any(prepare)
         with cursor.cursor.copy(sql) as copy:
             for number, row in enumerate(rows):
-                values = _prepared(prepare, row)
+                # Rows of plain values (the facts, the yaku) go as they are.
+                values = row if plain else _prepared(prepare, row)
                 copy.write_row([new_ids[number], *values] if ids else values)
         _log(connection, sql, time.perf_counter() - start)
     return new_ids

@@ -129,7 +129,8 @@ def _insert_select(model: type[MemberMonth] | type[MemberYear], grouped: QuerySe
     sql, params = query.sql_with_params()
     connection = connections[router.db_for_write(model)]
     quote = connection.ops.quote_name
-    columns = ", ".join(quote(model._meta.get_field(name).column) for name in names)
+    column = {field.attname: str(field.column) for field in model._meta.concrete_fields}
+    columns = ", ".join(quote(column[name]) for name in names)
     with connection.cursor() as cursor:
         cursor.execute(f"INSERT INTO {quote(model._meta.db_table)} ({columns}) {sql}", params)
 
