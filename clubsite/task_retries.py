@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import datetime
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.tasks import Task
@@ -39,14 +39,24 @@ def error_text(error: BaseException) -> str:
     return f"{type(error).__name__}: {error}".strip().rstrip(":")
 
 
-def requeue(task: Task, args: Sequence[Any], *, attempt: int, error: BaseException) -> bool:
-    """Queue attempt number ``attempt`` (2 or more) of ``task`` with ``args`` after its delay,
-    with ``attempt`` and ``last_error`` as keyword arguments; returns whether it was queued:
-    not past ``MAX_ATTEMPTS``, nor with a backend that runs nothing later."""
+def requeue(
+    task: Task,
+    args: Sequence[Any],
+    *,
+    attempt: int,
+    error: BaseException,
+    kwargs: Mapping[str, Any] | None = None,
+) -> bool:
+    """Queue attempt number ``attempt`` (2 or more) of ``task`` with ``args`` (and ``kwargs``,
+    JSON) after its delay, with ``attempt`` and ``last_error`` as keyword arguments; returns
+    whether it was queued: not past ``MAX_ATTEMPTS``, nor with a backend that runs nothing
+    later."""
     if attempt < 2 or attempt > MAX_ATTEMPTS or not task.get_backend().supports_defer:
         return False
     run_after = timezone.now() + RETRY_DELAYS[attempt - 2]
-    task.using(run_after=run_after).enqueue(*args, attempt=attempt, last_error=error_text(error))
+    task.using(run_after=run_after).enqueue(
+        *args, **(kwargs or {}), attempt=attempt, last_error=error_text(error)
+    )
     logger.warning(
         "%s: attempt %d of %d queued for %s after %s",
         task.name,

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from email.utils import formataddr
+from typing import Any
 
 from django.conf import settings
 from django.core.mail import EmailMessage
+from django.db import transaction
 from django.tasks import task
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -42,10 +44,28 @@ def notice_emails_send(notice_id: int, member_ids: Sequence[int]) -> int:
     if settings.CLUB_LIST_ADDRESS:
         with translation.override(settings.LANGUAGE_CODE):
             messages.append(_notice_message(notice, meetup, None))
-    sent, failed = send_each(messages, f"notice {notice.pk} of meetup {meetup.pk}")
+    sent, failed = send_each(
+        messages, f"notice {notice.pk} of meetup {meetup.pk}", origin={"notice": notice.pk}
+    )
     if failed:
         Notice.objects.filter(pk=notice.pk).update(undelivered=failed)
     return sent
+
+
+def notice_delivered(origin: dict[str, Any], recipient: str, **_kwargs: Any) -> None:
+    """A notice's e-mail that had failed went out at a later attempt
+    (:data:`clubsite.mail.mail_delivered`): ``recipient`` is no longer listed as not
+    delivered on the meetup page. Connected by :class:`meetings.apps.MeetingsConfig`."""
+    notice_id = origin.get("notice")
+    if not isinstance(notice_id, int):
+        return
+    with transaction.atomic():
+        # Two recipients' retries may finish at once: each takes the list as the other left it.
+        notice = Notice.objects.select_for_update().filter(pk=notice_id).first()
+        if notice is None or recipient not in notice.undelivered:
+            return
+        notice.undelivered = [r for r in notice.undelivered if r != recipient]
+        notice.save(update_fields=["undelivered"])
 
 
 @task

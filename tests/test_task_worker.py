@@ -21,7 +21,7 @@ from clubsite.models import Member
 from clubsite.task_queue import TaskRow, task_row
 from clubsite.task_retries import MAX_ATTEMPTS, RETRY_DELAYS
 from meetings import services
-from meetings.models import Application, Meetup, Venue
+from meetings.models import Application, Meetup, Notice, Venue
 from meetings.reminders import send_due_reminders
 from tests.test_meetings_support import (
     day,
@@ -124,11 +124,16 @@ def test_a_refused_mail_is_tried_again_later_and_delivered(
     assert len(retries) == len(refusing) - 1 > 0
     first = retries[0]
     message, what = first.args_kwargs["args"]
+    notice = Notice.objects.get(pk=int(what.split()[1]))
     assert first.args_kwargs["kwargs"] == {
         "attempt": 2,
         "last_error": "ConnectionRefusedError: [Errno 111] Connection refused",
+        "origin": {"notice": notice.pk},
     }
     assert what.startswith("notice ") and message["to"]
+    # The meetup page lists the recipients as not delivered while the retries wait.
+    assert message["to"] == notice.undelivered
+    assert sum(len(n.undelivered) for n in Notice.objects.all()) == len(retries)
     waited = first.run_after - started
     assert RETRY_DELAYS[0] <= waited < RETRY_DELAYS[0] + datetime.timedelta(seconds=30)
 
@@ -151,6 +156,8 @@ def test_a_refused_mail_is_tried_again_later_and_delivered(
     assert len(mail.outbox) == len(retries)
     assert {m.to[0] for m in mail.outbox} >= {message["to"][0]}
     assert all(r.status == "SUCCESSFUL" for r in tasks(resend_email))
+    # Delivered at the second attempt: no longer listed as not delivered.
+    assert [n.undelivered for n in Notice.objects.all()] == [[]] * Notice.objects.count()
     waiting = DBTaskResult.objects.filter(status__in=["READY", "RUNNING"])
     assert [row_in_english(r).label for r in waiting] == ["Scheduled meetup reminders"]
 
