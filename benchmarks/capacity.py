@@ -58,7 +58,7 @@ from typing import IO, Any
 
 from benchmarks.faults import GameCheck, _form_fields, _percentile, check_games
 from benchmarks.hand_entry import CSRF_SECRET, PG_SERVER, _free_port, _hand_fields, _NoRedirect
-from benchmarks.scratch_db import create_database, drop_database
+from benchmarks.scratch_db import create_database, drop_database, use_bench_environment
 from clubsite.procfile import read
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -351,15 +351,8 @@ def _stop(server: subprocess.Popen[bytes]) -> None:
 
 
 def main() -> int:
-    os.environ["DATABASE_URL"] = f"{PG_SERVER}/{DB_NAME}"
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "clubsite.settings")
-    os.environ["DJANGO_DEBUG"] = "0"
-    os.environ.setdefault("DJANGO_SECRET_KEY", "capacity-" + uuid.uuid4().hex)
-    os.environ["DJANGO_ALLOWED_HOSTS"] = "127.0.0.1,testserver"
-    os.environ["CLUB_TASKS_BACKEND"] = "database"
-    # Plain HTTP on the loopback: no HTTPS redirect, no secure-only cookies.
-    for name in ("SECURE_SSL_REDIRECT", "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE"):
-        os.environ[f"DJANGO_{name}"] = "0"
+    # The database task backend, as `make serve` runs it: the Procfile's task worker runs them.
+    use_bench_environment(PG_SERVER, DB_NAME, secret_prefix="capacity-", tasks_backend="database")
     import django
     from django.core.management import call_command
     from django.db import connections

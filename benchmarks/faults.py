@@ -70,7 +70,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.hand_entry import CSRF_SECRET, PG_SERVER, _free_port, _hand_fields, _NoRedirect
-from benchmarks.scratch_db import create_database, drop_database
+from benchmarks.scratch_db import create_database, drop_database, use_bench_environment
 
 ROOT = Path(__file__).resolve().parent.parent
 DB_NAME = os.environ.get("FAULTS_DATABASE") or "clubsite_faults"
@@ -664,14 +664,8 @@ def _percentile(seconds: list[float], percent: int) -> float:
 
 
 def main() -> int:
-    os.environ["DATABASE_URL"] = f"{PG_SERVER}/{DB_NAME}"
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "clubsite.settings")
-    os.environ["DJANGO_DEBUG"] = "0"
-    os.environ.setdefault("DJANGO_SECRET_KEY", "faults-" + uuid.uuid4().hex)
-    os.environ["DJANGO_ALLOWED_HOSTS"] = "127.0.0.1,testserver"
-    os.environ["CLUB_TASKS_BACKEND"] = "immediate"
-    for name in ("SECURE_SSL_REDIRECT", "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE"):
-        os.environ[f"DJANGO_{name}"] = "0"
+    # Tasks run in the request: only gunicorn is started here, no task worker.
+    use_bench_environment(PG_SERVER, DB_NAME, secret_prefix="faults-", tasks_backend="immediate")
     import django
     from django.core.management import call_command
     from django.db import connections

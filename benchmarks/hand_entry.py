@@ -32,7 +32,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from benchmarks.scratch_db import create_database, drop_database
+from benchmarks.scratch_db import create_database, drop_database, use_bench_environment
 
 ROOT = Path(__file__).resolve().parent.parent
 PG_SERVER = os.environ.get("BENCH_PG_URL", "postgres://postgres@127.0.0.1:5432")
@@ -296,14 +296,7 @@ def _warm_up(base: str, tables: list[tuple[int, str]]) -> None:
 
 
 def main() -> int:
-    os.environ["DATABASE_URL"] = f"{PG_SERVER}/{DB_NAME}"
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "clubsite.settings")
-    os.environ["DJANGO_DEBUG"] = "0"
-    os.environ.setdefault("DJANGO_SECRET_KEY", "bench-" + uuid.uuid4().hex)
-    os.environ["DJANGO_ALLOWED_HOSTS"] = "127.0.0.1,testserver"
-    # Measured over plain HTTP on the loopback: no HTTPS redirect, no secure-only cookies.
-    for name in ("SECURE_SSL_REDIRECT", "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE"):
-        os.environ[f"DJANGO_{name}"] = "0"
+    use_bench_environment(PG_SERVER, DB_NAME, secret_prefix="bench-")
     import django
 
     if not create_database(PG_SERVER, DB_NAME, who="hand entry", variable="BENCH_ENTRY_DATABASE"):

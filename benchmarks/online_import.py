@@ -81,19 +81,19 @@ def run_online_store_bench(*, keep: bool = False) -> list[str]:
     Raises:
         RuntimeError: PostgreSQL is unreachable or the child process failed.
     """
+    from benchmarks.scratch_db import bench_environment
     from benchmarks.standings import _admin, _server_url
 
     server = _server_url()
     _admin(server, f"DROP DATABASE IF EXISTS {BENCH_DATABASE} WITH (FORCE)")
     _admin(server, f"CREATE DATABASE {BENCH_DATABASE}")
     try:
+        # environ={}: the child's settings module and key are this bench's own, not the caller's.
         env = {
             **os.environ,
-            "DATABASE_URL": f"{server}/{BENCH_DATABASE}",
-            "DJANGO_SETTINGS_MODULE": "clubsite.settings",
-            "DJANGO_DEBUG": "0",
-            "DJANGO_SECRET_KEY": "benchmark-only",
-            "DJANGO_ALLOWED_HOSTS": "testserver",
+            **bench_environment(
+                server, BENCH_DATABASE, secret_prefix="benchmark-only-", environ={}
+            ),
         }
         done = subprocess.run(
             [sys.executable, "-m", "benchmarks.online_import", "--child"],
