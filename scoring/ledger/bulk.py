@@ -13,6 +13,8 @@ transaction; what they store is what ``bulk_create`` stores (``tests/test_ledger
 
 from __future__ import annotations
 
+import functools
+import json
 import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -125,9 +127,13 @@ def _field(model: type[models.Model], attname: str) -> Any:
 
 
 def _preparer(field: Any, connection: BaseDatabaseWrapper) -> Callable[[Any], Any] | None:
-    """``None`` for a field stored as its Python value, else its own preparation."""
+    """``None`` for a field stored as its Python value, else its own preparation: on
+    PostgreSQL a JSON field's value as JSON text, which ``COPY`` hands to ``jsonb`` as
+    it is (what ``get_db_prep_save`` wraps for psycopg to dump the same way)."""
     if field.get_internal_type() in _PLAIN or field.is_relation:
         return None
+    if connection.vendor == "postgresql" and isinstance(field, models.JSONField):
+        return functools.partial(json.dumps, cls=field.encoder)
     return lambda value: field.get_db_prep_save(value, connection)
 
 
