@@ -172,10 +172,13 @@ def _child() -> dict[str, Any]:
         rates, store_rates, statements, stored = [], [], 0.0, 0
         for _ in range(STORE_ROUNDS):
             Hanchan.objects.all().delete()
+            # Each round starts from a vacuumed database and a collected heap: the last
+            # round's rows and games are garbage, not the path's, and autovacuum of them or
+            # a full collection (~0.13 s) in the middle of a round was that round's noise.
+            # No ANALYZE: statistics of emptied tables are no club's.
+            with connection.cursor() as cursor:
+                cursor.execute("VACUUM")
             reset_queries()
-            # Each round starts from a collected heap: the last round's games and the
-            # objects the delete's cascade loaded are garbage, not the path's; a full
-            # collection of them (~0.13 s) in the middle of a round was a round's noise.
             games = []
             gc.collect()
             start = time.perf_counter()
