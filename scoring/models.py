@@ -304,8 +304,16 @@ class HandSeat(models.Model):
     hand = models.ForeignKey(
         HandEntry, on_delete=models.CASCADE, related_name="seat_facts", db_index=False
     )
-    hanchan = models.ForeignKey(Hanchan, on_delete=models.CASCADE, related_name="+")
-    member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="+", db_index=False)
+    # The game, the member and who fed the win are copies of keys the database checks
+    # where they come from (the hand's game, the seats' members: COPIED_KEYS), so they are
+    # not checked again on each of the thousands of rows an import writes; Django still
+    # cascades and protects through them.
+    hanchan = models.ForeignKey(
+        Hanchan, on_delete=models.CASCADE, related_name="+", db_constraint=False
+    )
+    member = models.ForeignKey(
+        Member, on_delete=models.PROTECT, related_name="+", db_index=False, db_constraint=False
+    )
     seat = models.PositiveSmallIntegerField(_("seat"))
     outcome = models.CharField(max_length=8)
     dealer = models.BooleanField(default=False)
@@ -319,7 +327,12 @@ class HandSeat(models.Model):
     tenpai = models.BooleanField(default=False)
     deal_in_value = models.IntegerField(default=0)
     fed_by = models.ForeignKey(
-        Member, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+        Member,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        db_constraint=False,
     )
 
     class Meta:
@@ -383,8 +396,13 @@ class CountedSeat(models.Model):
     hanchan = models.ForeignKey(
         Hanchan, on_delete=models.CASCADE, related_name="counted", db_index=False
     )
-    member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="+", db_index=False)
-    ruleset_version = models.ForeignKey(RulesetVersion, on_delete=models.PROTECT, related_name="+")
+    # Copies of the seat's member and the game's version, as on HandSeat.
+    member = models.ForeignKey(
+        Member, on_delete=models.PROTECT, related_name="+", db_index=False, db_constraint=False
+    )
+    ruleset_version = models.ForeignKey(
+        RulesetVersion, on_delete=models.PROTECT, related_name="+", db_constraint=False
+    )
     played_on = models.DateField()
     seat = models.PositiveSmallIntegerField()
     players = models.PositiveSmallIntegerField()
@@ -597,9 +615,13 @@ class WinYaku(models.Model):
     (13 a yakuman); ``yakuman`` marks the yakuman ones, for the hall of fame."""
 
     hand = models.ForeignKey(HandEntry, on_delete=models.CASCADE, related_name="yaku_facts")
-    hanchan = models.ForeignKey(Hanchan, on_delete=models.CASCADE, related_name="+")
-    # Indexed by win_yaku_member.
-    member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="+", db_index=False)
+    # Copies, as on HandSeat. The member is indexed by win_yaku_member.
+    hanchan = models.ForeignKey(
+        Hanchan, on_delete=models.CASCADE, related_name="+", db_constraint=False
+    )
+    member = models.ForeignKey(
+        Member, on_delete=models.PROTECT, related_name="+", db_index=False, db_constraint=False
+    )
     seat = models.PositiveSmallIntegerField()
     name = models.CharField(max_length=40)
     han = models.PositiveSmallIntegerField()

@@ -39,7 +39,13 @@ from django.db import connection
 
 from scoring import standings as st
 from scoring.engine import RecordError, replay_record
-from scoring.ledger import counted_games, counted_results, hanchan_record, settled
+from scoring.ledger import (
+    copied_key_disagreements,
+    counted_games,
+    counted_results,
+    hanchan_record,
+    settled,
+)
 
 BASE_DIR = Path(settings.BASE_DIR)
 # What dumpdata leaves out: made again by migrate (content types, permissions), or of no use
@@ -157,6 +163,7 @@ def figures(today: datetime.date) -> dict[str, Any]:
         "champions": champions,
         "counted_results": json.loads(json.dumps(results, default=str)),
         "replays": {"replayed": replayed, "differences": differences},
+        "copied_keys": copied_key_disagreements(),
     }
 
 
@@ -177,6 +184,11 @@ def compare(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
         )
     for label, side in (("before", before), ("after", after)):
         lines += [f"replay {label} the restore: {d}" for d in side["replays"]["differences"]]
+        lines += [
+            f"{key} {label} the restore: {count} rows differ from their source"
+            for key, count in side.get("copied_keys", {}).items()
+            if count
+        ]
     if before["replays"]["replayed"] != after["replays"]["replayed"]:
         lines.append(
             f"games replayed: {before['replays']['replayed']} before, "

@@ -49,6 +49,8 @@ def test_the_seeded_history_comes_back_identical(history):
     # result; the standings of all time, the years, the months and a range; the champions.
     figures = restore_drill.figures(datetime.date(2026, 11, 26))
     assert figures["replays"] == {"replayed": games, "differences": []}
+    assert set(figures["copied_keys"].values()) == {0}
+    assert "HandSeat.member" in figures["copied_keys"]
     assert "all/standard" in figures["standings"] and "2026-10/standard" in figures["standings"]
     assert "range/standard" in figures["standings"]
     assert figures["champions"]["months"], "no monthly champion in a year of club nights"
@@ -91,11 +93,13 @@ def test_a_changed_figure_is_named():
         "champions": {"months": []},
         "counted_results": [],
         "replays": {"replayed": 0, "differences": ["game 1: does not replay"]},
+        "copied_keys": {"HandSeat.member": 3, "WinYaku.member": 0},
     }
     assert restore_drill.compare(before, after) == [
         "standings all/standard: differs after the restore",
         "counted results: 1 before, 0 after, 1 missing or changed",
         "replay after the restore: game 1: does not replay",
+        "HandSeat.member after the restore: 3 rows differ from their source",
         "games replayed: 1 before, 0 after",
     ]
     assert restore_drill.compare(before, before) == []

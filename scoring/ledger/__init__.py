@@ -22,6 +22,8 @@ contract checks it). What it offers:
   (sent when what counts changes); the roll-ups' figures
   (:data:`TOTALS_AGGREGATES` and friends) for the standings.
 - **Export**: :func:`hanchan_record`.
+- **Soundness**: :func:`copied_key_disagreements` (the keys copied onto derived rows agree
+  with their sources; the restore drill checks it).
 - **Refusals**: :class:`LedgerError` and its kinds :class:`StaleHanchan`,
   :class:`DuplicateGame`, :class:`AlreadyImported`, :class:`UnknownNames`.
 
@@ -29,13 +31,14 @@ Modules (internal): ``plan`` (the engine once), ``create`` and ``write`` (the on
 stores engine results; ``rows`` builds the rows), ``confirmation`` (the trust rule),
 ``counts`` (what counts), ``totals`` (members' monthly and yearly totals), ``fingerprint``
 (one game stored once), ``services``, ``records`` and ``online`` (the writes above),
-``checks`` (what a write checks first), ``loading``, ``facts``, ``stored``, ``errors``,
-``refusals``.
+``checks`` (what a write checks first), ``copied_keys``, ``loading``, ``facts``, ``stored``,
+``errors``, ``refusals``.
 """
 
 from scoring.ledger.checks import plan_for, stored_game
 from scoring.ledger.confirmation import POLICIES, ConfirmationState, games_counted, one_refresh
 from scoring.ledger.confirmation import state_of as confirmation_state
+from scoring.ledger.copied_keys import copied_key_disagreements
 from scoring.ledger.counts import (
     counted_games,
     counted_results,
@@ -110,6 +113,7 @@ __all__ = [
     "UnknownNames",
     "Void",
     "confirmation_state",
+    "copied_key_disagreements",
     "counted_games",
     "counted_results",
     "counted_yaku",
