@@ -21,7 +21,7 @@ help:
 	@echo "make bench  run the benchmarks (python -m benchmarks; ARGS=)"
 	@echo "make faults a club night through a PostgreSQL restart, a killed worker, a network cut (restarts the local PostgreSQL; docs/capacity.md: Faults)"
 	@echo "make drill  restore drill: dump the database, restore it into a fresh one, compare the standings and replays"
-	@echo "make lint   ruff, lint-imports (the layers' contracts), missing migrations, mypy"
+	@echo "make lint   ruff (checks and format), lint-imports (the layers' contracts), missing migrations, mypy"
 	@echo "make clean  remove .venv, caches and collected static files (keeps db.sqlite3)"
 	@echo "make lock   pin the dependencies of pyproject.toml again in $(LOCK)"
 	@echo "Python for .venv: PYTHON=/path/to/python3.13 (default: scripts/find-python)"
@@ -90,6 +90,7 @@ drill: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
 	$(BIN)/python manage.py makemigrations --check --dry-run
 	$(BIN)/mypy clubsite scoring meetings tournaments ratings benchmarks

@@ -337,9 +337,7 @@ class Phone:
         body = None
         all_headers = {"Cookie": self.cookie, **headers}
         if fields is not None:
-            body = urllib.parse.urlencode(
-                [("csrfmiddlewaretoken", CSRF_SECRET), *fields]
-            ).encode()
+            body = urllib.parse.urlencode([("csrfmiddlewaretoken", CSRF_SECRET), *fields]).encode()
             all_headers |= {
                 "X-CSRFToken": CSRF_SECRET,
                 "Origin": self.base,

@@ -45,9 +45,7 @@ ISSUE_21: dict[tuple[int, int, int], int] = {
     (12, 4, 4): 13, (12, 6, 4): 42, (24, 8, 4): 24, (6, 4, 3): 9,
 }  # fmt: skip
 
-SIZES: list[tuple[int, int]] = [(n, 4) for n in range(8, 49, 4)] + [
-    (n, 3) for n in range(6, 37, 3)
-]
+SIZES: list[tuple[int, int]] = [(n, 4) for n in range(8, 49, 4)] + [(n, 3) for n in range(6, 37, 3)]
 ROUNDS = (4, 6, 8)
 DRAW_SECONDS = 2.0
 

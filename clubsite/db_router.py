@@ -28,9 +28,7 @@ from django.http import HttpRequest, HttpResponse
 
 DEFAULT = "default"
 # The URL names of the pages read from the replica (scoring/urls.py).
-REPLICA_PAGES = frozenset(
-    {"standings", "standings_export", "champions", "yaku_records", "what_if"}
-)
+REPLICA_PAGES = frozenset({"standings", "standings_export", "champions", "yaku_records", "what_if"})
 
 _reading_replica: ContextVar[bool] = ContextVar("clubsite_reading_replica", default=False)
 

@@ -33,6 +33,7 @@ mail_delivered = Signal()
 ``origin`` (the dict its sender gave :func:`send_each`) and ``recipient`` (its ``To``
 addresses joined by ", ", as :func:`send_each` reported it failed)."""
 
+
 class MailNotDelivered(Exception):
     """The last attempt at a message failed: its task ends failed, with this error."""
 

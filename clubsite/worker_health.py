@@ -75,4 +75,3 @@ def worker_state(now: datetime.datetime | None = None) -> str:
     now = now or timezone.now()
     stale = datetime.timedelta(seconds=HEARTBEAT_STALE_SECONDS)
     return "ok" if beat is not None and now - beat <= stale else "stale"
-

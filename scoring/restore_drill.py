@@ -85,8 +85,10 @@ def replay_differences() -> tuple[int, list[str]]:
     points by seat) or does not replay at all. A game with a correction waiting counts its
     earlier version, which its current hands no longer describe: it is left out."""
     counted: dict[int, list[tuple[int, int, int, int]]] = {}
-    for seat in counted_results().order_by("hanchan_id", "seat").values_list(
-        "hanchan_id", "seat", "final_score", "rank", "points"
+    for seat in (
+        counted_results()
+        .order_by("hanchan_id", "seat")
+        .values_list("hanchan_id", "seat", "final_score", "rank", "points")
     ):
         counted.setdefault(seat[0], []).append(seat[1:])
     games = (

@@ -17,7 +17,11 @@ pytestmark = pytest.mark.browser
 
 @pytest.mark.parametrize(("language", "heading"), [("ja", "タスクの一覧"), ("en", "Task queue")])
 def test_the_task_page_fits_a_phone(
-    phone: Any, staff_member: Member, queue: None, language: str, heading: str  # noqa: F811
+    phone: Any,
+    staff_member: Member,
+    queue: None,  # noqa: F811
+    language: str,
+    heading: str,
 ) -> None:
     phone.context.add_cookies(
         [{"name": "django_language", "value": language, "url": phone.base_url}]

@@ -95,9 +95,7 @@ def test_other_pages_and_every_write_use_the_default_database(replica, history):
     with CaptureQueriesContext(connections[REPLICA]) as on_replica:
         assert client.get(reverse("game_list")).status_code == 200
         assert client.get(reverse("member_detail", args=[history.m["A"].pk])).status_code == 200
-        response = client.post(
-            reverse("online_names"), {"service": "tenhou", "name": "Aoki_K"}
-        )
+        response = client.post(reverse("online_names"), {"service": "tenhou", "name": "Aoki_K"})
     assert response.status_code == 302
     assert on_replica.captured_queries == []
     assert OnlineName.objects.using("default").get(member=history.m["A"]).name == "Aoki_K"

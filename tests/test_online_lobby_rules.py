@@ -185,8 +185,7 @@ def test_the_game_page_says_the_lobby_rules_in_words(db, staff_member, language,
     [
         (
             "en",
-            "Lobby 1111 rules: start 30,000 · oka 0 · no renchan · red fives "
-            "· chips (not counted)",
+            "Lobby 1111 rules: start 30,000 · oka 0 · no renchan · red fives · chips (not counted)",
         ),
         (
             "ja",
@@ -308,9 +307,10 @@ def test_stewards_keep_the_clubs_lobbies_on_a_page(staff_member, member):
     assert OnlineLobby.objects.count() == 1
     page = steward_client(staff_member, "ja").get(reverse("online_lobbies")).content.decode()
     assert "クラブのオンライン対局室" in page and "<b>L1111</b>" in page
-    assert steward_client(member).post(
-        reverse("online_lobby_delete", args=[row.pk])
-    ).status_code == 403
+    assert (
+        steward_client(member).post(reverse("online_lobby_delete", args=[row.pk])).status_code
+        == 403
+    )
     client.post(reverse("online_lobby_delete", args=[row.pk]))
     assert OnlineLobby.objects.count() == 0
 
@@ -338,8 +338,10 @@ def test_the_upload_page_says_a_listed_lobbys_game_counts_under_the_clubs_rulese
 ):
     OnlineLobby.objects.create(service="majsoul", lobby="1111", ruleset_id="makura-1.5")
     upload = SimpleUploadedFile(MAJSOUL_30.name, MAJSOUL_30.read_bytes())
-    html = steward_client(staff_member, language).post(
-        reverse("game_import"), {"logs": [upload], "create_members": "on"}
-    ).content.decode()
+    html = (
+        steward_client(staff_member, language)
+        .post(reverse("game_import"), {"logs": [upload], "create_members": "on"})
+        .content.decode()
+    )
     assert words in html
     assert Hanchan.objects.get().ruleset_version.standings_key == "makura-1.5"

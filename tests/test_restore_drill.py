@@ -73,9 +73,7 @@ def test_a_restore_that_loses_something_fails_the_drill(history, monkeypatch):
     )
     errors = io.StringIO()
     with pytest.raises(CommandError, match=r"restore drill: \d+ difference\(s\) after restoring"):
-        call_command(
-            "restore_drill", "--today", TODAY, "--method", "dumpdata", stderr=errors
-        )
+        call_command("restore_drill", "--today", TODAY, "--method", "dumpdata", stderr=errors)
     lines = errors.getvalue().splitlines()
     assert "standings 2025/standard: differs after the restore" in lines
     assert not any(line.startswith(("counted results", "replay")) for line in lines)

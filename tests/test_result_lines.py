@@ -98,9 +98,9 @@ def test_a_line_that_does_not_settle_to_the_uma_is_refused_in_one_line():
 
 
 def test_a_line_in_tenths_settles_unrounded_and_a_ranked_lobbys_line_is_read():
-    tenths = read_result_lines(
-        "L1234 | 21:22 | 四般南喰赤－ | A(+40.9) B(+9.4) C(-11.2) D(-39.1)"
-    )[0]
+    tenths = read_result_lines("L1234 | 21:22 | 四般南喰赤－ | A(+40.9) B(+9.4) C(-11.2) D(-39.1)")[
+        0
+    ]
     settled = settle_line(tenths)
     assert settled.overrides == {"final_rounding": "none", "top_takes_remainder": False}
     assert settled.scores == (30900, 29400, 28800, 10900)
@@ -203,9 +203,12 @@ def brief_players(db: None) -> list[Member]:
 def test_a_player_pastes_their_line_and_it_waits_for_the_table(brief_players, member):
     page = logged_in(brief_players[0]).get(reverse("game_import"))
     assert 'name="lines"' in page.content.decode()
-    assert "You did not play in this game" in logged_in(member).post(
-        reverse("game_import"), {"lines": BRIEF, "played_on": "2026-11-20"}
-    ).content.decode()
+    assert (
+        "You did not play in this game"
+        in logged_in(member)
+        .post(reverse("game_import"), {"lines": BRIEF, "played_on": "2026-11-20"})
+        .content.decode()
+    )
     response = logged_in(brief_players[1]).post(
         reverse("game_import"), {"lines": BRIEF, "played_on": "2026-11-20"}
     )
@@ -234,24 +237,32 @@ def test_the_page_refuses_a_line_that_does_not_settle_in_the_readers_language(
     staff_member, language, words
 ):
     bad = BRIEF.replace("D(-40.0)", "D(-45.0)")
-    html = logged_in(staff_member, language).post(
-        reverse("game_import"), {"lines": f"{BRIEF}\n{bad}", "create_members": "on"}
-    ).content.decode()
+    html = (
+        logged_in(staff_member, language)
+        .post(reverse("game_import"), {"lines": f"{BRIEF}\n{bad}", "create_members": "on"})
+        .content.decode()
+    )
     assert words in html
     assert Hanchan.objects.count() == 1  # the good line alone
-    unreadable = logged_in(staff_member, language).post(
-        reverse("game_import"), {"lines": f"{BRIEF}\nhello"}
-    ).content.decode()
+    unreadable = (
+        logged_in(staff_member, language)
+        .post(reverse("game_import"), {"lines": f"{BRIEF}\nhello"})
+        .content.decode()
+    )
     expected = "Line 2 is not a Tenhou result line" if language == "en" else "2 行目は天鳳"
     assert expected in unreadable
 
 
 def test_a_file_of_lines_on_the_import_page_is_one_outcome_a_line(staff_member):
     upload = SimpleUploadedFile(LINES.name, LINES.read_bytes())
-    html = logged_in(staff_member).post(
-        reverse("game_import"),
-        {"logs": [upload], "create_members": "on", "played_on": "2021-12-31"},
-    ).content.decode()
+    html = (
+        logged_in(staff_member)
+        .post(
+            reverse("game_import"),
+            {"logs": [upload], "create_members": "on", "played_on": "2021-12-31"},
+        )
+        .content.decode()
+    )
     assert "Stored: 9. Refused: 1." in html
     assert "C2661 02:17" in html and "do not settle under Tenhou 3-player" in html
     assert Hanchan.objects.filter(final_scores_only=True).count() == 9

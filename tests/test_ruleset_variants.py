@@ -161,8 +161,14 @@ def test_an_unknown_variant_is_refused_and_nothing_is_written(members, client_fo
 @pytest.mark.parametrize(
     ("language", "words"),
     [
-        ("en", ["Variant: East round only (short of time)", "tonpuusen (East round)",
-                "South, West, North"]),
+        (
+            "en",
+            [
+                "Variant: East round only (short of time)",
+                "tonpuusen (East round)",
+                "South, West, North",
+            ],
+        ),
         ("ja", ["バリエーション：東場のみ（時間のないとき）"]),
     ],
 )

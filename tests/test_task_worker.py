@@ -112,9 +112,7 @@ def test_a_notice_waits_for_the_worker_and_reaches_the_outbox(coordinator, playe
 # -- retries -----------------------------------------------------------------------------------
 
 
-def test_a_refused_mail_is_tried_again_later_and_delivered(
-    coordinator, players, refusing
-):
+def test_a_refused_mail_is_tried_again_later_and_delivered(coordinator, players, refusing):
     started = timezone.now()
     provisional(coordinator, players)
     run_worker()
@@ -162,9 +160,7 @@ def test_a_refused_mail_is_tried_again_later_and_delivered(
     assert [row_in_english(r).label for r in waiting] == ["Scheduled meetup reminders"]
 
 
-def test_the_waits_grow_and_the_last_failure_shows_on_the_stewards_page(
-    member, refusing
-):
+def test_the_waits_grow_and_the_last_failure_shows_on_the_stewards_page(member, refusing):
     message = EmailMessage("Hello", "Body", "club@example.org", ["aoki@example.org"])
     assert send_each([message], "greeting") == (0, ["aoki@example.org"])
     waits = []

@@ -64,9 +64,7 @@ def board_client(member: Member | None, language: str) -> Client:
 
 
 def state_of(html: str, table: int) -> str:
-    match = re.search(
-        rf'id="board-table-{table}".*?data-state="([a-z_]+)">([^<]+)<', html, re.S
-    )
+    match = re.search(rf'id="board-table-{table}".*?data-state="([a-z_]+)">([^<]+)<', html, re.S)
     assert match, table
     return f"{match.group(1)}: {match.group(2)}"
 

@@ -245,7 +245,10 @@ def test_a_three_player_game_under_a_four_player_ruleset_is_refused() -> None:
     sanma["final_scores"] = {"scores": [50000, 35000, 20000]}
     refusal = rescore(sanma, load_ruleset("tenhou-4p"))
     assert refusal == Refusal(
-        PLAYERS_DIFFER, None, refusal.message, {"players": 3, "other": 4}  # type: ignore[union-attr]
+        PLAYERS_DIFFER,
+        None,
+        refusal.message,  # type: ignore[union-attr]
+        {"players": 3, "other": 4},
     )
 
 
@@ -380,9 +383,7 @@ def test_three_player_games_are_offered_three_player_rules_only(
         "hands": [],
         "final_scores": {"scores": [50000, 35000, 20000]},
     }
-    hanchan_import(
-        record=game, members_by_name={m.display_name: m for m in three}, played_on=DAY
-    )
+    hanchan_import(record=game, members_by_name={m.display_name: m for m in three}, played_on=DAY)
     response = client_for(four[0]).get(
         "/standings/what-if/", {"period": "all", "ruleset": "sanma-float", "to": "tenhou-4p"}
     )

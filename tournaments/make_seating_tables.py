@@ -91,9 +91,7 @@ def one_round_more(players: int, fewer: Rounds, size: int, seed: int) -> Rounds:
 def annealed(players: int, start: Rounds, seed: int, steps: int, temperature: float) -> Rounds:
     rounds = [[list(table) for table in rnd] for rnd in start]
     meet = meet_of(players, rounds)
-    return anneal(
-        rounds, meet, random.Random(seed), steps=steps, start_temperature=temperature
-    )
+    return anneal(rounds, meet, random.Random(seed), steps=steps, start_temperature=temperature)
 
 
 def improve(

@@ -153,4 +153,3 @@ def anneal_draw(
             add_meetings(meet, table, 1)
         groups.append(rnd)
     return anneal(groups, meet, rng, steps=steps, start_temperature=40.0)
-

@@ -220,9 +220,7 @@ def _settlement(
             except RecordError:
                 continue
             if final_settlement(trial, scores).points == tuple(stated):
-                return {key: candidate[key] for key in candidate if key not in base} | {
-                    "uma": uma
-                }
+                return {key: candidate[key] for key in candidate if key not in base} | {"uma": uma}
     return None
 
 

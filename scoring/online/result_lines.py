@@ -264,8 +264,7 @@ def settle_line(line: ResultLine, ruleset_id: str | None = None) -> SettledLine:
         )
     if preset.uma_floating:
         raise LogError(
-            f"{line.where}: {ruleset_id} has floating uma: a result line cannot be settled "
-            "under it"
+            f"{line.where}: {ruleset_id} has floating uma: a result line cannot be settled under it"
         )
     base = lobby_overrides(line, preset, club=club)
     attempts = [base]

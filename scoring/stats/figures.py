@@ -95,6 +95,7 @@ HAND_EXTRAS: dict[str, Any] = {
     "riichi_deal_ins": Count("pk", filter=Q(riichi=True, dealt_in=True) & NOT_CHOMBO),
 }
 
+
 def number(row: dict[str, Any], key: str) -> int:
     """An aggregate as an int: ``None`` over no rows is 0; PostgreSQL sums bigints as
     numeric, which arrive as ``Decimal``."""
@@ -110,9 +111,7 @@ def player_figures(member_id: int, chosen: Selection) -> PlayerFigures:
         **{f"figure_{key}": value for key, value in game_aggregates(chosen.players).items()}
     )
     g = {key.removeprefix("figure_"): number(game, key) for key in game}
-    facts = HandSeat.objects.filter(
-        member_id=member_id, hanchan_id__in=seats.values("hanchan_id")
-    )
+    facts = HandSeat.objects.filter(member_id=member_id, hanchan_id__in=seats.values("hanchan_id"))
     counted = {f"figure_{key}": value for key, value in (HAND_COUNTS | HAND_EXTRAS).items()}
     hand = facts.aggregate(**counted)
     h = {key.removeprefix("figure_"): number(hand, key) for key in hand}

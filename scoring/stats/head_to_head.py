@@ -133,9 +133,7 @@ def opponents(member_id: int, chosen: Selection) -> list[tuple[int, str]]:
     counted = counted_seats(chosen)
     shared = counted.filter(member_id=member_id).values("hanchan_id")
     return list(
-        Member.objects.filter(
-            pk__in=counted.filter(hanchan_id__in=shared).values("member_id")
-        )
+        Member.objects.filter(pk__in=counted.filter(hanchan_id__in=shared).values("member_id"))
         .exclude(pk=member_id)
         .order_by("display_name", "pk")
         .values_list("pk", "display_name")

@@ -89,8 +89,9 @@ def online_lobbies_page(request: HttpRequest) -> HttpResponse:
     else:
         form = OnlineLobbyForm()
     labels = dict(ruleset_choices())
-    lobbies = [(row, labels.get(row.ruleset_id, row.ruleset_id))
-               for row in OnlineLobby.objects.all()]
+    lobbies = [
+        (row, labels.get(row.ruleset_id, row.ruleset_id)) for row in OnlineLobby.objects.all()
+    ]
     return render(request, "scoring/online_lobbies.html", {"form": form, "lobbies": lobbies})
 
 

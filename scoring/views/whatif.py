@@ -175,9 +175,10 @@ def what_if_page(request: HttpRequest) -> HttpResponse:
     filters = read_filters(request.GET, st.year_period(today.year), with_sort=False)
     versions = counted_versions(filters.ruleset_ids)
     own = list(dict.fromkeys(versions.ruleset_of.values())) or list(versions.ruleset_ids)
-    players = next(iter(versions.players_of.values()), 0) or load_ruleset(
-        split_key(versions.ruleset_ids[0])[0]
-    ).players
+    players = (
+        next(iter(versions.players_of.values()), 0)
+        or load_ruleset(split_key(versions.ruleset_ids[0])[0]).players
+    )
     offered = same_family(players)
     other = chosen_other(request.GET.get("to", ""), offered, own)
     games = period_games(
@@ -201,9 +202,7 @@ def what_if_page(request: HttpRequest) -> HttpResponse:
         "rulesets": [ruleset_label(r) for r in own],
         "other": other,
         "other_label": ruleset_label(other.id),
-        "choices": [
-            Choice(r.id, ruleset_label(r.id), r.id == other.id) for r in offered
-        ],
+        "choices": [Choice(r.id, ruleset_label(r.id), r.id == other.id) for r in offered],
         "hidden": base,
         # The period filters keep the ruleset re-scored under.
         "keep_params": [("to", other.id)],

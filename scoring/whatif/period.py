@@ -61,9 +61,9 @@ def period_games(
     ).values_list("hanchan_id", "index", "member_id", "member__display_name"):
         players[hanchan_id].append((index, member_id, name))
     hands: dict[int, list[tuple[int, Any]]] = {row[0]: [] for row in rows}
-    for hanchan_id, sequence, data in HandEntry.objects.filter(
-        hanchan_id__in=chosen
-    ).values_list("hanchan_id", "sequence", "data"):
+    for hanchan_id, sequence, data in HandEntry.objects.filter(hanchan_id__in=chosen).values_list(
+        "hanchan_id", "sequence", "data"
+    ):
         hands[hanchan_id].append((sequence, data))
     stored: dict[int, dict[int, tuple[int, int, int]]] = {row[0]: {} for row in rows}
     for hanchan_id, seat, points, rank, final_score in (

@@ -101,10 +101,7 @@ def what_if(games: Iterable[Game], other: Ruleset) -> WhatIf:
     place_before = places(before)
     place_after = places(after)
     lines = sorted(
-        (
-            Line(m, played[m], before[m], after[m], place_before[m], place_after[m])
-            for m in played
-        ),
+        (Line(m, played[m], before[m], after[m], place_before[m], place_after[m]) for m in played),
         key=lambda line: (-line.after, -line.before, line.member_id),
     )
     return WhatIf(
