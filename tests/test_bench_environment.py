@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import os
 import re
-
-import pytest
+from unittest import mock
 
 from benchmarks.scratch_db import bench_environment, use_bench_environment
 
@@ -61,28 +60,33 @@ def test_the_callers_settings_module_and_key_are_kept_the_rest_overwritten() -> 
     }
 
 
-def test_use_sets_them_in_this_process(monkeypatch: pytest.MonkeyPatch) -> None:
-    # monkeypatch puts back every name touched here, and removes the new ones, afterwards.
-    for name in (
-        "DATABASE_URL",
-        "DJANGO_DEBUG",
-        "DJANGO_ALLOWED_HOSTS",
-        "CLUB_TASKS_BACKEND",
-        "DJANGO_SECURE_SSL_REDIRECT",
-        "DJANGO_SESSION_COOKIE_SECURE",
-        "DJANGO_CSRF_COOKIE_SECURE",
-    ):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("DJANGO_SECRET_KEY", "kept")
-    monkeypatch.delenv("DJANGO_SETTINGS_MODULE")
-    use_bench_environment(
-        SERVER, "clubsite_bench_capacity_7", secret_prefix="capacity-", tasks_backend="database"
-    )
-    assert (
-        os.environ["DATABASE_URL"] == "postgres://postgres@127.0.0.1:5432/clubsite_bench_capacity_7"
-    )
-    assert os.environ["DJANGO_SETTINGS_MODULE"] == "clubsite.settings"
-    assert os.environ["DJANGO_SECRET_KEY"] == "kept"
-    assert os.environ["DJANGO_DEBUG"] == "0"
-    assert os.environ["CLUB_TASKS_BACKEND"] == "database"
-    assert os.environ["DJANGO_CSRF_COOKIE_SECURE"] == "0"
+def test_use_sets_them_in_this_process() -> None:
+    # The whole environment is put back afterwards, the names this test never had included:
+    # a test run after it starts gunicorn with a copy of it (tests/test_gunicorn_conf.py).
+    before = dict(os.environ)
+    with mock.patch.dict(os.environ):
+        for name in (
+            "DATABASE_URL",
+            "DJANGO_DEBUG",
+            "DJANGO_ALLOWED_HOSTS",
+            "CLUB_TASKS_BACKEND",
+            "DJANGO_SECURE_SSL_REDIRECT",
+            "DJANGO_SESSION_COOKIE_SECURE",
+            "DJANGO_CSRF_COOKIE_SECURE",
+            "DJANGO_SETTINGS_MODULE",
+        ):
+            os.environ.pop(name, None)
+        os.environ["DJANGO_SECRET_KEY"] = "kept"
+        use_bench_environment(
+            SERVER, "clubsite_bench_capacity_7", secret_prefix="capacity-", tasks_backend="database"
+        )
+        assert (
+            os.environ["DATABASE_URL"]
+            == "postgres://postgres@127.0.0.1:5432/clubsite_bench_capacity_7"
+        )
+        assert os.environ["DJANGO_SETTINGS_MODULE"] == "clubsite.settings"
+        assert os.environ["DJANGO_SECRET_KEY"] == "kept"
+        assert os.environ["DJANGO_DEBUG"] == "0"
+        assert os.environ["CLUB_TASKS_BACKEND"] == "database"
+        assert os.environ["DJANGO_CSRF_COOKIE_SECURE"] == "0"
+    assert dict(os.environ) == before
