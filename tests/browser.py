@@ -8,11 +8,17 @@ Screenshots go to tests/screenshots/ (ignored by git).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+import uuid
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from clubsite.models import Member
+from scoring.ledger import hanchan_start, hand_record
+from scoring.models import Hanchan
+from scoring.standings.periods import club_today
 
 CHROMIUM = Path("/usr/bin/chromium")
 SCREENSHOTS = Path(__file__).parent / "screenshots"
@@ -78,3 +84,18 @@ def kept_tap(page: Any, control: Any) -> None:
         page.remove_listener("request", listen)
     assert element.is_checked()
     assert sent == [], "a kept tap asked the server"
+
+
+def game_in_play(four: Sequence[Member], by: Member) -> Hanchan:
+    """A Makura 1.5 game started today by ``by`` with ``four`` seated, one hand in (seat 1's
+    mangan ron off seat 2: 37,000 / 13,000): the table screen a browser test opens."""
+    game = hanchan_start(ruleset_id="makura-1.5", members=list(four), played_on=club_today(), by=by)
+    hand_record(
+        hanchan_id=game.pk,
+        hand={"result": "ron", "loser": 2, "wins": [{"winner": 1, "limit": "mangan"}]},
+        expected_version=game.version,
+        request_id=uuid.uuid4(),
+        by=by,
+        user_id=by.user_id,
+    )
+    return game

@@ -11,18 +11,17 @@ from __future__ import annotations
 
 import datetime
 import random
-import uuid
 from typing import Any
 
 import pytest
 from django.urls import reverse
 
 from clubsite.models import Member
-from scoring.ledger import hanchan_import, hanchan_start, hand_record
+from scoring.ledger import hanchan_import
 from scoring.models import Hanchan
 from scoring.sample_games import sample_hands
 from scoring.standings.periods import club_today
-from tests.browser import PHONE, screenshot
+from tests.browser import PHONE, game_in_play, screenshot
 from tests.test_browser_confirmation import log_in
 
 pytestmark = pytest.mark.browser
@@ -68,17 +67,7 @@ def games(
         by=member,
         steward=True,
     )
-    in_play = hanchan_start(
-        ruleset_id="makura-1.5", members=four, played_on=club_today(), by=member
-    )
-    hand_record(
-        hanchan_id=in_play.pk,
-        hand={"result": "ron", "loser": 2, "wins": [{"winner": 1, "limit": "mangan"}]},
-        expected_version=in_play.version,
-        request_id=uuid.uuid4(),
-        by=member,
-        user_id=member.user_id,
-    )
+    in_play = game_in_play(four, member)
     return {"finished": finished, "in_play": in_play}
 
 

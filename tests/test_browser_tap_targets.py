@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import datetime
 import random
-import uuid
 from typing import Any
 
 import pytest
@@ -38,11 +37,11 @@ from django.urls import reverse
 from clubsite.models import Member
 from meetings import services as meetups
 from meetings.models import Venue
-from scoring.ledger import hanchan_import, hanchan_start, hand_record
+from scoring.ledger import hanchan_import
 from scoring.models import Hanchan
 from scoring.sample_games import sample_hands
 from scoring.standings import club_today
-from tests.browser import PHONE, screenshot
+from tests.browser import PHONE, game_in_play, screenshot
 from tests.conftest import make_member
 from tests.test_browser_confirmation import log_in
 from tests.test_tournaments import play_round
@@ -189,17 +188,7 @@ def club(
     games = [_import_game(four, rng, 3), _import_game(four[::-1], rng, 2)]
     games.append(_import_game([member, *others[:3]], rng, 1))
     # A game in play at the table screen, a hand in: 37,000 / 13,000.
-    in_play = hanchan_start(
-        ruleset_id="makura-1.5", members=four, played_on=club_today(), by=member
-    )
-    hand_record(
-        hanchan_id=in_play.pk,
-        hand={"result": "ron", "loser": 2, "wins": [{"winner": 1, "limit": "mangan"}]},
-        expected_version=in_play.version,
-        request_id=uuid.uuid4(),
-        by=member,
-        user_id=member.user_id,
-    )
+    in_play = game_in_play(four, member)
     # Last month's game makes a monthly champion, who leads the Grand Champion race.
     last_month = club_today().replace(day=1) - datetime.timedelta(days=1)
     _import_game(four, rng, (club_today() - last_month).days)
