@@ -37,7 +37,7 @@ from benchmarks.online_import import run_online_import_bench, run_online_store_b
 from benchmarks.ratings import run_ratings_bench
 from benchmarks.seating import run_seating_bench
 from benchmarks.standings import run_standings_bench
-from benchmarks.timing import best_rate
+from benchmarks.timing import best_rate, best_rates
 from benchmarks.whatif import run_whatif_bench
 from scoring.engine import hand_payment, legal_fu, load_ruleset, replay_record
 from scoring.sample_games import sample_records
@@ -84,8 +84,7 @@ def main() -> int:
                 calculate(han, fu, configs[(dealer, tsumo)])
         return repeat * len(grid)
 
-    ours = best_rate(engine)
-    theirs = best_rate(reference)
+    ours, theirs = best_rates(engine, reference)
 
     records = [r for ruleset in ("makura-1.5", "tenhou-4p") for r in sample_records(ruleset, 100)]
     hands = sum(len(r["hands"]) for r in records)

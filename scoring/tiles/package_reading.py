@@ -137,13 +137,13 @@ def package_reading(
     assert response.fu is not None and response.yaku is not None
     opened = bool(response.is_open_hand)
     yaku = tuple(
-        Yaku(YAKU_NAMES.get(y.yaku_id, _snake(y.name)), y.han_open if opened else y.han_closed)
+        Yaku(_yaku_name(y.yaku_id, y.name), y.han_open if opened else y.han_closed)
         for y in response.yaku
     )
     return RawValue(
         yaku=yaku,
         yakuman_names=frozenset(
-            YAKU_NAMES.get(y.yaku_id, _snake(y.name)) for y in response.yaku if y.is_yakuman
+            _yaku_name(y.yaku_id, y.name) for y in response.yaku if y.is_yakuman
         ),
         fu=response.fu,
         fu_details=tuple((d["reason"], d["fu"]) for d in response.fu_details or ()),
@@ -175,8 +175,12 @@ _REFUSALS = {
 }
 
 
-def _snake(name: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
+def _yaku_name(yaku_id: int, name: str) -> str:
+    """Our id of the package's yaku ``yaku_id``: its ``YakuConfig`` name, or for a yaku
+    a later package adds, its English ``name`` in snake case. (Looked up first: the
+    regular expression was a tenth of a valuation when it ran for every yaku.)"""
+    known = YAKU_NAMES.get(yaku_id)
+    return known if known is not None else re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
 
 
 def package_meld(meld: Meld) -> PackageMeld:
