@@ -80,24 +80,31 @@ def tap_row(field: BoundField, label_class: str = "tap") -> SafeString:
     checked = set(widget.format_value(field.value()))
     id_ = widget.attrs.get("id") or field.auto_id
     # The attributes Django gives every option (required, aria-invalid on an error, ...), in
-    # its order: the widget's, the field's, then checked; the id numbered per option.
+    # its order: the widget's, the field's, then checked; the id numbered per option. They
+    # are the same on every option but the id and checked: written once, either side of it.
     base = {**widget.attrs, **field.build_widget_attrs({"id": id_} if id_ else {})}
+    option_id = base.get("id")
+    names = list(base)
+    at = names.index("id") if option_id else len(names)
+    before = _attributes({name: base[name] for name in names[:at]})
+    after = _attributes({name: base[name] for name in names[at + 1 :]})
+    numbered = bool(option_id) and widget.add_id_index
+    plain_id = "" if not option_id else _attributes({"id": option_id})
     name = conditional_escape(field.html_name)
     css = conditional_escape(label_class)
+    start = f'<label class="{css}"><input type="{widget.input_type}" name="{name}" value="'
     parts = []
     one_checked = False
     for index, (value, label) in enumerate(field.field.choices):  # type: ignore[attr-defined]
         text = "" if value is None else str(value)
-        attrs = dict(base)
         # A radio group checks its first match only, as Django's optgroups does.
+        tick = ""
         if text in checked and (widget.allow_multiple_selected or not one_checked):
-            attrs["checked"] = True
+            tick = " checked"
             one_checked = True
-        if attrs.get("id") and widget.add_id_index:
-            attrs["id"] = f"{attrs['id']}_{index}"
+        ident = _attributes({"id": f"{option_id}_{index}"}) if numbered else plain_id
         parts.append(
-            f'<label class="{css}"><input type="{widget.input_type}" name="{name}"'
-            f' value="{conditional_escape(text)}"{_attributes(attrs)}><span>'
+            f'{start}{conditional_escape(text)}"{before}{ident}{after}{tick}><span>'
             f"{conditional_escape(label)}</span></label>"
         )
     return mark_safe("".join(parts))  # every part escaped above
