@@ -17,6 +17,7 @@ every game must hold exactly the hands its client confirmed.
 
 from __future__ import annotations
 
+import gzip
 import os
 import random
 import socket
@@ -214,13 +215,14 @@ class _ServerClock:
 
 class _Phone:
     """A logged-in phone on the table screen: each POST an htmx request (``HX-Request``)
-    whose body is form-urlencoded, as htmx sends a form without files; ``clock`` the
-    server's CPU time for them."""
+    whose body is form-urlencoded, as htmx sends a form without files, and whose answer may
+    come gzipped, as a phone's browser accepts (the server's compressing is in its CPU);
+    ``clock`` the server's CPU time for them."""
 
     def __init__(self, member: Any) -> None:
         from django.test import Client
 
-        self.client = Client(headers={"hx-request": "true"})
+        self.client = Client(headers={"hx-request": "true", "accept-encoding": "gzip"})
         self.client.force_login(member.user)
         self.clock = _ServerClock(self.client.handler)
         self.client.handler = self.clock  # type: ignore[assignment]  # a wrapper, same calls
@@ -228,6 +230,12 @@ class _Phone:
     def post(self, url: str, fields: dict[str, Any]) -> Any:
         body = urllib.parse.urlencode(fields, doseq=True)
         return self.client.post(url, body, content_type="application/x-www-form-urlencoded")
+
+
+def _uncompressed(answer: Any) -> bytes:
+    """The body of a test client's ``answer``, unzipped if the server gzipped it."""
+    body: bytes = answer.content
+    return gzip.decompress(body) if answer.get("Content-Encoding") == "gzip" else body
 
 
 def _statements(count: bool) -> Any:
@@ -282,7 +290,7 @@ def _htmx_phone(members: list[Any]) -> list[str]:
                 phone.post(f"/games/{game}/hands/preview/", {**base, **tapped})
             answer = phone.post(f"/games/{game}/hands/", {**base, **fields})
         assert answer.status_code == 200, (number, answer.status_code)
-        return phone.clock.ms, len(statements), len(answer.content)
+        return phone.clock.ms, len(statements), len(_uncompressed(answer))
 
     cpu: dict[int, float] = {}
     statements: dict[int, int] = {}
