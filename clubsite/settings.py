@@ -359,8 +359,13 @@ SECURE_CSP = {
 # (a few guesses at each of many usernames: password spraying; clubsite.accounts.LoginFailures
 # gives each lockout parameter its limit). A steward can lift a lockout in the admin ("Access
 # attempts") or with `manage.py axes_reset_username NAME` / `axes_reset_ip ADDRESS`.
+# clubsite.auth_backends.MemberModelBackend loads the member profile with the user (one
+# query less on every page); Django's own path stays listed after it only for the sessions
+# logged in before it (see that module: nobody is logged out at the deploy, and a wrong
+# password is still hashed once).
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
+    "clubsite.auth_backends.MemberModelBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = int(os.environ.get("CLUB_LOGIN_FAILURE_LIMIT", "5"))

@@ -12,12 +12,16 @@ import re
 from collections.abc import Callable
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from clubsite.models import Member
 from scoring import standings as st
+from scoring.history_seeding import seed_history
 from scoring.sample_games import sample_hands as hands_of
+from scoring.views import player as player_views
 from tests.test_standings import D, build_history, queries_of, store
 
 
@@ -132,3 +136,45 @@ def test_the_champions_page_shows_a_year_at_a_time(
     assert "January 2024" in months and "December 2024" in months
     assert "2025" not in months.split("</table>")[0]
     assert 'aria-current="page">2024' in old
+
+
+# A member's all-time page, charted by month (beyond CHART_GAMES games): the session, the
+# user with the viewer's profile, the member with their online names, the stored rulesets (the
+# filter), the versions counted, the monthly totals with the hand sums, the latest games, the
+# page of games, the ratings.
+PLAYER_PAGE_QUERIES = 9
+
+
+@pytest.mark.parametrize("years", [1, 3])
+def test_the_page_costs_the_same_queries_for_1_and_3_years_and_reads_a_page_of_games(
+    db: None,
+    years: int,
+    client_for: Callable[[Member], Client],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A chart by month beyond 40 games (as beyond CHART_GAMES on a club's page), pages of 10
+    # games (of GAMES_PER_PAGE): the shapes of a regular's ten years, without seeding them.
+    monkeypatch.setattr(player_views, "CHART_GAMES", 40)
+    monkeypatch.setattr(player_views, "GAMES_PER_PAGE", 10)
+    today = st.club_today()
+    seed_history(years=years, members=10, seed=3, games_per_night=2, end=today)
+    busiest = max(st.period_standings(st.all_time_period()).rows, key=lambda row: row.games)
+    assert busiest.games == {1: 46, 3: 142}[years]
+    member = Member.objects.get(pk=busiest.member_id)
+    client = client_for(member)
+    client.cookies["django_language"] = "en"
+    url = reverse("member_detail", args=[member.pk]) + "?period=all"
+    client.get(url)
+    for page_number, offset in [(1, ""), (2, " OFFSET 10")]:
+        with CaptureQueriesContext(connection) as queries:
+            page = client.get(f"{url}&page={page_number}")
+        assert page.status_code == 200
+        assert len(queries) == PLAYER_PAGE_QUERIES
+        # The games list: one query for its 10 games, at the page's offset; no other query
+        # reads the member's games (the chart goes by month, the totals by month or year).
+        seats = [q["sql"] for q in queries if 'FROM "scoring_countedseat"' in q["sql"]]
+        assert len(seats) == 2
+        assert [s for s in seats if s.endswith(f"LIMIT 10{offset}")] == [seats[1]]
+        assert seats[0].endswith("LIMIT 20")  # the ranks chart's latest games
+        assert page.text.count('<tr id="game-') == 10
+        assert f"Page {page_number} of {-(-busiest.games // 10)}" in page.text

@@ -9,10 +9,10 @@ Points are integers in points. The figures equal :func:`scoring.standings.player
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields
 from datetime import date
-from typing import overload
+from typing import Any, overload
 
 from django.db.models import Sum
 
@@ -29,6 +29,9 @@ from scoring.standings.player import (
     member_games_of,
     monthly_totals,
 )
+
+# The ``HandStats`` fields, each the sum of the ``MemberMonth`` column of that name.
+HAND_FIELDS = tuple(field.name for field in fields(HandStats))
 
 
 class GameList(Sequence[MemberGame]):
@@ -108,15 +111,16 @@ def player_page(
     """The player page of ``member_id`` over ``period`` (see :class:`PlayerPage`); the
     cumulative chart goes game by game up to ``chart_games`` games, month by month beyond.
 
-    Five queries for a month-aligned period with more than ``chart_games`` games (ruleset
-    versions, monthly totals, latest games, hand sums; each page of games one more), one
-    more for the games of a shorter period; a custom date range reads its games.
+    Three queries for a month-aligned period with more than ``chart_games`` games (ruleset
+    versions, monthly totals with their hand sums, latest games; each page of games one
+    more), one more for the games of a shorter period; a custom date range reads its games
+    and sums its hands (five).
     """
     counted = counted_versions(ruleset_ids)
     start, end = period.start, period.end
     games: list[MemberGame] | None = None
     if month_aligned(start, end):
-        months = _month_totals(counted, member_id, start, end)
+        months, hands = _month_totals(counted, member_id, start, end)
         count = sum(m.games for m in months)
         if count <= chart_games:
             games = member_games_of(counted, member_id, start, end)
@@ -124,6 +128,7 @@ def player_page(
         games = member_games_of(counted, member_id, start, end)
         months = monthly_totals(games)
         count = len(games)
+        hands = hand_stats_of(counted, member_id, start, end)
     by_month = count > chart_games
     if by_month:
         cumulative = _monthly_cumulative(months)
@@ -143,15 +148,21 @@ def player_page(
         cumulative_by_month=by_month,
         games=GameList(counted, member_id, period, count),
         last_games=tuple(latest),
-        hands=hand_stats_of(counted, member_id, start, end),
+        hands=hands,
         units=counted.units,
         uma_ep=sum(m.uma_ep for m in months),
         chips=sum(m.chips for m in months),
     )
 
 
-def _month_totals(counted: Versions, member_id: int, start: date, end: date) -> list[MonthTotal]:
-    rows = (
+def _month_totals(
+    counted: Versions, member_id: int, start: date, end: date
+) -> tuple[list[MonthTotal], HandStats]:
+    """The member's totals per month with games, oldest first, and the hand statistics of
+    all those months: one query over the member's monthly totals, whose rows each carry
+    both (a second aggregate over the same rows would visit them again, ten years' worth
+    of scattered rows for an all-time page)."""
+    rows: list[Mapping[str, Any]] = list(
         MemberMonth.objects.filter(
             member_id=member_id,
             ruleset_version_id__in=list(counted.ids),
@@ -164,10 +175,13 @@ def _month_totals(counted: Versions, member_id: int, start: date, end: date) -> 
             ranks=Sum("rank_sum"),
             uma_ep=Sum("uma_ep"),
             chips=Sum("chips"),
+            **{name: Sum(name) for name in HAND_FIELDS},
         )
         .order_by("month")
     )
-    return [
+    sums: dict[str, int] = {name: sum(int(row[name] or 0) for row in rows) for name in HAND_FIELDS}
+    hands = HandStats(**sums)
+    months = [
         MonthTotal(
             row["month"].year,
             row["month"].month,
@@ -180,6 +194,7 @@ def _month_totals(counted: Versions, member_id: int, start: date, end: date) -> 
         for row in rows
         if row["games"]
     ]
+    return months, hands
 
 
 def _monthly_cumulative(months: Sequence[MonthTotal]) -> list[CumulativePoint]:
