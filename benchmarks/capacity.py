@@ -287,7 +287,7 @@ def _seat_tables(count: int) -> list[tuple[list[Any], list[str]]]:
             members.append(Member.objects.create(user=user, display_name=f"C{table}-{seat}"))
             session = SessionStore()
             session["_auth_user_id"] = str(user.pk)
-            session["_auth_user_backend"] = "django.contrib.auth.backends.ModelBackend"
+            session["_auth_user_backend"] = "clubsite.auth_backends.MemberModelBackend"
             session["_auth_user_hash"] = user.get_session_auth_hash()
             session.create()
             sessions.append(session.session_key or "")

@@ -571,7 +571,7 @@ def _members() -> list[list[tuple[Any, str]]]:
             member = Member.objects.create(user=user, display_name=f"F{table}-{seat}")
             session = SessionStore()
             session["_auth_user_id"] = str(user.pk)
-            session["_auth_user_backend"] = "django.contrib.auth.backends.ModelBackend"
+            session["_auth_user_backend"] = "clubsite.auth_backends.MemberModelBackend"
             session["_auth_user_hash"] = user.get_session_auth_hash()
             session.create()
             seats.append((member, session.session_key or ""))

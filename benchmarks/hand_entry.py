@@ -85,7 +85,7 @@ def _setup_club() -> list[tuple[int, str]]:
         )
         session = SessionStore()
         session["_auth_user_id"] = str(members[0].user.pk)
-        session["_auth_user_backend"] = "django.contrib.auth.backends.ModelBackend"
+        session["_auth_user_backend"] = "clubsite.auth_backends.MemberModelBackend"
         session["_auth_user_hash"] = members[0].user.get_session_auth_hash()
         session.create()
         tables.append((game.pk, session.session_key or ""))
