@@ -359,7 +359,7 @@ def offline_pads(rs: Ruleset) -> dict[str, Any]:
         "columns": [han_label(h) for h in range(1, GRID_HAN + 1)] if rs.fu_scoring else [],
         "limits": [{"value": v, "label": str(label)} for v, label in LIMIT_LABELS.items()],
         "pads": pads,
-        "moreLabel": _("More fu and counted han"),
+        "moreLabel": _("50+ fu, 5+ han"),
         "hanCaption": _("Counted hands: 5 han and more"),
     }
 
