@@ -253,8 +253,12 @@ def _statements(count: bool) -> Any:
 # A ron as the table screen sends it (issue 24 item 3): who dealt in (that is the ron), who
 # won, a riichi, the value, then the confirm. The riichi, tapped before the value, is kept by
 # the page and sent with the value's preview (static/js/table.js): 3 previews and the confirm.
-RON_TAPS = [("loser", "2", True), ("winners", "1", True), ("riichi", "1", False)]
-RON_TAPS += [("value_1", "3-30", True)]
+RON_TAPS = [
+    ("loser", "2", True),
+    ("winners", "1", True),
+    ("riichi", "1", False),
+    ("value_1", "3-30", True),
+]
 
 
 def _htmx_phone(members: list[Any]) -> list[str]:
