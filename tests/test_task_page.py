@@ -95,6 +95,25 @@ def test_only_stewards_see_it_and_their_menu_links_it(member, staff_member, clie
     assert '<a href="/tasks/">' not in client_for(member).get("/").text
 
 
+def test_a_superuser_steward_is_linked_to_every_task_in_the_admin(staff_member, settings):
+    """Issue 32 item 2: the link reversed the admin URL under the package's name
+    (``django_tasks_db``) instead of its app label (``django_tasks_database``), so the page
+    answered 500 for every superuser; a plain steward never reached that line."""
+    settings.TASKS = DATABASE
+    staff_member.user.is_superuser = True
+    staff_member.user.save()
+    text = page(staff_member, "en")
+    assert '<a href="/admin/django_tasks_database/dbtaskresult/">' in text
+    assert "Every task, with its traceback, in the admin" in text
+    assert "/admin/django_tasks_database/" not in page_of_plain_steward(settings)
+
+
+def page_of_plain_steward(settings) -> str:
+    from tests.conftest import make_member
+
+    return page(make_member("imai", "Imai", "いまい", is_staff=True), "en")
+
+
 def test_a_message_as_a_task_argument_round_trips():
     from clubsite.mail import message_data, message_from_data
 
