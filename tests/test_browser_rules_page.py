@@ -25,9 +25,10 @@ def aoki(django_user_model: Any) -> Member:
 @pytest.mark.parametrize(
     ("locale", "words"),
     [
-        ("ja-JP", ["精算の例", "役", "ダブル役満", "枕倶楽部マナーガイド"]),
+        ("ja-JP", ["精算の例", "役", "ダブル役満", "枕倶楽部マナーガイド", "進行と罰則",
+                   "以下の場合はアガリ放棄となる。"]),
         ("en-US", ["A game's settlement, worked", "Yaku", "double yakuman",
-                   "The Makura Club's manners guide"]),
+                   "The Makura Club's manners guide", "Play procedure", "No kuikae after a chii"]),
     ],
 )  # fmt: skip
 def test_the_rules_page_reads_on_a_phone(chromium, live_server, aoki, locale, words):
@@ -44,5 +45,13 @@ def test_the_rules_page_reads_on_a_phone(chromium, live_server, aoki, locale, wo
         box = page.locator("#yaku table").first.bounding_box()
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
         screenshot(page, f"rules-makura-1.5-{locale}")
+        # Issue 32 item 12: the index takes a reader to the play procedure, and its links are
+        # 44 px tap targets.
+        for link in page.locator(".rules-index a").all():
+            box = link.bounding_box()
+            assert box is not None and box["height"] >= 44 and box["x"] + box["width"] <= 390
+        page.locator(".rules-index a[href='#procedure']").click()
+        heading = page.locator("#procedure-title").bounding_box()
+        assert heading is not None and 0 <= heading["y"] < PHONE["height"] / 2
     finally:
         context.close()

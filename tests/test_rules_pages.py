@@ -5,6 +5,7 @@ the clubs whose seeds state them, and no developers' references on the page."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from django.urls import reverse
@@ -131,3 +132,102 @@ def test_the_sources_name_the_clubs_documents(client_for, member):
     assert "<li>枕倶楽部標準ルール1.5版 (2010-12-18)</li>" in html
     html = page(client_for, member, "tenhou-4p", "en")
     assert "<li>Tenhou&#x27;s published rules</li>" in html
+
+
+def index_targets(html: str) -> list[str]:
+    start = html.index('class="rules-index"')
+    nav = html[start : html.index("</nav>", start)]
+    return re.findall(r'href="#([^"]+)"', nav)
+
+
+@pytest.mark.parametrize("ruleset_id", ["makura-1.5", "fuji-sanma", "sanma-float", "tenhou-4p"])
+def test_the_index_links_every_section_on_the_page(client_for, member, ruleset_id):
+    """Issue 32 item 12: an 8-10k px page opens with an index of its sections; every link
+    lands on an element of the page, and every section of the page is in the index."""
+    html = page(client_for, member, ruleset_id, "en")
+    targets = index_targets(html)
+    for target in targets:
+        assert f'id="{target}"' in html, target
+    sections = re.findall(r'<section class="rules-section" id="([^"]+)"', html)
+    numbered = re.findall(r'<h2 id="(rules-\d+)">', html)
+    assert set(sections) | set(numbered) | {"sources"} == set(targets)
+    assert ("procedure" in targets) == (ruleset_id in {"makura-1.5", "fuji-sanma"})
+
+
+@pytest.mark.parametrize(
+    ("ruleset_id", "language", "part", "item"),
+    [
+        # Makura 1.5 §13 (seed 001 L95-97): call priority; ron beats every call.
+        ("makura-1.5", "ja", "ポン・チー・カン",
+         "ポン、カン、チーは発声が優先される。（発声が同時の場合は「ポン」「カン」優先：同時かどうかは"
+         "当事者以外の判断による）ロンは発声順位に関わらず全てに優先する。"),
+        ("makura-1.5", "en", "Calls: pon, chii, kan", "Ron beats every call, whatever the order"),
+        # Makura 1.3 §13 (seed 000 L97-101): a markedly late call loses its priority.
+        ("makura-1.3", "ja", "ポン・チー・カン",
+         "ポン、カンはチーに、ロンは全てに優先するが、発声が著しく遅れた場合は優先されない。"),
+        # §17 kuikae; §18 open riichi's partial exposure (1.5: a careless deal-in goes back).
+        ("makura-1.5", "en", "Calls: pon, chii, kan", "No kuikae after a chii"),
+        ("makura-1.5", "ja", "リーチ", "部分さらし（アガリ手を示す部分だけ）"),
+        ("makura-1.5", "en", "Riichi", "by carelessness does not count: it goes back"),
+        ("makura-1.3", "en", "Riichi", "A player not in riichi who deals into it pays a yakuman."),
+        # §26 a win passed up after riichi; §33 chombo causes; §36 agari-houki; §39-§42.
+        ("makura-1.5", "en", "Riichi", "After riichi a win may be passed up"),
+        ("makura-1.5", "ja", "チョンボ", "ノーテンリーチをかけた場合（流局時にチョンボ）"),
+        ("makura-1.3", "ja", "チョンボ", "ノーテンリーチをかけた場合(流局時にチョンボ)"),
+        ("makura-1.5", "en", "Agari-houki", "Too many or too few tiles in the hand."),
+        ("makura-1.5", "ja", "空（カラ）行為・フリテン",
+         "チーポンカンを取り消した場合、次の自分のツモまでは、ロンの発声ができない。"),
+        ("makura-1.3", "ja", "空（カラ）行為・フリテン", "同巡フリテンはツモ順が回ってきた時点で解消される。"),
+        ("makura-1.5", "en", "False calls and furiten", "No penalty for showing a tile (mise-hai)."),
+        # Seed 004: L85 an impossible pon still takes the mistaken pon's penalty; L137 a drawn
+        # tile that cannot be told deals in at the higher value; L43 open riichi shows it all.
+        ("fuji-sanma", "ja", "特殊ケース(ゲームの性質上できない行為等)",
+         "場に3枚出ている牌に対して、ポンなどはゲームの性質上できない行為であっても、"
+         "誤ポンの罰則が適用になります。"),
+        ("fuji-sanma", "en", "Chombo and agari-houki",
+         "deals in at the higher value (two players on different tiles: a double ron)."),
+        ("fuji-sanma", "ja", "オープンリーチ", "打牌前に手牌を全て公開して下さい"),
+        ("fuji-sanma", "en", "Open riichi: a wait declared wrongly", "noticed at the win"),
+    ],
+)  # fmt: skip
+def test_the_play_procedure_in_the_seeds_words(
+    client_for, member, ruleset_id, language, part, item
+):
+    """Issue 32 item 12: call priority, kuikae, chombo and agari-houki causes and open riichi
+    exposure, as the seeds give them (Makura 1.5/1.3 §10-§42, seed 004 L40-46 and L62-138):
+    the seed's own words on a Japanese page, English on an English one."""
+    procedure = section(page(client_for, member, ruleset_id, language), "procedure")
+    titles = re.findall(r"<h3[^>]*>(.*?)</h3>", procedure)
+    assert part.replace("'", "&#x27;") in titles
+    start = procedure.index(f">{part}</h3>")
+    end = procedure.find("<h3", start)
+    text = re.sub(r"<[^>]+>", "", procedure[start : end if end != -1 else None])
+    assert item.replace("'", "&#x27;") in text
+
+
+def test_the_makura_versions_number_their_items(client_for, member):
+    """The seed's item numbers stay beside each rule, so a member can cite "§36"."""
+    procedure = section(page(client_for, member, "makura-1.5", "en"), "procedure")
+    assert '<span class="procedure-number">36)</span> In these cases the player may no' in (
+        procedure
+    )
+
+
+@pytest.mark.parametrize("ruleset_id", ["sanma-float", "tenhou-4p"])
+def test_no_procedure_section_where_the_seed_gives_none(client_for, member, ruleset_id):
+    assert 'id="procedure"' not in page(client_for, member, ruleset_id, "ja")
+
+
+def test_the_japanese_procedure_is_the_seeds_text():
+    """Every Japanese rule of the procedure is the seed's text as written (whitespace and the
+    seed's private-use bullet aside): nothing paraphrased in the club's own words."""
+    from scoring import ruleset_procedure
+
+    seeds = {"makura-1.5": "001", "makura-1.3": "000", "fuji-sanma": "004"}
+    root = Path(__file__).resolve().parent.parent / "docs" / "seeds"
+    for ruleset_id, parts in ruleset_procedure._BY_RULESET.items():
+        (path,) = root.glob(f"{seeds[ruleset_id]}_*.txt")
+        seed = re.sub(r"\s", "", path.read_text()).replace("\uf06c", "・")
+        for _title, items in parts:
+            for _number, japanese, _english in items:
+                assert re.sub(r"\s", "", japanese) in seed, (ruleset_id, japanese)

@@ -24,6 +24,7 @@ from scoring.engine import (
 )
 from scoring.ruleset_manners import ruleset_manners
 from scoring.ruleset_names import ruleset_title
+from scoring.ruleset_procedure import ruleset_procedure
 from scoring.ruleset_sheet import SheetRow, rules_sheet
 from scoring.ruleset_yaku import yaku_table
 from scoring.views.display import signed_count
@@ -94,8 +95,10 @@ def ruleset_list(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 def ruleset_detail(request: HttpRequest, ruleset_id: str) -> HttpResponse:
-    """One built-in ruleset's rules sheet (:func:`scoring.ruleset_sheet.rules_sheet`) and its
-    sources in the reader's language; 404 for an id the engine does not know."""
+    """One built-in ruleset's rules sheet (:func:`scoring.ruleset_sheet.rules_sheet`), yaku,
+    play procedure (:func:`scoring.ruleset_procedure.ruleset_procedure`), manners and sources in
+    the reader's language, under an index of its sections; 404 for an id the engine does not
+    know."""
     try:
         ruleset = load_ruleset(ruleset_id)
     except KeyError:
@@ -107,6 +110,7 @@ def ruleset_detail(request: HttpRequest, ruleset_id: str) -> HttpResponse:
         "variants": ruleset_variant_sheets(ruleset),
         "yaku": yaku_table(ruleset),
         "example": settlement_example(ruleset),
+        "procedure": ruleset_procedure(ruleset.id),
         "manners": ruleset_manners(ruleset.id),
     }
     return render(request, "rulesets/detail.html", context)
