@@ -28,6 +28,7 @@ from scoring.online.reading import read_game_file
 from scoring.online.result_lines import (
     LineUnreadable,
     LineUnsettled,
+    read_lines,
     read_result_lines,
     settle_line,
 )
@@ -267,3 +268,95 @@ def test_a_file_of_lines_on_the_import_page_is_one_outcome_a_line(staff_member):
     assert "C2661 02:17" in html and "do not settle under Tenhou 3-player" in html
     assert Hanchan.objects.filter(final_scores_only=True).count() == 9
     assert {g.played_on.isoformat() for g in Hanchan.objects.all()} == {"2021-12-31"}
+
+
+# Issue 37 item 3: Tenhou names may hold "|", spaces and parentheses; the players are read
+# from their settlements, each "(+45.0)" ending one player.
+BARRED = "L1000 | 00:31 | 四般南喰赤－ | A|B(+55.0) C D(+12.0) (x)|(-22.0) E | F(-45.0)"
+
+
+def test_a_name_with_a_bar_a_space_or_parentheses_is_read_from_the_settlements():
+    line = read_result_lines(BARRED)[0]
+    assert line.players == ("A|B", "C D", "(x)|", "E | F")
+    assert line.points == (55000, 12000, -22000, -45000)
+    assert (line.lobby, line.time, line.rule) == ("L1000", "00:31", "四般南喰赤－")
+    assert settle_line(line).scores == (45000, 32000, 18000, 5000)
+
+
+def test_each_line_stands_on_its_own():
+    lines = read_lines(f"{BRIEF}\nhello\n\n{BARRED}\n{BRIEF.replace(' D(-40.0)', '')}")
+    assert [type(read).__name__ for read in lines] == [
+        "ResultLine",
+        "LineUnreadable",
+        "ResultLine",
+        "LineUnreadable",
+    ]
+    bad, short = lines[1], lines[3]
+    assert isinstance(bad, LineUnreadable) and isinstance(short, LineUnreadable)
+    assert (bad.number, bad.code) == (2, "format")
+    assert (short.number, short.code, short.params) == (
+        5,
+        "seats",
+        {"found": 3, "seats": 4, "rule": "四般南喰赤－"},
+    )
+
+
+def test_the_command_stores_the_good_lines_of_a_file_with_a_bad_one(db, tmp_path):
+    path = tmp_path / "evening.txt"
+    path.write_text(f"{BRIEF}\n{BARRED}|\n{BARRED}\n", encoding="utf-8")
+    out, err = run(str(path), "--create-members", "--date", "2026-11-20")
+    assert out.count("imported as game") == 2
+    assert err.startswith(f"{path}: line 2: the players are not name(+45.0) ...")
+    names = {tuple(s.member.display_name for s in g.seats.order_by("index"))
+             for g in Hanchan.objects.all()}  # fmt: skip
+    assert names == {("A", "B", "C", "D"), ("A|B", "C D", "(x)|", "E | F")}
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        (
+            "en",
+            [
+                "Line 2 is not a Tenhou result line (lobby | time | lobby type | name(+45.0) …). "
+                "Nothing was stored from this line.",
+                "Line 4 has 3 players, but its lobby type “四般南喰赤－” has 4. Nothing was "
+                "stored from this line.",
+                "Line 5 names “A|B” at two seats.",
+            ],
+        ),
+        (
+            "ja",
+            [
+                "2 行目は天鳳の対戦結果の行ではありません",
+                "4 行目はプレイヤーが3人ですが、卓種「四般南喰赤－」は4人打ちです。",
+                "5 行目は「A|B」が2つの席にいます。",
+            ],
+        ),
+    ],
+)
+def test_the_page_stores_the_good_lines_and_says_why_each_bad_one_is_refused(
+    staff_member, language, words
+):
+    short = BRIEF.replace(" D(-40.0)", "").replace("A(", "X(").replace("C(-15.0)", "C(-55.0)")
+    twice = BARRED.replace("E | F(", "A|B(")
+    paste = f"{BRIEF}\nhello\n{BARRED}\n{short}\n{twice}"
+    html = (
+        logged_in(staff_member, language)
+        .post(
+            reverse("game_import"),
+            {"lines": paste, "create_members": "on", "played_on": "2026-11-20"},
+        )
+        .content.decode()
+    )
+    for sentence in words:
+        assert sentence in html
+    assert Hanchan.objects.count() == 2
+    assert {s.member.display_name for s in Hanchan.objects.latest("pk").seats.all()} == {
+        "A|B",
+        "C D",
+        "(x)|",
+        "E | F",
+    }
+    stored = "Stored: 2. Refused: 3." if language == "en" else "保存 2件、拒否 3件。"
+    assert stored in html

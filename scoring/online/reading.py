@@ -27,11 +27,12 @@ MAX_LOG_BYTES = 20 * 1024 * 1024
 @dataclass(frozen=True, slots=True)
 class GameFile:
     """What a file holds: ``log`` for an online log, ``lines`` for Tenhou result lines
-    (:mod:`.result_lines`, issue 22 item 7), else ``records`` (club records)."""
+    (:mod:`.result_lines`, issue 22 item 7: each a line read, or why it is not one, issue 37
+    item 3), else ``records`` (club records)."""
 
     log: OnlineLog | None = None
     records: Any = None
-    lines: tuple[result_lines.ResultLine, ...] | None = None
+    lines: tuple[result_lines.ResultLine | result_lines.LineUnreadable, ...] | None = None
 
 
 def read_game_file(raw: bytes, filename: str = "") -> GameFile:
@@ -61,7 +62,7 @@ def read_game_file(raw: bytes, filename: str = "") -> GameFile:
     if not stripped:
         raise NotAGameLog("empty file: not a game log")
     if result_lines.looks_like(stripped):
-        return GameFile(lines=result_lines.read_result_lines(stripped))
+        return GameFile(lines=result_lines.read_lines(stripped))
     if stripped[0] not in "[{":
         raise NotAGameLog(
             "not a game log: neither a club record, a Tenhou JSON log, an mjlog nor an mjai log"

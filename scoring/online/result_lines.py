@@ -13,7 +13,8 @@ player's chips (``+2枚``). A ranked lobby's line has the start time, then the g
 minutes, and in Tenhou's ``scc`` files a link to the log (left out). Real lines:
 tests/data/online/result-lines/ (README there).
 
-:func:`read_result_lines` reads them; :func:`settle_line` finds the final scores that give
+:func:`read_lines` reads them, each line on its own (a faulty line is refused alone, naming
+its number and why); :func:`settle_line` finds the final scores that give
 each stated settlement under the lobby's ruleset and checks them with the engine's own
 settlement. The line does not say who dealt first: the seats are the line's order (the
 top at seat 1), which decides only equal scores, as ranked. Pure Python: no Django import.
@@ -39,13 +40,17 @@ from .log import LogError
 
 # ``L1000 | 00:30 | 四般南喰赤－ | A(+45.0) B(+10.0) ...``, or a ranked lobby's line of
 # Tenhou's result files, with the game's minutes for the lobby: ``00:03 | 20 | 四鳳東喰赤－ | …``.
+# The players are the rest of the line, "|" and all: a Tenhou name may hold one (issue 37
+# item 3), and the fields before them have fixed shapes.
 _LINE = re.compile(
     r"^(?:(?P<lobby>[A-Za-z][0-9A-Za-z]*)\s*\|\s*(?P<time>\d{1,2}:\d{2})"
     r"|(?P<start>\d{1,2}:\d{2})\s*\|\s*\d{1,3})"
-    r"\s*\|\s*(?P<rule>[^|\s]+)\s*\|\s*(?P<players>[^|]+?)\s*$"
+    r"\s*\|\s*(?P<rule>[^|\s]+)\s*\|\s*(?P<players>.+?)\s*$"
 )
-# One player: a name (any characters, parentheses too), then ``(+45.0)`` or ``(+57.0,+2枚)``.
-_PLAYER = re.compile(r"(?P<name>.+?)\((?P<points>[+-]?\d+(?:\.\d)?)(?:,(?P<chips>[+-]?\d+)枚)?\)")
+# One player's settlement, which ends their entry: ``(+45.0)`` or ``(+57.0,+2枚)`` followed
+# by a space or the end of the line. A name is whatever comes before it (spaces, "|" and
+# parentheses too: ``(∩・ω・)∩(+6.0)``).
+_POINTS = re.compile(r"\((?P<points>[+-]?\d+(?:\.\d)?)(?:,(?P<chips>[+-]?\d+)枚)?\)(?=\s|$)")
 MAX_LINES = 200
 # A ranked lobby's line in Tenhou's ``scc`` files links its log: ``| <a href="…">牌譜</a> |``.
 _LOG_LINK = re.compile(r"\|\s*<a [^>]*>[^<]*</a>\s*(?=\|)")
@@ -53,10 +58,23 @@ _LOG_LINK = re.compile(r"\|\s*<a [^>]*>[^<]*</a>\s*(?=\|)")
 
 class LineUnreadable(LogError):
     """Text that is not Tenhou result lines, or a line of them with a fault: ``number``
-    the line (from 1; 0 for the text as a whole)."""
+    the line (from 1; 0 for the text as a whole), ``code`` what is wrong and ``params``
+    its particulars, for a page to say it in the reader's words:
 
-    def __init__(self, number: int, message: str) -> None:
+    - ``format``: not ``lobby | time | lobby type | players``;
+    - ``lobby_type``: the lobby type names no players (``rule``);
+    - ``players``: the players are not ``name(+45.0) ...``;
+    - ``seats``: ``found`` players where the lobby type (``rule``) has ``seats``;
+    - ``name_twice``: ``name`` at two seats;
+    - ``chips``: chips for some players only;
+    - ``text``: a value the ledger cannot store (``key``, ``why``: a NUL character, ...);
+    - ``too_many`` (``limit``) and ``empty``: the text as a whole (``number`` 0).
+    """
+
+    def __init__(self, number: int, message: str, code: str = "format", **params: Any) -> None:
         self.number = number
+        self.code = code
+        self.params = params
         super().__init__(f"line {number}: {message}" if number else message)
 
 
@@ -123,31 +141,60 @@ class ResultLine:
 
 
 def looks_like(text: str) -> bool:
-    """``text`` is result lines: its first non-empty line has their shape."""
-    for line in text.splitlines():
-        if line.strip():
-            return _LINE.match(line.strip()) is not None and "|" in line
-    return False
+    """``text`` is result lines: not JSON nor XML, and one of its lines has their shape (the
+    others may be faulty lines, each refused on its own)."""
+    stripped = text.lstrip()
+    if not stripped or stripped[0] in "[{<":
+        return False
+    return any(
+        "|" in line and _LINE.match(_LOG_LINK.sub("", line.strip())) is not None
+        for line in stripped.splitlines()
+    )
 
 
-def read_result_lines(text: str) -> tuple[ResultLine, ...]:
-    """Every game of ``text`` (result lines, blank lines skipped).
+def read_lines(text: str) -> tuple[ResultLine | LineUnreadable, ...]:
+    """Every game of ``text`` (result lines, blank lines skipped), each on its own: a
+    :class:`ResultLine`, or the :class:`LineUnreadable` that says why that line is not one
+    (issue 37 item 3: a faulty line takes no other line down with it).
 
     Raises:
-        LineUnreadable: a line not in the format, players not three or four, a name
-            written twice, chips at some players only, or more than :data:`MAX_LINES`
-            lines; the line is named.
+        LineUnreadable: more than :data:`MAX_LINES` lines (``too_many``), or none
+            (``empty``): the text as a whole.
     """
-    out: list[ResultLine] = []
+    out: list[ResultLine | LineUnreadable] = []
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line:
             continue
         if len(out) >= MAX_LINES:
-            raise LineUnreadable(0, f"more than {MAX_LINES} result lines: paste fewer at a time")
-        out.append(_line(number, line))
+            raise LineUnreadable(
+                0,
+                f"more than {MAX_LINES} result lines: paste fewer at a time",
+                "too_many",
+                limit=MAX_LINES,
+            )
+        try:
+            out.append(_line(number, line))
+        except LineUnreadable as error:
+            out.append(error)
     if not out:
-        raise LineUnreadable(0, "no result line")
+        raise LineUnreadable(0, "no result line", "empty")
+    return tuple(out)
+
+
+def read_result_lines(text: str) -> tuple[ResultLine, ...]:
+    """Every game of ``text`` (:func:`read_lines`), all of them good.
+
+    Raises:
+        LineUnreadable: the first faulty line (a line not in the format, players not
+            three or four, a name written twice, chips at some players only), or the text
+            as a whole (:func:`read_lines`).
+    """
+    out = []
+    for read in read_lines(text):
+        if isinstance(read, LineUnreadable):
+            raise read
+        out.append(read)
     return tuple(out)
 
 
@@ -161,31 +208,48 @@ def _line(number: int, line: str) -> ResultLine:
         )
     rule = match["rule"]
     if rule[:1] not in ("四", "三"):
-        raise LineUnreadable(number, f"lobby type {rule!r} names no players (四 or 三)")
+        raise LineUnreadable(
+            number, f"lobby type {rule!r} names no players (四 or 三)", "lobby_type", rule=rule
+        )
     players, points, chips = [], [], []
     rest = match["players"]
     position = 0
-    for found in _PLAYER.finditer(rest):
-        if rest[position : found.start()].strip():
+    for found in _POINTS.finditer(rest):
+        name = rest[position : found.start()].strip()
+        if not name:
             break
-        players.append(found["name"].strip())
+        players.append(name)
         points.append(round(float(found["points"]) * 10) * 100)
         chips.append(None if found["chips"] is None else int(found["chips"]))
         position = found.end()
     if rest[position:].strip() or not players:
-        raise LineUnreadable(number, f"the players are not name(+45.0) ...: {rest[:80]!r}")
+        raise LineUnreadable(
+            number, f"the players are not name(+45.0) ...: {rest[:80]!r}", "players"
+        )
     seats = 3 if rule.startswith("三") else 4
     if len(players) != seats:
-        raise LineUnreadable(number, f"{len(players)} players in a {seats}-player lobby ({rule})")
-    if len(set(players)) != len(players):
-        raise LineUnreadable(number, f"a name is written twice ({', '.join(players)})")
+        raise LineUnreadable(
+            number,
+            f"{len(players)} players in a {seats}-player lobby ({rule})",
+            "seats",
+            found=len(players),
+            seats=seats,
+            rule=rule,
+        )
+    twice = [name for index, name in enumerate(players) if name in players[:index]]
+    if twice:
+        raise LineUnreadable(
+            number, f"a name is written twice ({', '.join(players)})", "name_twice", name=twice[0]
+        )
     if any(c is None for c in chips) and any(c is not None for c in chips):
-        raise LineUnreadable(number, "chips are given for some players only")
+        raise LineUnreadable(number, "chips are given for some players only", "chips")
     try:
         # The ledger stores the names: no NUL character nor lone surrogate (PostgreSQL).
         check_record_values({"players": players, "lobby": match["lobby"] or "", "rule": rule})
     except RecordError as error:
-        raise LineUnreadable(number, f"{error.key}: {error.message}") from None
+        raise LineUnreadable(
+            number, f"{error.key}: {error.message}", "text", key=error.key, why=error.message
+        ) from None
     return ResultLine(
         number=number,
         text=line,

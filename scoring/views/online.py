@@ -13,6 +13,7 @@ who claimed another player's online name moves nobody's result.
 from __future__ import annotations
 
 import datetime
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,7 +23,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext
 from django.views.decorators.http import require_http_methods
 
 from clubsite.formatting import format_points, settlement_points, signed_points
@@ -270,21 +271,37 @@ def _store(
         check=seated,
     )
     return [
-        (place, _outcome(name, summary, done, created.get(index, [])))
+        (place, _outcome(name, summary, done, created.get(index, []), member, steward))
         for index, ((place, name, _verified, summary), done) in enumerate(
             zip(logs, stored, strict=True)
         )
     ]
 
 
+def _already(
+    name: str, done: AlreadyImported | DuplicateGame, member: Member | None, steward: bool
+) -> Outcome:
+    """A game stored already (the same log, or the same game from another file: its mjlog
+    and its JSON, a changed log id), named with its link only to a reader who may see it
+    as its own: a steward or a player of it (issue 32 item 1); anyone else is told it is
+    stored, not which game it is."""
+    stored = done.hanchan
+    if steward or (member is not None and stored.seats.filter(member=member).exists()):
+        return Outcome(name, "already", _("Already imported: nothing stored."), stored)
+    return Outcome(name, "already", _("This game is stored already: nothing stored."))
+
+
 def _outcome(
-    name: str, summary: str, done: Hanchan | LedgerError, new_members: list[Member]
+    name: str,
+    summary: str,
+    done: Hanchan | LedgerError,
+    new_members: list[Member],
+    member: Member | None,
+    steward: bool,
 ) -> Outcome:
     """What the page says of one stored or refused log."""
     if isinstance(done, AlreadyImported | DuplicateGame):
-        # DuplicateGame: the same game from another file (its mjlog and its JSON, a changed
-        # log id).
-        return Outcome(name, "already", _("Already imported: nothing stored."), done.hanchan)
+        return _already(name, done, member, steward)
     if isinstance(done, UnknownNames):
         return Outcome(name, "refused", _unknown_sentence(done), names_link=True)
     if isinstance(done, LedgerError):
@@ -338,11 +355,17 @@ def _import_lines(
     settled under the lobby's rules (the club's ruleset for a lobby it counts), the
     players matched by their online names, stored through the ledger; one outcome a line."""
     try:
-        lines = result_lines.read_result_lines(text)
+        lines = result_lines.read_lines(text)
     except result_lines.LineUnreadable as error:
         return [Outcome(_("Result lines"), "refused", _unreadable_sentence(error))]
     outcomes = []
     for line in lines:
+        if isinstance(line, result_lines.LineUnreadable):
+            # Issue 37 item 3: a faulty line is refused alone; the other lines go on.
+            outcomes.append(
+                Outcome(_("Line %(n)d") % {"n": line.number}, "refused", _unreadable_sentence(line))
+            )
+            continue
         name = f"{line.lobby} {line.time}".strip()
         try:
             game = result_line_game(line, played_on)
@@ -365,9 +388,7 @@ def _import_lines(
                 continue
             hanchan = import_line_game(game, players, by=member, steward=steward)
         except (AlreadyImported, DuplicateGame) as done:
-            outcomes.append(
-                Outcome(name, "already", _("Already imported: nothing stored."), done.hanchan)
-            )
+            outcomes.append(_already(name, done, member, steward))
             continue
         except result_lines.LineUnsettled as unsettled:
             outcomes.append(Outcome(name, "refused", _unsettled_sentence(unsettled)))
@@ -397,12 +418,59 @@ def _line_summary(settled: result_lines.SettledLine) -> str:
 
 
 def _unreadable_sentence(error: result_lines.LineUnreadable) -> str:
-    if error.number:
-        return _(
+    """Why a line is not a result line, in the reader's words (issue 37 item 3, issue 32
+    item 11): each fault said as it is, and that nothing was stored from that line."""
+    values = {"n": error.number, **error.params}
+    for key in ("name", "rule"):
+        if key in values:
+            values[key] = quoted(values[key])
+    sentences = {
+        "lobby_type": _(
+            "Line %(n)d: the lobby type %(rule)s does not say how many players (四 or 三). "
+            "Nothing was stored from this line."
+        ),
+        "players": _(
+            "Line %(n)d: the players are not written as name(+45.0) name(-5.0) …. Nothing "
+            "was stored from this line."
+        ),
+        "seats": _(
+            "Line %(n)d has %(found)d players, but its lobby type %(rule)s has %(seats)d. "
+            "Nothing was stored from this line."
+        ),
+        "name_twice": _(
+            "Line %(n)d names %(name)s at two seats. Nothing was stored from this line."
+        ),
+        "chips": _(
+            "Line %(n)d gives chips for some players only. Nothing was stored from this line."
+        ),
+        "text": _(
+            "Line %(n)d holds a character that cannot be stored (%(key)s). Nothing was "
+            "stored from this line."
+        ),
+        "too_many": _(
+            "More than %(limit)d result lines: paste fewer at a time. Nothing was stored."
+        ),
+        "empty": _("These are not Tenhou result lines: nothing was stored from them."),
+    }
+    sentence = sentences.get(
+        error.code,
+        _(
             "Line %(n)d is not a Tenhou result line (lobby | time | lobby type | "
-            "name(+45.0) …): nothing was stored from these lines."
-        ) % {"n": error.number}
-    return _("These are not Tenhou result lines: nothing was stored from them.")
+            "name(+45.0) …). Nothing was stored from this line."
+        ),
+    )
+    return sentence % values
+
+
+def quoted(name: str) -> str:
+    """A name as a sentence quotes it: “name” in English, 「name」 in Japanese (issue 32
+    item 11: a name run into the sentence reads as part of it)."""
+    return _("“%(name)s”") % {"name": name}
+
+
+def quoted_list(names: Sequence[str]) -> str:
+    """Names quoted (:func:`quoted`) and listed: “A”, “B” / 「A」「B」."""
+    return pgettext("between quoted names", ", ").join(quoted(name) for name in names)
 
 
 def _unsettled_sentence(unsettled: result_lines.LineUnsettled) -> str:
@@ -467,7 +535,7 @@ def _unknown_sentence(unknown: UnknownNames) -> str:
                 "No member has these %(service)s names: %(names)s. Each player adds their own "
                 "on their online names page; a steward can instead add a member for each."
             )
-            % {"service": service, "names": ", ".join(unknown.names)}
+            % {"service": service, "names": quoted_list(unknown.names)}
         )
     for name, seats in unknown.shared:
         if len(seats) > 1:
@@ -477,7 +545,7 @@ def _unknown_sentence(unknown: UnknownNames) -> str:
                     "cannot tell them apart, so a steward imports this game, adding a member "
                     "for each."
                 )
-                % {"seats": ", ".join(map(str, seats)), "name": name, "service": service}
+                % {"seats": ", ".join(map(str, seats)), "name": quoted(name), "service": service}
             )
         else:
             parts.append(
@@ -486,6 +554,6 @@ def _unknown_sentence(unknown: UnknownNames) -> str:
                     "name can be theirs, so a steward imports this game, adding a member for "
                     "them."
                 )
-                % {"seat": seats[0], "name": name, "service": service}
+                % {"seat": seats[0], "name": quoted(name), "service": service}
             )
     return " ".join(parts)

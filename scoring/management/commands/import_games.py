@@ -39,7 +39,7 @@ from scoring.ledger import (
 from scoring.models import Hanchan
 from scoring.online.log import OnlineLog
 from scoring.online.reading import MAX_LOG_BYTES, read_game_file
-from scoring.online.result_lines import ResultLine
+from scoring.online.result_lines import LineUnreadable, ResultLine
 from scoring.online.verify import VerifiedGame, verify
 
 
@@ -198,16 +198,21 @@ class Command(BaseCommand):
     def _import_lines(
         self,
         path: Path,
-        lines: tuple[ResultLine, ...],
+        lines: tuple[ResultLine | LineUnreadable, ...],
         played_on: datetime.date,
         mapping: dict[str, str],
         options: dict[str, Any],
     ) -> bool:
         """Tenhou result lines (issue 22 item 7): each line a final-scores game on
-        ``played_on``, stored or refused on its own line of output; False if any was
-        refused (a line already imported is not a refusal)."""
+        ``played_on``, stored or refused on its own line of output, a faulty line too
+        (issue 37 item 3); False if any was refused (a line already imported is not a
+        refusal)."""
         ok = True
         for line in lines:
+            if isinstance(line, LineUnreadable):
+                ok = False
+                self.stderr.write(f"{path}: {line}")
+                continue
             where = f"{path}: {line.where}"
             try:
                 game = result_line_game(line, played_on)
