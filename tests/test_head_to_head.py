@@ -17,7 +17,7 @@ from clubsite.models import Member
 from scoring.stats.families import family_selection
 from scoring.stats.feeding import feeding
 from scoring.stats.head_to_head import head_to_head, opponents
-from scoring.stats.intervals import Estimate, t_mean, wilson
+from scoring.stats.intervals import TOO_FEW, Estimate, t_mean, wilson
 from tests.test_player_figures import four as four  # noqa: F401  (a fixture)
 from tests.test_player_figures import logged_in
 from tests.test_player_figures import played as played  # noqa: F401  (a fixture)
@@ -61,7 +61,8 @@ def test_it_compares_two_members(played: list[Member]) -> None:
     assert duel.margin == t_mean(2, sum(margins), sum(m * m for m in margins))
     assert duel.margin.value == -103500
     assert duel.first.placement.value == Fraction(4 + 3, 2)
-    assert duel.second.placement == Estimate(2, 2, Fraction(1), 1.0, 1.0)
+    # Two games: too few for a range (issue 32 item 10; it was "1.00 - 1.00").
+    assert duel.second.placement == Estimate(2, 2, Fraction(1), None, None, TOO_FEW)
     assert duel.first.points.value == Fraction(-64000 - 20000, 2)
     # Chiba dealt in twice in their five hands, once to Aoki: the daisangen, whose whole
     # value (32,000, Doi's pao half included) Aoki won.

@@ -6,6 +6,7 @@ Japanese and English, and a query count that does not grow with the history."""
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from typing import Any
 
@@ -15,11 +16,12 @@ from django.urls import reverse
 from scipy import stats  # type: ignore[import-untyped]  # scipy ships no stubs
 
 from clubsite.models import Member
+from scoring.engine import load_ruleset
 from scoring.ledger import hanchan_void
 from scoring.stats.counts import BadArguments
-from scoring.stats.families import family_selection
+from scoring.stats.families import family_selection, least_ron, least_win
 from scoring.stats.figures import PlayerFigures, best_renchan, player_figures
-from scoring.stats.intervals import Estimate, t_mean, wilson
+from scoring.stats.intervals import ALL_EQUAL, MEAN_MIN_N, TOO_FEW, Estimate, t_mean, wilson
 from tests.conftest import make_member
 from tests.test_player_stats import (
     FINAL_SCORES,
@@ -81,20 +83,68 @@ def test_it_gives_the_wilson_interval_of_a_rate() -> None:
 
 
 def test_it_gives_the_t_interval_of_a_mean() -> None:
-    # 1..5: mean 3, s = sqrt(2.5), t(0.975, 4) = 2.7764: 3 +- 1.9632.
-    numbers = [1, 2, 3, 4, 5]
-    mean = t_mean(5, sum(numbers), sum(n * n for n in numbers))
-    assert mean.value == 3
-    assert mean.low == pytest.approx(1.0368, abs=1e-4)
-    assert mean.high == pytest.approx(4.9632, abs=1e-4)
-    # Large points keep their digits: two games of +73,000 and +50,000.
-    big = t_mean(2, 123000, 73000**2 + 50000**2)
-    half = stats.t.ppf(0.975, 1) * 11500  # s / sqrt(2) = |73,000 - 50,000| / 2
+    # 1..10: mean 5.5, s = sqrt(55 / 6), t(0.975, 9) = 2.2622: 5.5 +- 2.1659.
+    numbers = list(range(1, 11))
+    mean = t_mean(10, sum(numbers), sum(n * n for n in numbers))
+    assert mean.value == Fraction(11, 2)
+    assert mean.low == pytest.approx(3.3341, abs=1e-4)
+    assert mean.high == pytest.approx(7.6659, abs=1e-4)
+    # Large points keep their digits: five games each of +73,000 and +50,000.
+    games = [73000] * 5 + [50000] * 5
+    big = t_mean(10, sum(games), sum(g * g for g in games))
+    half = stats.t.ppf(0.975, 9) * stats.tstd(games) / 10**0.5
     assert big.value == 61500
     assert big.low == pytest.approx(61500 - half)
     assert big.high == pytest.approx(61500 + half)
-    assert t_mean(1, 7, 49) == Estimate(1, 7, Fraction(7), None, None)
-    assert t_mean(3, 6, 12) == Estimate(3, 6, Fraction(2), 2.0, 2.0)
+
+
+def test_a_mean_of_fewer_than_ten_values_or_of_equal_values_has_no_interval() -> None:
+    # Issue 32 item 10: two games gave points -8.5 (-192.7 - +175.7), two equal wins
+    # "8,000 - 8,000". Under ten values there is no range, whatever their spread.
+    assert MEAN_MIN_N == 10
+    assert t_mean(2, -17000, 183000**2 + 166000**2) == Estimate(
+        2, -17000, Fraction(-8500), None, None, TOO_FEW
+    )
+    assert t_mean(2, 16000, 2 * 8000**2) == Estimate(2, 16000, Fraction(8000), None, None, TOO_FEW)
+    assert t_mean(9, 45, 285).missing == TOO_FEW
+    assert t_mean(1, 7, 49) == Estimate(1, 7, Fraction(7), None, None, TOO_FEW)
+    # Ten equal values: still no range (a range of one value claims certainty).
+    assert t_mean(10, 80000, 10 * 8000**2) == Estimate(
+        10, 80000, Fraction(8000), None, None, ALL_EQUAL
+    )
+    assert t_mean(0, 0, 0) == Estimate(0, 0, None, None, None)
+
+
+def test_an_interval_is_cut_to_what_the_rules_allow() -> None:
+    # Nine 1,000-point wins and one 48,000: the t interval reaches below 0; a win is never
+    # below the least win the rules pay, 1,000 under Makura 1.5 (1 han 30 fu ron).
+    wins = [1000] * 9 + [48000]
+    free = t_mean(10, sum(wins), sum(w * w for w in wins))
+    cut = t_mean(10, sum(wins), sum(w * w for w in wins), within=(1000, None))
+    assert free.low is not None and free.low < 0
+    assert (cut.low, cut.high) == (1000.0, free.high)
+    # A rate stays within 0..1.
+    assert wilson(5, 5).high == 1.0 and wilson(0, 5).low == 0.0
+
+
+@pytest.mark.parametrize(
+    ("ruleset_id", "win", "ron"),
+    [
+        ("makura-1.5", 1000, 1000),  # 1 han 30 fu: a ron of 1,000, a tsumo 300/500 (1,100)
+        ("tenhou-4p", 1000, 1000),
+        ("fuji-sanma", 800, 1000),  # 3 players, tsumo loss: 300 + 500 from two payers
+        ("sanma-float", 1000, 1000),  # seed 002 rounds every payment up to 1,000 (S-03 B)
+    ],
+)
+def test_the_least_win_and_ron_come_from_the_rules(ruleset_id: str, win: int, ron: int) -> None:
+    rules = load_ruleset(ruleset_id)
+    assert (least_win(rules), least_ron(rules)) == (win, ron)
+
+
+def test_a_selection_carries_its_rules_least_win(played: list[Member]) -> None:
+    assert (family_selection(4).least_win, family_selection(4).least_ron) == (1000, 1000)
+    assert family_selection(3).least_win == 1000  # sanma-float
+    assert family_selection(3, ["tenhou-3p"]).least_win == 0  # no game under it: unknown
 
 
 def test_bad_counts_are_refused() -> None:
@@ -205,9 +255,8 @@ def test_every_figure_carries_its_interval(played: list[Member]) -> None:
         e = figure.estimate
         if figure.kind == "rate":
             assert (e.low, e.high) == (wilson(e.total, e.n).low, wilson(e.total, e.n).high)
-        elif figure.kind == "mean" and e.n >= 2:
-            assert e.low is not None and e.high is not None and e.value is not None
-            assert e.low <= e.value <= e.high
+        elif figure.kind == "mean" and e.n:
+            assert (e.low, e.high, e.missing) == (None, None, TOO_FEW)  # 2 to 5 values
         else:
             assert e.low is None
     # Baba's two 2nd places: Wilson 2 of 2.
@@ -276,17 +325,65 @@ def test_the_page_shows_each_figure_with_its_interval(played: list[Member]) -> N
         '<small>23.1% – 88.2%</small></td><td class="num">3 / 5</td></tr>'
     ) in html
     assert '<tr id="figure-best_renchan"><th scope="row">Best renchan streak</th>' in html
-    assert '<td class="num">+21.0<br>' in html  # points a game: (32,000 + 10,000) / 2
+    # Points a game, (32,000 + 10,000) / 2, of two games: no range (issue 32 item 10).
+    assert (
+        '<tr id="figure-points_per_game"><th scope="row">Points per game</th>'
+        '<td class="num">+21.0<br><small>too few (under 10) for a range</small></td>'
+        '<td class="num">2</td></tr>'
+    ) in html
     # The family links and the head-to-head picker.
     assert reverse("member_figures_family", args=(played[1].pk, 3)) in html
     assert 'name="opponent"' in html and ">Chiba</option>" in html
+
+
+# A range as the page writes it: "23.1% – 88.2%", "+1.5 – +40.5", "1,000 – 9,870".
+RANGE = re.compile(r"\d%? – [+−-]?\d")
+
+
+def member_text(html: str) -> str:
+    """The page's text a member reads without opening the method's details."""
+    start, end = html.index("<main"), html.index("</main>")
+    shown = re.sub(
+        r'<details class="hint method-note".*?</details>', "", html[start:end], flags=re.S
+    )
+    return re.sub(r"<[^>]+>", " ", shown)
+
+
+def test_the_page_says_how_sure_it_is_in_plain_words(played: list[Member]) -> None:
+    # Issue 32 item 10: no statistician's names outside the method's details, no "lies in";
+    # the note counts the page's own ranges: 95 of 100 hold the true value.
+    html = page(logged_in(played[0]), played[1])
+    ranges = len(RANGE.findall(html))
+    # Baba: 19 rates among the figures (his averages have 2 to 5 values: no range), and the
+    # ron wins off each of two opponents (he dealt in to nobody: no range there).
+    assert ranges == 21
+    assert (
+        "Each range is worked out so that 95 of 100 such ranges hold the true value, the one "
+        "many more games would show. Of the 21 ranges on this page, about 1 probably misses "
+        "the true value, and nothing says which."
+    ) in html
+    text = member_text(html)
+    for word in ("Wilson", "Student", "lies in", "interval"):
+        assert word not in text
+    assert "Wilson score interval" in html  # in the details, for who wants the method
+    assert "An average gets a range from 10 values on" in text
+
+
+def test_a_page_with_few_ranges_says_none_is_likely_to_miss(four: list[Member]) -> None:
+    # One game entered as final scores only: 7 rates over 1 game, 3 averages of one value.
+    store(four, "makura-1.5", final_scores=FINAL_SCORES)
+    html = page(logged_in(four[0]), four[0])
+    assert len(RANGE.findall(html)) == 7
+    assert "This page shows 7 ranges: most likely all hold, but one may miss." in html
 
 
 def test_the_page_is_japanese_too(played: list[Member]) -> None:
     html = page(logged_in(played[0], "ja"), played[2])
     assert "和了率" in html
     assert "放銃率" in html
-    assert "95%区間" in html
+    assert "95%の範囲" in html
+    assert "本当の値" in html
+    assert "少なすぎ" in html
     assert "最終スコアのみで入力された対局" in html
 
 

@@ -305,6 +305,16 @@ def test_the_page_shows_both_standings_and_the_refused_games(
     values = {choice.ruleset_id for choice in response.context["choices"]}
     assert "makura-1.3" in values and not values & {"sanma-float", "fuji-sanma", "tenhou-3p"}
     assert "1 game cannot be re-scored" in html
+    # Issue 32 item 10: the summary the reader starts from says how many games the change
+    # leaves out, and that they stay as played (fuji-sanma: 39 of 41 said nothing).
+    summary = html[
+        html.index('id="what-if-summary"') : html.index("</p>", html.index("what-if-summary"))
+    ]
+    assert "3 counted games, 2 of them re-scored under" in summary
+    assert (
+        '<strong id="what-if-kept">1 game could not be re-scored: it stays as played, on both '
+        "sides, so the change leaves it out (listed below with why).</strong>"
+    ) in summary
     assert "A player busts earlier, so the game ends earlier." in html
     assert f"/games/{bust}/" in html
     assert "1 game was entered as final scores only" in html
@@ -314,6 +324,20 @@ def test_the_page_shows_both_standings_and_the_refused_games(
         "/standings/what-if/", {"period": "all", "to": "tenhou-4p"}, HTTP_ACCEPT_LANGUAGE="ja"
     ).content.decode()
     assert "もしも" in ja and "プレイヤーがより早く飛ぶ" in ja
+    assert "計算し直せたのは2対局です" in ja
+    assert "1対局は計算し直せないため、両方の順位表で実際の結果のまま数え" in ja
+
+
+@pytest.mark.django_db
+def test_with_every_game_re_scored_the_summary_says_so(four: list[Member], client_for: Any) -> None:
+    store(rounding_game([]), four)
+    html = (
+        client_for(four[0])
+        .get("/standings/what-if/", {"period": "all", "to": "tenhou-4p"}, HTTP_ACCEPT_LANGUAGE="en")
+        .content.decode()
+    )
+    assert "1 counted game, re-scored under" in html
+    assert "what-if-kept" not in html and "could not be re-scored" not in html
 
 
 @pytest.mark.django_db

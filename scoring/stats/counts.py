@@ -34,13 +34,18 @@ class BadArguments(ValueError):
 @dataclass(frozen=True, slots=True)
 class Selection:
     """What the figures are asked for: standings ``keys``, the stored ruleset ``version_ids``
-    they name, the family's number of ``players``, and the club-local dates (``None``: open)."""
+    they name, the family's number of ``players``, and the club-local dates (``None``: open).
+    ``least_win``, ``least_ron``: the least win and ron those versions pay, in points (0:
+    not known), the floors of the mean values' intervals
+    (:func:`scoring.stats.families.family_selection`)."""
 
     keys: tuple[str, ...]
     version_ids: tuple[int, ...]
     players: int
     start: date | None = None
     end: date | None = None
+    least_win: int = 0
+    least_ron: int = 0
 
 
 DATE = re.compile(r"\d{4}-\d{2}-\d{2}")

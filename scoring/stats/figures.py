@@ -1,6 +1,7 @@
 """A member's statistics with how sure each is (issue 23 item 1): rates with their Wilson
-interval, means with their t interval (:mod:`scoring.stats.intervals`), over one ruleset
-family and period (:func:`scoring.stats.families.family_selection`).
+interval, means with their t interval (:mod:`scoring.stats.intervals`: none under ten values),
+over one ruleset family and period (:func:`scoring.stats.families.family_selection`). A mean
+win or deal-in value's interval is cut at the least win or ron the family's rules pay.
 
 Built on the contract's reads (:mod:`scoring.stats.counts`, docs/player-stats.md): the
 game-level figures add up the counted results (``CountedSeat``, through
@@ -158,12 +159,17 @@ def player_figures(member_id: int, chosen: Selection) -> PlayerFigures:
         ),
         Figure(
             "win_value", "hand", "mean",
-            t_mean(wins, h["win_value"], h["win_value_squares"], within=(0, None)),
+            t_mean(
+                wins, h["win_value"], h["win_value_squares"], within=(chosen.least_win, None)
+            ),
         ),
         Figure(
             "deal_in_value", "hand", "mean",
             t_mean(
-                h["deal_ins"], h["deal_in_value"], h["deal_in_value_squares"], within=(0, None)
+                h["deal_ins"],
+                h["deal_in_value"],
+                h["deal_in_value_squares"],
+                within=(chosen.least_ron, None),
             ),
         ),
         Figure("hand_balance", "hand", "mean", t_mean(hands, h["balance"], h["balance_squares"])),

@@ -112,7 +112,10 @@ def head_to_head(first_id: int, second_id: int, chosen: Selection) -> HeadToHead
             deal_ins=wilson(deal_ins, shared_hands),
             fed=wilson(fed, deal_ins),
             fed_value=t_mean(
-                fed, number(others, "won_value"), number(others, "won_squares"), within=(0, None)
+                fed,
+                number(others, "won_value"),
+                number(others, "won_squares"),
+                within=(chosen.least_ron, None),
             ),
         )
 

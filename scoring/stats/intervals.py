@@ -1,10 +1,12 @@
-"""How sure a player's figure is (issue 23 item 1): 95% intervals for a rate (Wilson) and a
-mean (Student's t), from the plain counts and sums the ledger's facts add up.
+"""How sure a player's figure is (issue 23 item 1, issue 32 item 10): 95% intervals for a rate
+(Wilson) and a mean (Student's t), from the plain counts and sums the ledger's facts add up.
 
 Plain Python over ``scipy.stats``: no query, no Django. An estimate is an exact
 :class:`~fractions.Fraction`; its bounds are floats (a statistic's interval, not ledger
-points), ``None`` where the sample cannot give one (no observation for a rate, fewer than two
-for a mean). docs/player-stats.md, "Figures and their intervals".
+points), ``None`` where the sample cannot give one: no observation for a rate; for a mean,
+fewer than :data:`MEAN_MIN_N` values (the t interval leans on the values' spread, which two
+or five values do not show: two equal wins gave "8,000 – 8,000") or values all equal so
+far. docs/player-stats.md, "Figures and their ranges".
 """
 
 from __future__ import annotations
@@ -16,19 +18,28 @@ from fractions import Fraction
 from scipy import stats  # type: ignore[import-untyped]  # scipy ships no stubs
 
 CONFIDENCE = 0.95
+# The fewest values a mean gets an interval from (issue 32 item 10): below it the page says
+# "too few" rather than a range the sample's own spread cannot support.
+MEAN_MIN_N = 10
+
+# Why an estimate has no interval, for the page to say so.
+TOO_FEW = "too_few"
+ALL_EQUAL = "all_equal"
 
 
 @dataclass(frozen=True, slots=True)
 class Estimate:
     """A figure over ``n`` observations: ``value`` (``None`` when ``n`` is 0) and its 95%
     interval ``low`` .. ``high`` (``None`` where there is none). ``total``: the successes of a
-    rate, the sum of a mean's observations."""
+    rate, the sum of a mean's observations. ``missing``: why a mean with values has no
+    interval (:data:`TOO_FEW`, :data:`ALL_EQUAL`), else ``""``."""
 
     n: int
     total: int
     value: Fraction | None
     low: float | None
     high: float | None
+    missing: str = ""
 
 
 def wilson(successes: int, n: int) -> Estimate:
@@ -46,18 +57,23 @@ def wilson(successes: int, n: int) -> Estimate:
     interval = stats.binomtest(successes, n).proportion_ci(
         confidence_level=CONFIDENCE, method="wilson"
     )
-    return Estimate(n, successes, Fraction(successes, n), float(interval.low), float(interval.high))
+    # A rate is within 0..1 whatever the float arithmetic gives at its ends.
+    low, high = max(float(interval.low), 0.0), min(float(interval.high), 1.0)
+    return Estimate(n, successes, Fraction(successes, n), low, high)
 
 
 def t_mean(
     n: int, total: int, squares: int, *, within: tuple[int | None, int | None] = (None, None)
 ) -> Estimate:
     """The mean of ``n`` integer observations from their ``total`` and the sum of their
-    ``squares``, with Student's t interval (``scipy.stats.t``, ``n - 1`` degrees of freedom).
-    The sample variance is taken exactly, ``(n * squares - total**2) / (n * (n - 1))``, so
-    large points do not lose digits; all observations equal: the interval is the mean.
+    ``squares``, with Student's t interval (``scipy.stats.t``, ``n - 1`` degrees of freedom)
+    from :data:`MEAN_MIN_N` observations on. The sample variance is taken exactly,
+    ``(n * squares - total**2) / (n * (n - 1))``, so large points do not lose digits. Fewer
+    observations: no interval, ``missing`` :data:`TOO_FEW`; all of them equal: no interval
+    (a range of one value would claim certainty), ``missing`` :data:`ALL_EQUAL`.
     ``within``: the least and greatest value an observation can take (``None``: unbounded);
-    the interval is cut to them (a mean place is never below 1st, a win value never below 0).
+    the interval is cut to them (a mean place is never below 1st, a win never below the
+    least win the rules pay).
 
     Raises:
         ValueError: ``n`` negative, or sums no ``n`` integers can have (negative variance).
@@ -67,11 +83,13 @@ def t_mean(
     if n == 0:
         return Estimate(0, 0, None, None, None)
     mean = Fraction(total, n)
-    if n == 1:
-        return Estimate(n, total, mean, None, None)
     spread = n * squares - total * total
     if spread < 0:
         raise ValueError(f"no {n} numbers sum to {total} with squares summing to {squares}")
+    if n < MEAN_MIN_N:
+        return Estimate(n, total, mean, None, None, TOO_FEW)
+    if spread == 0:
+        return Estimate(n, total, mean, None, None, ALL_EQUAL)
     half = float(stats.t.ppf((1 + CONFIDENCE) / 2, n - 1)) * math.sqrt(spread / (n * (n - 1)) / n)
     least, greatest = within
     low, high = float(mean) - half, float(mean) + half

@@ -13,7 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_safe
 
 from clubsite.formatting import format_points, signed_points
@@ -24,7 +24,7 @@ from scoring.stats.families import FAMILIES, family_selection
 from scoring.stats.feeding import feeding
 from scoring.stats.figures import Figure, player_figures
 from scoring.stats.head_to_head import Side, head_to_head, opponents
-from scoring.stats.intervals import Estimate
+from scoring.stats.intervals import ALL_EQUAL, CONFIDENCE, MEAN_MIN_N, TOO_FEW, Estimate
 from scoring.views.standings_filters import (
     Filters,
     percent,
@@ -93,25 +93,66 @@ def writer(key: str, kind: str) -> Callable[[Fraction | float], str]:
 
 @dataclass(frozen=True)
 class FigureLine:
-    """A figure as a table row: its label, value, 95% interval and count ("k / n" for a
-    rate, "n" for a mean or a record)."""
+    """A figure as a table row: its label, value, 95% range (or why there is none) and
+    count ("k / n" for a rate, "n" for a mean or a record); ``ranged``: a range is shown."""
 
     key: str
     label: str
     value: str
     interval: str
     count: str
+    ranged: bool = False
+
+
+def missing_text(estimate: Estimate) -> str:
+    """What the range's place says when a figure has none (issue 32 item 10)."""
+    if estimate.missing == TOO_FEW:
+        return _("too few (under %(n)d) for a range") % {"n": MEAN_MIN_N}
+    if estimate.missing == ALL_EQUAL:
+        return _("all the same so far: no range")
+    return "–"
 
 
 def estimate_line(key: str, label: str, kind: str, estimate: Estimate) -> FigureLine:
     write = writer(key, kind)
     value = "–" if estimate.value is None else write(estimate.value)
+    ranged = estimate.low is not None and estimate.high is not None
     if estimate.low is None or estimate.high is None:
-        interval = "–"
+        interval = missing_text(estimate)
     else:
         interval = f"{write(estimate.low)} – {write(estimate.high)}"
     count = f"{estimate.total} / {estimate.n}" if kind == "rate" else str(estimate.n)
-    return FigureLine(key, label, value, interval, count)
+    return FigureLine(key, label, value, interval, count, ranged)
+
+
+def ranges_note(lines: list[FigureLine]) -> str:
+    """The page's plain-words reading of its ranges, counted from the ``lines`` it shows
+    (issue 32 item 10): 95 of 100 such ranges hold the true value, so of this page's ``k``
+    about ``k / 20`` miss it."""
+    ranges = sum(1 for line in lines if line.ranged)
+    if not ranges:
+        return _("No figure here has a range yet: too few games or hands.")
+    misses = rounded(Fraction(ranges) * (1 - Fraction(str(CONFIDENCE))))
+    held = _(
+        "Each range is worked out so that 95 of 100 such ranges hold the true value, "
+        "the one many more games would show."
+    )
+    if misses == 0:
+        count = ngettext(
+            "This page shows %(ranges)d range: most likely it holds, but it may miss.",
+            "This page shows %(ranges)d ranges: most likely all hold, but one may miss.",
+            ranges,
+        ) % {"ranges": ranges}
+    else:
+        # ``misses`` is at least 1 only from 10 ranges on: "ranges" is always plural here.
+        count = ngettext(
+            "Of the %(ranges)d ranges on this page, about %(misses)d probably misses the true "
+            "value, and nothing says which.",
+            "Of the %(ranges)d ranges on this page, about %(misses)d probably miss the true "
+            "value, and nothing says which.",
+            misses,
+        ) % {"ranges": ranges, "misses": misses}
+    return f"{held} {count}"
 
 
 def figure_line(figure: Figure) -> FigureLine:
@@ -165,6 +206,17 @@ def member_figures(request: HttpRequest, member_id: int, players: int = 4) -> Ht
     figures = player_figures(member.pk, chosen)
     lines = [(figure.level, figure_line(figure)) for figure in figures.figures]
     fed = feeding(member.pk, chosen)
+    fed_lines = [
+        {
+            "member_id": line.member_id,
+            "name": line.name,
+            "fed": estimate_line("fed", "", "rate", line.fed),
+            "won": estimate_line("won", "", "rate", line.won),
+        }
+        for line in fed.lines
+    ]
+    shown = [line for _level, line in lines]
+    shown += [fed_line[side] for fed_line in fed_lines for side in ("fed", "won")]
     context = {
         **period_context(filters),
         "member": member,
@@ -176,15 +228,9 @@ def member_figures(request: HttpRequest, member_id: int, players: int = 4) -> Ht
         "game_lines": [line for level, line in lines if level == "game"],
         "hand_lines": [line for level, line in lines if level == "hand"],
         "feeding": fed,
-        "fed_lines": [
-            {
-                "member_id": line.member_id,
-                "name": line.name,
-                "fed": estimate_line("fed", "", "rate", line.fed),
-                "won": estimate_line("won", "", "rate", line.won),
-            }
-            for line in fed.lines
-        ],
+        "fed_lines": fed_lines,
+        "ranges_note": ranges_note(shown),
+        "mean_min_n": MEAN_MIN_N,
         "opponents": opponents(member.pk, chosen),
         "period_params": filters.params(sort=False),
     }
@@ -233,6 +279,21 @@ def head_to_head_page(
             estimate_line("win_value", _("Average value of those"), "mean", side.fed_value),
         ]
 
+    game_lines = [
+        estimate_line(
+            "above",
+            _("%(name)s finished above") % {"name": first.display_name},
+            "rate",
+            duel.first_above,
+        ),
+        estimate_line(
+            "margin",
+            _("Points a game, %(name)s minus the other") % {"name": first.display_name},
+            "mean",
+            duel.margin,
+        ),
+    ]
+    sides = [(first, side_lines(duel.first)), (second, side_lines(duel.second))]
     context = {
         **period_context(filters),
         "member": first,
@@ -241,21 +302,10 @@ def head_to_head_page(
         "families": family_links("head_to_head_family", (first.pk, second.pk), players, filters),
         "rulesets": [ruleset_label(key) for key in chosen.keys],
         "duel": duel,
-        "game_lines": [
-            estimate_line(
-                "above",
-                _("%(name)s finished above") % {"name": first.display_name},
-                "rate",
-                duel.first_above,
-            ),
-            estimate_line(
-                "margin",
-                _("Points a game, %(name)s minus the other") % {"name": first.display_name},
-                "mean",
-                duel.margin,
-            ),
-        ],
-        "sides": [(first, side_lines(duel.first)), (second, side_lines(duel.second))],
+        "game_lines": game_lines,
+        "sides": sides,
+        "ranges_note": ranges_note([*game_lines, *(line for _p, ls in sides for line in ls)]),
+        "mean_min_n": MEAN_MIN_N,
         "opponents": opponents(first.pk, chosen),
         "period_params": filters.params(sort=False),
     }
