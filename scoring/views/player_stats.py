@@ -206,17 +206,21 @@ def member_figures(request: HttpRequest, member_id: int, players: int = 4) -> Ht
     figures = player_figures(member.pk, chosen)
     lines = [(figure.level, figure_line(figure)) for figure in figures.figures]
     fed = feeding(member.pk, chosen)
-    fed_lines = [
-        {
-            "member_id": line.member_id,
-            "name": line.name,
-            "fed": estimate_line("fed", "", "rate", line.fed),
-            "won": estimate_line("won", "", "rate", line.won),
-        }
+    fed_rates = [
+        (
+            line,
+            estimate_line("fed", "", "rate", line.fed),
+            estimate_line("won", "", "rate", line.won),
+        )
         for line in fed.lines
     ]
+    fed_lines = [
+        {"member_id": line.member_id, "name": line.name, "fed": fed_to, "won": won_off}
+        for line, fed_to, won_off in fed_rates
+    ]
+    # The page's ranges, for its plain-words note: the figures' and who fed whom's.
     shown = [line for _level, line in lines]
-    shown += [fed_line[side] for fed_line in fed_lines for side in ("fed", "won")]
+    shown += [rate for _line, *rates in fed_rates for rate in rates]
     context = {
         **period_context(filters),
         "member": member,
