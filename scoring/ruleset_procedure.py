@@ -7,6 +7,9 @@ own words on a Japanese page, an English rendering on an English one.
   false calls (§33-§42).
 - Makura Club v1.3 (``makura-1.3``): seed 000 §10-§42 (L76-310), the same items in that
   version's words (§13 call priority, §18 open riichi, §33a chombo, §38 false calls differ).
+- The home game (``home-nashinashi``): seed 003 L84-88 (kuikae), L123-134 (when a discard and
+  a call count), L221-261 (kans), L299-342 (chombo and agari-houki), L357-410 (open riichi),
+  L420-435 (pao).
 - Shinbashi FUJI Club (``fuji-sanma``): seed 004 L40-46 (open riichi), L62-138 (false and
   mistaken acts, special cases, too many or too few tiles, open riichi rulings, chombo and
   agari-houki); its manners (L140-163) are :mod:`scoring.ruleset_manners`'.
@@ -749,10 +752,325 @@ _FUJI: tuple[Part, ...] = (
     ),
 )
 
+# Seed 003 (the home game, わが家のルール), L84-88, L123-134, L221-261, L299-342, L357-410,
+# L420-435: the blog's lines joined where a sentence runs over two, its spelling kept.
+_HOME: tuple[Part, ...] = (
+    (
+        ("喰い替え", "Kuikae"),
+        (
+            (
+                "",
+                "喰い替え は禁止、やったらあがり放棄",
+                "Kuikae is forbidden; whoever does it may no longer win the hand (agari-houki):",
+            ),
+            ("", "ポンで1をないて 111をさらして1を捨てる", "pon on a 1, show 111, discard a 1;"),
+            ("", "チーで1をないて123をさらして1を捨てる", "chii on a 1, show 123, discard a 1;"),
+            ("", "チーで1をないて123をさらして4を捨てる", "chii on a 1, show 123, discard a 4."),
+            (
+                "",
+                "(234567もっていて、8ないて2捨てるのはOK、135もっていて4ないて1捨てるのもOK)",
+                "(Holding 234567, calling 8 and discarding 2 is fine; holding 135, calling 4 and"
+                " discarding 1 is fine too.)",
+            ),
+        ),
+    ),
+    (
+        ("ステハイの成立、ロン、ツモの成立、鳴きの成立", "When a discard, a win and a call count"),
+        (
+            (
+                "",
+                "捨てるのが成立するのは、場に完全に出して手を放した場合、"
+                "少し前に出した場合でも、手を放していなければひっこめてやり直してよい。",
+                "A discard counts once the tile is fully out and the hand has let go of it; a"
+                " tile pushed a little forward but still held may be taken back.",
+            ),
+            (
+                "",
+                "手を放す前に、ポン、チー、カン、ロンなどを宣言しても無効となる",
+                "A pon, chii, kan or ron called before the discarder lets go of the tile does"
+                " not count.",
+            ),
+            (
+                "",
+                "ポン、チー、カン、などは宣言だけでは成立しない。"
+                "場にさらして成立する。この場合、自分の手配をさらした時点での成立となる",
+                "A pon, chii or kan is not made by calling alone: it is made when the tiles are"
+                " shown, at the moment the caller shows their own tiles.",
+            ),
+            (
+                "",
+                "他の人のステハイは持ってきていない時点でも成立する「",
+                "It counts even before the other player's discard has been taken.",
+            ),
+        ),
+    ),
+    (
+        ("カンした場合", "Kans"),
+        (
+            (
+                "",
+                "アンカンでも、一発、ダブルリーチ、9種9杯はなくなる。",
+                "Even a closed kan ends ippatsu, double riichi and nine terminals.",
+            ),
+            (
+                "",
+                "カンドラ表示牌はアンカンのときはすぐにめくるが,"
+                "大明槓、チャンカンの場合は嶺上牌をつもり,牌を捨ててから槓ドラ表示牌をめくる",
+                "The kan dora indicator is turned at once for a closed kan; for an open kan, or"
+                " a kan robbed (chankan), after the replacement tile is drawn and a tile"
+                " discarded.",
+            ),
+            (
+                "",
+                "アンカン、大ミンカン、チャンカンのいずれかのツモで上がった場合でも、"
+                "めくってはいないがカンドラ、カン裏ドラはめくって成立する",
+                "A win on the draw after a closed or open kan counts the kan dora and kan ura"
+                " dora, though not yet turned: they are turned for it.",
+            ),
+            (
+                "",
+                "チャンカン振込みでもカンドラ、カン裏どらOKとする",
+                "A deal-in by chankan counts the kan dora and kan ura dora too.",
+            ),
+            (
+                "",
+                "捨てパイによりミンカン後、リャンシャンした場合、カンされた人の一人払い"
+                "この場合もツモとして判断し、2府つく",
+                "A rinshan win after an open kan on a discard: the player whose discard was"
+                " called pays it all, and it is still a tsumo (2 fu).",
+            ),
+            (
+                "",
+                "ただし、最初に他家からのミンカンがフリテンだった場合にはツモ上がりはできない。"
+                "上がった場合、フリテンチョンボになる",
+                "But if the kan was called in furiten, it cannot win on the draw; a win then is"
+                " a furiten chombo.",
+            ),
+            (
+                "",
+                "4回目のカンが二人以上の場合にはステハイがロンされない場合に流れる"
+                "ステハイがロンされた場合にはふりこみとなり流れない",
+                "Four kans by two or more players end the hand if the discard after the fourth"
+                " is not won on; if it is, it is a deal-in and the hand does not end.",
+            ),
+            (
+                "",
+                "連続のミンカン後のアンカンでも、ドラはめくれない、捨てた後で2枚以上を同時にめくる",
+                "Kans in a row: after an open kan, even a closed kan turns no dora yet; two or"
+                " more indicators are turned together after the discard.",
+            ),
+            (
+                "",
+                "アンカン後はチャンカンがあった時点でめくれなくなる",
+                "After a closed kan, none is turned once the kan is robbed.",
+            ),
+            (
+                "",
+                "リーチ時のステハイでの大ミンカン後"
+                "大ミンカン直後の積もった時点でリーチは成立となる"
+                "よって、大ミンカン後のツモ、リャンシャンカイホウの場合リーチは成立し"
+                "リーボーは取られる",
+                "An open kan on the riichi declaration tile: the riichi stands once the kan's"
+                " replacement tile is drawn, so with a rinshan win after it the riichi counts"
+                " and the stick is paid.",
+            ),
+            (
+                "",
+                "ダブルリーチ、チーホー、一発、9種9牌などは、アンカンなどが発生すると成立しない"
+                "一回目のツモ、ロンなどで成立するものすべて",
+                "Double riichi, chiihou, ippatsu, nine terminals, everything made on a first"
+                " draw or first ron, is lost once a closed kan (or any call) is made.",
+            ),
+        ),
+    ),
+    (
+        ("チョンボの支払とルール", "Chombo and agari-houki"),
+        (
+            (
+                "",
+                "チョンボはマンガン払い 親は12000、4000ALL 子は8000、4000,2000",
+                "A chombo pays a mangan: a dealer 12,000, 4,000 all; a non-dealer 8,000, 4,000"
+                " and 2,000.",
+            ),
+            (
+                "",
+                "多牌、フリテンロン、誤ロン・誤ツモ、即チョンボ"
+                "誤ロン、誤ツモの成立は宣言でなる。さらさなくてもチョンボ",
+                "Chombo at once: too many tiles, ron in furiten, a mistaken ron or tsumo. A"
+                " mistaken ron or tsumo is made by the call: chombo even with the hand not"
+                " shown.",
+            ),
+            (
+                "",
+                "(同順フリテンの適用は、自分が牌を切って次の自分の番が回ってくるまでと見なす。"
+                "その間にポンやチーが入っても同順フリテンとなる(ロンはできない)。)",
+                "(Temporary furiten lasts from the player's discard until their next turn, pon"
+                " or chii in between or not: no ron.)",
+            ),
+            (
+                "",
+                "リーチ後の送り槓(順子の形が567から678に変わる)、待ちが変わるカンはちょんぼ"
+                "待ちの種類の変わる槓、面子の変わる槓は流局後にチョンボ",
+                "After riichi, a kan that shifts a run (567 becoming 678) or changes the wait is"
+                " chombo; a kan that changes the kind of wait or the sets is chombo at the"
+                " draw.",
+            ),
+            (
+                "",
+                "ノーテンリーチは流局後にチョンボ"
+                "誰かが途中上がった場合、手配を見せる必要がないのでチョンボにはならない。",
+                "Riichi while noten is chombo at the draw; when someone wins first, the hand"
+                " need not be shown, so it is no chombo.",
+            ),
+            (
+                "",
+                "少牌、誤チー・誤ポン・誤カンは、上がり放棄 カラテンは上がり放棄",
+                "Agari-houki: too few tiles, a mistaken chii, pon or kan, a wait with no tile"
+                " left (karaten).",
+            ),
+            (
+                "",
+                "あがり放棄になって終局になってもマンガン払いはなし。"
+                "上がり放棄となった場合流局後にテンパイとはならない",
+                "Agari-houki pays no mangan, even when the game ends; under agari-houki a"
+                " player is not tenpai at the draw.",
+            ),
+            (
+                "",
+                "フリテン立直はつもならOK,見逃しも問題なし よって、リーチ後でも裏ドラは見ては"
+                "いけない",
+                "Riichi in furiten may win by tsumo, and a win may be passed up, so even after"
+                " riichi never look at the ura dora.",
+            ),
+            ("", "オープンリーチでも見逃しOK", "Even in open riichi a win may be passed up."),
+            (
+                "",
+                "誤ロンは宣言でチョンボとなるが、それに準じた宣言 一発などもチョンボとなる",
+                "A mistaken ron is chombo by its call, and so is a call like it ('ippatsu' and"
+                " the like).",
+            ),
+        ),
+    ),
+    (
+        ("オープンリーチ", "Open riichi"),
+        (
+            (
+                "",
+                "リーチした捨てパイでロンされた場合、リーチ棒はださなくてよい",
+                "A riichi whose declaration tile is won on puts no stick down.",
+            ),
+            (
+                "",
+                "オープンリーチ有(フリテンでもよい)"
+                "(リーチをかけてない人がオープンリーチに振り込んだ場合は役満になります)",
+                "Open riichi is played, in furiten too (a player not in riichi who deals into"
+                " it pays a yakuman).",
+            ),
+            (
+                "",
+                "さらすのは上がりに関係するものだけでよい",
+                "Only the tiles that make the wait need be shown.",
+            ),
+            (
+                "",
+                "オープンリーチでの振り込みは、すべてのハイが当たりの場合だけ成立する",
+                "A deal-in to an open riichi stands only when every tile in the hand wins for it.",
+            ),
+            (
+                "",
+                "あたりハイを捨てた場合、手配をすべて公開し、あたりハイがなかった場合、"
+                "あたりハイを手配に戻して、あたりではないハイを捨てて続行する"
+                "この場合には上がり放棄などのペナルティーはない",
+                "A player who discards a winning tile shows the whole hand; if it holds a tile"
+                " that does not win, the winning tile goes back and that tile is discarded,"
+                " with no penalty such as agari-houki.",
+            ),
+            (
+                "",
+                "オープンリーチ後の追っかけリーチでは振り込み役満とはならない",
+                "A player who declares riichi after the open riichi pays no yakuman for"
+                " dealing into it.",
+            ),
+            (
+                "",
+                "オープンリーチは関係あるパイをすべてさらしていない場合チョンボとなる",
+                "An open riichi that does not show every tile of its wait is chombo:",
+            ),
+            (
+                "",
+                "2333456ともっていて147待ちと勘違いし23456しかさらさなかった場合チョンボとなる"
+                "2でも単騎待ちで上がれるため23456だけさらしている場合2では上がりとはならない。",
+                "holding 2333456 and taking the wait for 1-4-7, showing only 23456: chombo, as"
+                " 2 also wins (a pair wait), and with only 23456 shown, 2 does not win.",
+            ),
+            (
+                "",
+                "1113444では待ちは2と5と3になる 2と5は111のメンツと44の頭、"
+                "34の両面待ちと判断することができる。しかし、11の頭と444のメンツ"
+                "13のカンチャン待ちでもあるので111もさらさないとチョンボとなる",
+                "1113444 waits on 2, 5 and 3: 2 and 5 as 111 and the pair 44 with 34 waiting"
+                " on both sides, but also 3 as the pair 11, 444 and 13 waiting in the middle;"
+                " not showing 111 too is chombo.",
+            ),
+            (
+                "",
+                "1123の場合、待ちは1と4になるが、1は両面にもなるし、"
+                "1タンキにもなるので23をさらしただけではチョンボ 1123をさらさないといけない",
+                "1123 waits on 1 and 4, 1 both as a two-sided wait and as a pair wait: showing"
+                " only 23 is chombo; 1123 must be shown.",
+            ),
+            (
+                "",
+                "オープンリーチ後に振り込みになるときのチョンボ(ミスでも故意でも)は認められない"
+                "この場合、上がり放棄となり、そのまま続ける。",
+                "A chombo to avoid dealing into an open riichi (by mistake or on purpose) is not"
+                " allowed: the player is under agari-houki and play goes on.",
+            ),
+            (
+                "",
+                "誰かが上がった後場合、上がり点のやり取りをした後で、チョンボ代のやり取りを行う"
+                "流局になった場合、チョンボのやり取りだけを行う",
+                "If someone then wins, the win is paid first and the chombo after; at a draw,"
+                " only the chombo is paid.",
+            ),
+        ),
+    ),
+    (
+        ("パオ", "Pao"),
+        (
+            (
+                "",
+                "白と発が泣いている状態で中を泣かせた場合パオとなるが"
+                "この状態で、字一色のダブル役満の場合、字一色も含めて、パオと"
+                "なっている人の責任払いとなる",
+                "Letting a player with haku and hatsu called call chun is pao; if the hand is"
+                " then a double yakuman with tsuuiisou, the pao player pays all of it,"
+                " tsuuiisou included.",
+            ),
+            (
+                "",
+                "パオとなったとき、チョンボすることは認められない(わざとミスとわず)"
+                "この場合上がり放棄となり、上がりまたは流局後の点数をやり取りした後で"
+                "チョンボ代を支払う",
+                "A player under pao may not escape by a chombo (on purpose or not): they are"
+                " under agari-houki, and pay the chombo after the win or the draw is paid.",
+            ),
+            (
+                "",
+                "リーチ後でもパオとなる たとえば他家が中だけ鳴いていてリーチ後、その人が"
+                "白と鳴いて、リーチをかけた人の発で鳴いた場合でもパオとなる。",
+                "Pao applies after riichi too: if a player who has called chun then calls haku"
+                " and then hatsu from the player in riichi, that is pao as well.",
+            ),
+        ),
+    ),
+)
+
 _BY_RULESET: dict[str, tuple[Part, ...]] = {
     "makura-1.5": _MAKURA_15,
     "makura-1.3": _MAKURA_13,
     "fuji-sanma": _FUJI,
+    "home-nashinashi": _HOME,
 }
 
 

@@ -140,7 +140,9 @@ def index_targets(html: str) -> list[str]:
     return re.findall(r'href="#([^"]+)"', nav)
 
 
-@pytest.mark.parametrize("ruleset_id", ["makura-1.5", "fuji-sanma", "sanma-float", "tenhou-4p"])
+@pytest.mark.parametrize(
+    "ruleset_id", ["makura-1.5", "fuji-sanma", "home-nashinashi", "sanma-float", "tenhou-4p"]
+)
 def test_the_index_links_every_section_on_the_page(client_for, member, ruleset_id):
     """Issue 32 item 12: an 8-10k px page opens with an index of its sections; every link
     lands on an element of the page, and every section of the page is in the index."""
@@ -151,7 +153,7 @@ def test_the_index_links_every_section_on_the_page(client_for, member, ruleset_i
     sections = re.findall(r'<section class="rules-section" id="([^"]+)"', html)
     numbered = re.findall(r'<h2 id="(rules-\d+)">', html)
     assert set(sections) | set(numbered) | {"sources"} == set(targets)
-    assert ("procedure" in targets) == (ruleset_id in {"makura-1.5", "fuji-sanma"})
+    assert ("procedure" in targets) == (ruleset_id not in {"sanma-float", "tenhou-4p"})
 
 
 @pytest.mark.parametrize(
@@ -177,8 +179,10 @@ def test_the_index_links_every_section_on_the_page(client_for, member, ruleset_i
         ("makura-1.5", "en", "Agari-houki", "Too many or too few tiles in the hand."),
         ("makura-1.5", "ja", "空（カラ）行為・フリテン",
          "チーポンカンを取り消した場合、次の自分のツモまでは、ロンの発声ができない。"),
-        ("makura-1.3", "ja", "空（カラ）行為・フリテン", "同巡フリテンはツモ順が回ってきた時点で解消される。"),
-        ("makura-1.5", "en", "False calls and furiten", "No penalty for showing a tile (mise-hai)."),
+        ("makura-1.3", "ja", "空（カラ）行為・フリテン",
+         "同巡フリテンはツモ順が回ってきた時点で解消される。"),
+        ("makura-1.5", "en", "False calls and furiten",
+         "No penalty for showing a tile (mise-hai)."),
         # Seed 004: L85 an impossible pon still takes the mistaken pon's penalty; L137 a drawn
         # tile that cannot be told deals in at the higher value; L43 open riichi shows it all.
         ("fuji-sanma", "ja", "特殊ケース(ゲームの性質上できない行為等)",
@@ -188,6 +192,13 @@ def test_the_index_links_every_section_on_the_page(client_for, member, ruleset_i
          "deals in at the higher value (two players on different tiles: a double ron)."),
         ("fuji-sanma", "ja", "オープンリーチ", "打牌前に手牌を全て公開して下さい"),
         ("fuji-sanma", "en", "Open riichi: a wait declared wrongly", "noticed at the win"),
+        # Seed 003 L84 (kuikae), L306-307 (a mistaken ron is chombo by its call), L377 (an
+        # open riichi that does not show its whole wait is chombo).
+        ("home-nashinashi", "ja", "喰い替え", "喰い替え は禁止、やったらあがり放棄"),
+        ("home-nashinashi", "en", "Chombo and agari-houki",
+         "A mistaken ron or tsumo is made by the call"),
+        ("home-nashinashi", "en", "Open riichi",
+         "An open riichi that does not show every tile of its wait is chombo"),
     ],
 )  # fmt: skip
 def test_the_play_procedure_in_the_seeds_words(
@@ -223,7 +234,12 @@ def test_the_japanese_procedure_is_the_seeds_text():
     seed's private-use bullet aside): nothing paraphrased in the club's own words."""
     from scoring import ruleset_procedure
 
-    seeds = {"makura-1.5": "001", "makura-1.3": "000", "fuji-sanma": "004"}
+    seeds = {
+        "makura-1.5": "001",
+        "makura-1.3": "000",
+        "home-nashinashi": "003",
+        "fuji-sanma": "004",
+    }
     root = Path(__file__).resolve().parent.parent / "docs" / "seeds"
     for ruleset_id, parts in ruleset_procedure._BY_RULESET.items():
         (path,) = root.glob(f"{seeds[ruleset_id]}_*.txt")
