@@ -2,12 +2,48 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from clubsite.names import validate_display_name
+from clubsite.names import quoted_names, validate_display_name
+
+
+class MemberQuerySet(models.QuerySet["Member"]):
+    def seatable(self) -> MemberQuerySet:
+        """The members who may be given a seat: those whose login is active. A steward
+        deactivates a member at the desk (``clubsite.desk.members.member_set_active``); their
+        games stay, but no game, tournament or line-up offers them a seat (issue 32 item 5)."""
+        return self.filter(user__is_active=True)
+
+
+def deactivated_names(members: Iterable[Member]) -> list[str]:
+    """The display names of those of ``members`` whose login is deactivated, in the order
+    given (saved members only; one query). A seating that holds one is refused with them."""
+    members = list(members)
+    wanted = [m.pk for m in members if m.pk is not None]
+    if not wanted:
+        return []
+    inactive = set(
+        Member.objects.filter(pk__in=wanted, user__is_active=False).values_list("pk", flat=True)
+    )
+    return [m.display_name for m in members if m.pk in inactive]
+
+
+def seating_refusal(members: Iterable[Member]) -> str:
+    """Why a seating of ``members`` cannot start ("" when it can): the deactivated among
+    them, named and quoted (“A”, 「A」), in the reader's language. One query."""
+    names = deactivated_names(members)
+    if not names:
+        return ""
+    return gettext(
+        "A deactivated member cannot be seated: %(names)s. A steward can reactivate them "
+        "at the members desk."
+    ) % {"names": quoted_names(names)}
 
 
 class Member(models.Model):
@@ -37,6 +73,8 @@ class Member(models.Model):
         ),
     )
     created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = MemberQuerySet.as_manager()
 
     class Meta:
         ordering = ["furigana", "display_name"]

@@ -5,8 +5,10 @@ stopped a whole batch of notice e-mails)."""
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterable
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
 # The longest display name (Member.display_name's max_length).
@@ -40,3 +42,11 @@ def validate_display_name(name: str) -> None:
     if name != name.strip():
         raise ValidationError(_("A display name has no spaces around it."), code="spaces")
     clean_display_name(name)
+
+
+def quoted_names(names: Iterable[str]) -> str:
+    """Names as a sentence lists them, each quoted so that it does not read as part of the
+    sentence: “A”, “B” in English, 「A」、「B」 in Japanese (issue 32 item 11)."""
+    return pgettext("between quoted names", ", ").join(
+        gettext("“%(name)s”") % {"name": name} for name in names
+    )

@@ -227,7 +227,9 @@ class Meetup(models.Model):
         return [a for a in self.applications_in_order() if not a.seated]
 
     def waiting_for(self, day: datetime.date) -> list[Application]:
-        return [a for a in self.waiting() if a.can_make(day)]
+        """Applicants waiting who can make ``day`` and may be seated (a deactivated member
+        is never given a seat, issue 32 item 5)."""
+        return [a for a in self.waiting() if a.can_make(day) and a.seatable]
 
     def application_of(self, member: Member | None) -> Application | None:
         """``member``'s application if it is still in (not withdrawn)."""
@@ -247,8 +249,8 @@ class Meetup(models.Model):
 
     def default_lineup(self, day: datetime.date) -> list[Application]:
         """The first applicants who can make ``day``: as many whole tables as applied, at most
-        the tables the call asked for."""
-        available = [a for a in self.applications_in_order() if a.can_make(day)]
+        the tables the call asked for; a deactivated member is passed over (issue 32 item 5)."""
+        available = [a for a in self.applications_in_order() if a.can_make(day) and a.seatable]
         tables = min(self.tables, len(available) // self.seats_per_table)
         return available[: tables * self.seats_per_table]
 
@@ -427,6 +429,12 @@ class Application(models.Model):
 
     def __str__(self) -> str:
         return f"{self.meetup_id}: {self.member}"
+
+    @property
+    def seatable(self) -> bool:
+        """Whether the applicant may be given a seat: their login is active (issue 32
+        item 5). The pages select the member's user with the application."""
+        return self.member.user.is_active
 
     def available_days(self) -> list[datetime.date]:
         return [candidate.date for candidate in self.dates.all()]

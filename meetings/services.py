@@ -16,7 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from clubsite.models import Member
+from clubsite.models import Member, seating_refusal
 from meetings.changes import (
     meetup_cancel,
     meetup_mark_held,
@@ -256,7 +256,8 @@ def meetup_declare(
 
     Raises:
         MeetupError: not the coordinator; the call is not open; not a candidate date; someone
-            who has not applied; not a whole number of tables.
+            who has not applied or is deactivated (issue 32 item 5); not a whole number of
+            tables.
     """
     meetup = locked(meetup_id)
     check(meetup, Action.DECLARE, by)
@@ -271,6 +272,9 @@ def meetup_declare(
             raise MeetupError(
                 _("%(names)s has not applied to this meetup.") % {"names": ", ".join(strangers)}
             )
+        refusal = seating_refusal(members)
+        if refusal:
+            raise MeetupError(refusal)
         picked = {m.pk for m in members}
         lineup = [a for a in meetup.applications_in_order() if a.member_id in picked]
     if not lineup or len(lineup) % meetup.seats_per_table:

@@ -22,6 +22,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from clubsite.htmx import wants_fragment
 from clubsite.models import Member
+from clubsite.names import quoted_names
 from scoring.ruleset_choices import ruleset_choices
 from tournaments import forms, services, substitutions
 from tournaments.models import Event
@@ -33,7 +34,8 @@ from tournaments.views import event_page, steward_only
 def event_participants(request: HttpRequest, pk: int) -> HttpResponse:
     """The member picker: every member one per row (name and reading), a search by name or
     reading (a GET of the same form, keeping the ticks; htmx swaps the list in place), the
-    number ticked. Saving enters exactly the ticked members."""
+    number ticked. Saving enters exactly the ticked members. A deactivated member is neither
+    listed nor counted (issue 32 item 5); one entered before is named, left out on saving."""
     event = get_object_or_404(Event, pk=pk)
     if event.status != Event.Status.OPEN:
         return event_page(
@@ -42,9 +44,9 @@ def event_participants(request: HttpRequest, pk: int) -> HttpResponse:
             error=gettext("The tournament has started: its players are set."),
             status=409,
         )
-    members = list(Member.objects.order_by("furigana", "display_name"))
+    members = list(Member.objects.seatable().order_by("furigana", "display_name"))
     if request.method == "POST":
-        form = forms.ParticipantsForm(request.POST, members=Member.objects.all())
+        form = forms.ParticipantsForm(request.POST, members=Member.objects.seatable())
         if form.is_valid():
             chosen = sorted(
                 form.cleaned_data["members"], key=lambda m: (m.furigana, m.display_name)
@@ -77,6 +79,11 @@ def event_participants(request: HttpRequest, pk: int) -> HttpResponse:
         "ticked_count": sum(1 for m in members if m.pk in ticked),
         "member_count": len(members),
         "table_size": event.table_size,
+        "deactivated": quoted_names(
+            event.participants.filter(member__user__is_active=False)
+            .order_by("member__furigana", "member__display_name")
+            .values_list("member__display_name", flat=True)
+        ),
     }
     template = "tournaments/players.html"
     if wants_fragment(request):
@@ -259,7 +266,7 @@ def _substitutions_page(
     first = {m.pk for m in registered}
     outsiders = registered + [
         m
-        for m in Member.objects.order_by("furigana", "display_name")
+        for m in Member.objects.seatable().order_by("furigana", "display_name")
         if m.pk not in entered and m.pk not in first
     ]
     proposal = None

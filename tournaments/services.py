@@ -19,7 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from clubsite.models import Member
+from clubsite.models import Member, seating_refusal
 from scoring.engine import Ruleset, load_ruleset
 from scoring.ledger import LedgerError, hanchan_start, settled
 from scoring.standings.periods import club_today
@@ -250,7 +250,8 @@ def participants_set(*, event_id: int, members: Sequence[Member]) -> Event:
     """Enter exactly ``members`` (in this order) in an event that has not started.
 
     Raises:
-        EventError: the event started, a member twice, or a number of players the format
+        EventError: the event started, a member twice, a deactivated member (issue 32
+            item 5), or a number of players the format
             cannot seat (not a multiple of the table size; 8 for the Grand Champion and the
             Meijin).
     """
@@ -260,6 +261,7 @@ def participants_set(*, event_id: int, members: Sequence[Member]) -> Event:
             raise EventError(_("The tournament has started: its players are set."))
         if len({m.pk for m in members}) != len(members):
             raise EventError(_("A member is entered twice."))
+        _check_seatable(members)
         _check_field(event, len(members))
         event.participants.all().delete()
         Participant.objects.bulk_create(
@@ -267,6 +269,13 @@ def participants_set(*, event_id: int, members: Sequence[Member]) -> Event:
             for number, member in enumerate(members)
         )
     return event
+
+
+def _check_seatable(members: Sequence[Member]) -> None:
+    """No deactivated member is entered or seated (issue 32 item 5): their names refused."""
+    refusal = seating_refusal(members)
+    if refusal:
+        raise EventError(refusal)
 
 
 def _check_field(event: Event, players: int) -> None:
@@ -292,7 +301,8 @@ def event_draw(*, event_id: int) -> Event:
     start the event. Later phases seated by standing are drawn when they are reached.
 
     Raises:
-        EventError: the event already started, or its participants do not fit the format.
+        EventError: the event already started, its participants do not fit the format, or
+            one of them has been deactivated since they were entered (issue 32 item 5).
     """
     with transaction.atomic():
         event = _locked(event_id)
@@ -312,7 +322,14 @@ def event_draw(*, event_id: int) -> Event:
 def _draw_phase(event: Event, phase: Phase, order: list[int], *, round_number: int) -> list[int]:
     """Create the rounds of ``phase`` that can be seated now: every round of a phase by lot;
     for a phase by standing, the next ``reseat_every`` rounds (all of them when 0). Returns
-    the numbers of the rounds created."""
+    the numbers of the rounds created.
+
+    Raises:
+        EventError: a deactivated member among the players of ``order`` (issue 32 item 5).
+    """
+    _check_seatable(
+        [p.member for p in event.participants.select_related("member").filter(number__in=order)]
+    )
     size = event.table_size
     if phase.seating == Phase.Seating.LOT:
         rounds = seating.lot_rounds(
@@ -442,8 +459,8 @@ def event_advance(*, event_id: int) -> Event:
     phase by standing, or the next phase with its qualifiers), or finish the event.
 
     Raises:
-        EventError: a game of a started round is not finished, or a drawn round has not
-            been played.
+        EventError: a game of a started round is not finished, a drawn round has not
+            been played, or a player to be seated is deactivated (issue 32 item 5).
     """
     with transaction.atomic():
         event = _locked(event_id)

@@ -53,7 +53,7 @@ from functools import partial
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from clubsite.models import Member
+from clubsite.models import Member, seating_refusal
 from tournaments import emails, seating
 from tournaments.models import Event, Participant, Phase, Round, Substitution
 from tournaments.services import EventError
@@ -139,7 +139,8 @@ def propose(event: Event, changes: Sequence[Change], *, attempt: int | None = No
 
     Raises:
         SubstitutionError: the event is not running; no change; a player twice, unknown or
-            already withdrawn; a substitute twice or already entered in the event; the
+            already withdrawn; a substitute twice, deactivated or already entered in the
+            event; the
             players who would remain do not fill whole tables (a withdrawal that leaves a
             table short); fewer players than a later phase's finalists.
     """
@@ -158,6 +159,9 @@ def propose(event: Event, changes: Sequence[Change], *, attempt: int | None = No
         raise SubstitutionError(_("A substitute is chosen twice."))
     if any(m.pk in entered for m in subs):
         raise SubstitutionError(_("A substitute must be a member not entered in the tournament."))
+    refusal = seating_refusal(subs)
+    if refusal:
+        raise SubstitutionError(refusal)
     size = event.table_size
     next_number = max(p.number for p in participants) + 1
     numbers: dict[int, int] = {}
@@ -317,7 +321,8 @@ def registered_substitutes(event: Event) -> list[Member]:
     """The substitutes the qualification race lists for a Grand Champion or a Meijin event,
     in order (seed 001 L403 "補欠", §4.3, T-05; the race of the event's first day's year,
     :mod:`tournaments.races`), less the members entered in the event; none for another
-    format. Reads the standings behind the race."""
+    format, and no deactivated member (issue 32 item 5). Reads the standings behind the
+    race."""
     from tournaments import races  # the races read the standings: only this page needs them
 
     race_of = {
@@ -329,7 +334,7 @@ def registered_substitutes(event: Event) -> list[Member]:
     race = race_of(event.starts_on.year)
     entered = set(event.participants.values_list("member_id", flat=True))
     wanted = [e.runner.member_id for e in race.substitutes if e.runner.member_id not in entered]
-    members = Member.objects.in_bulk(wanted)
+    members = Member.objects.seatable().in_bulk(wanted)
     return [members[pk] for pk in wanted if pk in members]
 
 

@@ -10,7 +10,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from clubsite.dates import club_today
-from clubsite.models import Member
+from clubsite.models import Member, seating_refusal
 from scoring.engine import (
     RecordError,
     Ruleset,
@@ -97,6 +97,18 @@ def seated_members(ruleset: Ruleset, members: Sequence[Member]) -> list[Member]:
     if len({m.pk for m in seated}) != len(seated):
         raise LedgerError(_("A player cannot sit at two seats."), "players")
     return seated
+
+
+def check_seatable(members: Sequence[Member]) -> None:
+    """A game starts only with members whose login is active (issue 32 item 5). A record of
+    a game already played (an import) is not a seating and is not checked.
+
+    Raises:
+        LedgerError: a deactivated member among ``members`` (named).
+    """
+    refusal = seating_refusal(members)
+    if refusal:
+        raise LedgerError(refusal, "players")
 
 
 # No club game is older than this; a date before it is a typing error.

@@ -140,8 +140,8 @@ def match_players(
     Raises:
         UnknownNames: seats with no member (and no ``mapping`` entry nor
             ``create_members``), naming them.
-        LedgerError: a mapped member that does not exist, a mapped name at several seats, or
-            a name that is no display name.
+        LedgerError: a mapped member that does not exist or is deactivated (issue 32 item
+            5), a mapped name at several seats, or a name that is no display name.
     """
     return _match(log, saved_names([log]), mapping or {}, create_members)
 
@@ -197,10 +197,22 @@ def _match(
                 }
             )
         if name in mapping:
-            member = Member.objects.filter(display_name=mapping[name]).first()
+            member = (
+                Member.objects.select_related("user").filter(display_name=mapping[name]).first()
+            )
             if member is None:
                 raise LedgerError(
                     _("--map %(name)s=%(member)s: no member is called %(member)s.")
+                    % {"name": name, "member": mapping[name]}
+                )
+            if not member.user.is_active:
+                # A name is mapped to a member chosen for it; a deactivated member is no
+                # choice (issue 32 item 5). Their saved online names still find them.
+                raise LedgerError(
+                    _(
+                        "--map %(name)s=%(member)s: %(member)s is deactivated; a steward can "
+                        "reactivate them at the members desk."
+                    )
                     % {"name": name, "member": mapping[name]}
                 )
             members.append(member)

@@ -32,6 +32,7 @@ from scoring.ledger.checks import (
     check_changeable,
     check_date,
     check_playable,
+    check_seatable,
     check_version,
     locked_hanchan,
     seated_members,
@@ -85,7 +86,8 @@ def hanchan_start(
         overrides: rule changes for this game only (e.g. ``{"tobi": False}`` for the GP).
 
     Raises:
-        LedgerError: unknown ruleset, wrong number of players, a member twice, bad overrides.
+        LedgerError: unknown ruleset, wrong number of players, a member twice, a
+            deactivated member (issue 32 item 5), bad overrides.
     """
     try:
         base = load_ruleset(ruleset_id)
@@ -93,6 +95,7 @@ def hanchan_start(
         raise LedgerError(_("Unknown ruleset."), "ruleset") from None
     ruleset = with_overrides(base, overrides)
     seated = seated_members(ruleset, members)
+    check_seatable(seated)
     check_date(played_on)
     if draw_seats:
         (rng or random.SystemRandom()).shuffle(seated)
