@@ -286,3 +286,19 @@ def test_a_phone_that_saw_time_up_draws_its_form_again_when_extra_time_takes_it_
     assert re.search(r'id="clock-left">5 min<', html) and "5 min extra time" in html
     again = client.get(f"/tournaments/games/{table.hanchan_id}/clock/?seen=running").text
     assert 'hx-target="#hand-entry"' not in again
+
+
+def test_the_japanese_time_call_counts_the_tables_on_their_last_hand():
+    """Issue 32 item 11: "最終局の卓：4卓" read as "table 4"; the count says how many remain."""
+    from types import SimpleNamespace
+
+    from django.template.loader import render_to_string
+
+    context = {
+        "rnd": SimpleNamespace(number=1, event_id=1),
+        "clock": SimpleNamespace(time_up=True),
+        "playing": 4,
+    }
+    with translation.override("ja"):
+        html = render_to_string("tournaments/_round_clock.html", context)
+    assert "時間切れ</b> · 最終局の卓が残り4卓</p>" in html
