@@ -71,7 +71,8 @@ def test_a_single_wait_kokushi_and_a_ron_on_four_pungs_stay_single() -> None:
 
 def test_tenhou_chiihou_and_renhou_never_combine_with_another_yakuman_under_makura() -> None:
     """000 L360 / 001 L295 "但し、天和 地和 人和 十三不塔との複合はなし" (M-21): tenhou +
-    daisangen, chiihou + suuankou and renhou + daisangen are one yakuman; Tenhou adds them."""
+    daisangen, chiihou + suuankou and renhou + daisangen are one yakuman, the better of two
+    equal values (the lone one kept); Tenhou adds them."""
     tenhou = {"hand": "123m555666777z11p", "win_tile": "1p", "tsumo": True, "tenhou": True}
     chiihou = {
         "hand": "111222333m444p55s",
@@ -92,13 +93,81 @@ def test_tenhou_chiihou_and_renhou_never_combine_with_another_yakuman_under_maku
     assert value("home-nashinashi", **tenhou)["yakuman"] == 2
 
 
-def test_a_lone_yakuman_with_a_double_one_is_still_one_yakuman() -> None:
-    """000 L360 forbids the combination; rules-spec M-21's default: tenhou, chiihou, renhou and
-    13-futou "never combine with anything (they are always ×1)": tenhou with suuankou tanki
-    (a double yakuman, L354) is one yakuman, tenhou, not 2 nor 3."""
-    hand = {"hand": "111222333m555z66z", "win_tile": "6z", "tsumo": True, "tenhou": True}
+# Each a chiihou, renhou or tenhou whose tiles also make a double yakuman (000 L354, 001 L287).
+LONE_WITH_DOUBLE: dict[str, dict[str, Any]] = {
+    "chiihou + suuankou tanki": {
+        "hand": "111222333m444p55s",
+        "win_tile": "5s",
+        "tsumo": True,
+        "chiihou": True,
+        "seat_wind": "S",
+    },
+    "renhou + kokushi 13-sided": {
+        "hand": "19m19p19s12345677z",
+        "win_tile": "7z",
+        "renhou": True,
+        "seat_wind": "S",
+    },
+    "chiihou + junsei chuuren": {
+        "hand": "11123455678999m",
+        "win_tile": "5m",
+        "tsumo": True,
+        "chiihou": True,
+        "seat_wind": "W",
+    },
+    "tenhou + suuankou tanki": {
+        "hand": "111222333m555z66z",
+        "win_tile": "6z",
+        "tsumo": True,
+        "tenhou": True,
+    },
+}
+DOUBLE_OF = {
+    "chiihou + suuankou tanki": "suuankou_tanki",
+    "renhou + kokushi 13-sided": "daburu_kokushi",
+    "chiihou + junsei chuuren": "daburu_chuuren_poutou",
+    "tenhou + suuankou tanki": "suuankou_tanki",
+}
+
+
+@pytest.mark.parametrize("name", LONE_WITH_DOUBLE)
+def test_a_lone_yakuman_with_a_double_one_keeps_the_double(name: str) -> None:
+    """000 L360 / 001 L291-295 "但し、天和 地和 人和 十三不塔との複合はなし": never added, and,
+    as 複合しない everywhere in these documents (七対子/二盃口 §44c), the hand keeps the better
+    of the two values (rules-spec M-21, corrected 2026-11-29: "keep the larger value, never
+    add"): chiihou with suuankou tanki is the double yakuman of suuankou tanki, ×2, not 1 (the
+    earlier "always ×1") nor 3. The home game adds them (003 states no such rule)."""
+    hand = LONE_WITH_DOUBLE[name]
+    for ruleset in ("makura-1.3", "makura-1.5"):
+        result = value(ruleset, **hand)
+        assert (result["yakuman"], result["han"], result["limit"]) == (2, 26, "yakuman"), ruleset
+        assert yaku(result) == {DOUBLE_OF[name]: 26}, ruleset
+    assert value("home-nashinashi", **hand)["yakuman"] == 3
+
+
+def test_a_lone_yakuman_with_two_yakuman_keeps_the_two() -> None:
+    """M-21: the lone yakuman (×1) against the others together (suuankou tanki ×2, daisuushii
+    ×2, tsuuiisou, capped at ×3, 000 §45h L436): the others, ×3; never 4."""
+    hand = {
+        "hand": "111222333444z55z",
+        "win_tile": "5z",
+        "tsumo": True,
+        "chiihou": True,
+        "seat_wind": "S",
+    }
     result = value("makura-1.5", **hand)
-    assert (result["yakuman"], yaku(result)) == (1, {"tenhou": 13})
+    assert result["yakuman"] == 3
+    assert "chiihou" not in yaku(result)
+
+
+def test_the_other_clubs_add_tenhou_to_the_yakuman_of_the_tiles() -> None:
+    """004 L52 "純粋な役満の場合は複合を認めます": tenhou and daisangen are two yakuman in FUJI;
+    002 and 003 state no "複合はなし" either, and add them as today (M-21 is Makura's)."""
+    hand = {"hand": "123p555666777z11s", "win_tile": "1s", "tsumo": True, "tenhou": True}
+    for ruleset in ("fuji-sanma", "sanma-float", "home-nashinashi"):
+        result = value(ruleset, **hand)
+        assert (result["yakuman"], yaku(result)) == (2, {"daisangen": 13, "tenhou": 13}), ruleset
+    assert value("makura-1.5", **hand)["yakuman"] == 1
 
 
 def test_13_futou_on_the_first_draw_under_makura() -> None:

@@ -153,7 +153,8 @@ class Ruleset:
     dealer_top_min_score: int = _param("The dealer-top end also needs this score (0 = none).")
     dealer_top_in_extension: bool = _param(
         "The dealer-top end applies to every hand of the extension rounds, not only their last "
-        "(Tenhou's logs of 2014-2015 end a sudden death so; tenhou-rules.md §4 keeps a renchan)."
+        "(every Tenhou log seen that reaches the case ends a sudden death so: 2014, 2015 and "
+        "a 3-player game of 2022; tenhou-rules.md §4 keeps a renchan)."
     )
 
     # -- renchan ---------------------------------------------------------------------------
@@ -316,7 +317,8 @@ class Ruleset:
     )
     lone_yakuman: tuple[str, ...] = _param(
         "Yakuman never added to another yakuman: tenhou, chiihou, renhou, shiisanputa (Makura "
-        "1.3 §43 L360, 1.5 L295); the hand then takes the larger of the two values."
+        "1.3 §43 L360, 1.5 L291-295); the hand then keeps the larger of the two values, the "
+        "lone one on a tie (rules-spec M-21: chiihou with suuankou tanki is x2)."
     )
     rinshan_haitei: str = _choice(
         "refused",

@@ -4,9 +4,11 @@
 - ``double_yakuman``: the hands a ruleset counts double (26 han): 13-sided kokushi, suuankou
   tanki, junsei chuuren, daisuushii (Makura 1.3 §43 L352-356, 1.5 L285-289; 003 L559-560).
 - ``lone_yakuman``: tenhou, chiihou, renhou and 13-futou never combine with another yakuman
-  (Makura 1.3 §43 L360, 1.5 L295, rules-spec M-21: "never combine with anything (they are
-  always ×1)"): a hand with one of them is that yakuman alone, a single yakuman, whatever
-  other yakuman, double ones included, its tiles also make.
+  (Makura 1.3 §43 L360, 1.5 L291-295 "但し、天和 地和 人和 十三不塔との複合はなし";
+  rules-spec M-21, corrected 2026-11-29: "keep the larger value, never add"): their value is
+  never added to the other yakuman the tiles make; the hand keeps the better of the two, the
+  lone yakuman (×1) or the others together (capped at ``yakuman_max``). Chiihou with
+  suuankou tanki (a double yakuman) is ×2, chiihou with daisangen ×1 (the chiihou kept).
 - local yakuman the tiles show (``local_yaku``): ``manzu_honitsu`` (004 L54, F-15: every tile
   manzu or an honour, with manzu), ``suurenkou`` (004 L57: four pungs of one suit in a row),
   ``shiisanputa`` (13-futou, Makura §43 L350: on the first draw, 14 tiles with one pair and
@@ -170,6 +172,8 @@ def apply(ruleset: Ruleset, tiles: HandTiles, raw: RawValue) -> RawValue:
     lone = [y for y in yaku if y.name in lone_names and y.name in raw.yakuman_names]
     others = [y for y in yaku if y.name in raw.yakuman_names and y.name not in lone_names]
     if lone and (others or len(lone) > 1):
-        # M-21's default: "these four never combine with anything (they are always ×1)".
-        yaku = [lone[0]]
+        # M-21: "複合はなし" forbids adding, as 複合しない does everywhere in the seeds (七対子
+        # and 二盃口 §44c): the better of the two values, the lone yakuman on a tie.
+        worth_of_others = min(sum(y.han for y in others), ruleset.yakuman_max * YAKUMAN_HAN)
+        yaku = others if worth_of_others > lone[0].han else [lone[0]]
     return RawValue(tuple(yaku), frozenset(y.name for y in yaku), raw.fu, raw.fu_details)
