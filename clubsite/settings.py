@@ -60,6 +60,16 @@ INSTALLED_APPS = [
     "django_tasks_db",
 ]
 
+# Request bodies (issue 32 item 3; clubsite/request_limits.py, docs/capacity.md): 512 KiB a
+# request, form text included, except an upload page's 5 MiB with at most 20 files (the online
+# import's own cap, scoring/views/online.py MAX_FILES); a file over 256 KiB is streamed to a
+# temporary file, not held in memory.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 512 * 1024
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
+DATA_UPLOAD_MAX_NUMBER_FILES = 20
+FILE_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
+CLUB_UPLOAD_MAX_BYTES = 5 * 1024 * 1024
+
 MIDDLEWARE = [
     # /healthz for the process manager and the proxy, before the host check, the HTTPS redirect
     # and logins (clubsite/health.py).
@@ -76,6 +86,8 @@ MIDDLEWARE = [
     "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    # A body over its page's limit: 413 before anything reads it (clubsite/request_limits.py).
+    "clubsite.request_limits.RequestBodyLimitMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",

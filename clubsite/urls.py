@@ -87,3 +87,7 @@ urlpatterns = [
     path("tasks/", task_queue.task_queue_page, name="task_queue"),
     path("admin/", admin.site.urls),
 ]
+
+# A request over the body limits Django checks while parsing it: the 413 page that names them
+# (clubsite/request_limits.py); any other bad request a 400 page.
+handler400 = "clubsite.request_limits.bad_request"

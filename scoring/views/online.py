@@ -49,7 +49,8 @@ from scoring.online.reading import MAX_LOG_BYTES, read_game_file
 from scoring.online.verify import VerifiedGame, verify
 from scoring.views.display import honba_label, round_label, ruleset_title
 
-MAX_FILES = 20
+MAX_FILES = 20  # as DATA_UPLOAD_MAX_NUMBER_FILES, which refuses more before the form sees them
+MAX_PASTE_CHARS = 40_000
 
 
 class MultipleFileInput(forms.ClearableFileInput):
@@ -90,7 +91,14 @@ class ImportForm(forms.Form):
     lines = forms.CharField(
         label=gettext_lazy("Tenhou result lines"),
         required=False,
-        max_length=40_000,
+        max_length=MAX_PASTE_CHARS,
+        # Issue 32 item 3: the refusal names the limit and the paste's length, never its text.
+        error_messages={
+            "max_length": gettext_lazy(
+                "At most %(limit_value)d characters at a time (this text has %(show_value)d): "
+                "paste fewer lines. Nothing was stored."
+            )
+        },
         widget=forms.Textarea(attrs={"rows": 4, "spellcheck": "false"}),
         help_text=gettext_lazy(
             "As the lobby's results page shows them, one game a line: "
@@ -116,7 +124,8 @@ class ImportForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        if not data.get("logs") and not (data.get("lines") or "").strip():
+        pasted = (data.get("lines") or "").strip() or "lines" in self.errors
+        if not data.get("logs") and not pasted:
             raise forms.ValidationError(_("Choose game logs or paste result lines."))
         return data
 
@@ -181,6 +190,11 @@ def game_import(request: HttpRequest) -> HttpResponse:
                         create_members=create,
                         check_only=check,
                     )
+        elif "lines" in form.errors:
+            # A refused paste is not sent back into the text box (issue 32 item 3): a page
+            # of 900 KB for a 10,000-line paste, and the refusal says why already.
+            form.data = form.data.copy()
+            form.data["lines"] = ""
     else:
         form = ImportForm()
         if not steward:
