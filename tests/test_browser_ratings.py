@@ -77,25 +77,36 @@ def test_it_shows_the_rating_and_the_list(
         section = page.locator("#member-rating")
         section.scroll_into_view_if_needed()
         assert section.locator("h2").inner_text() == words["head"]
-        assert section.locator(".rating-value").inner_text() == f"{rating.ordinal:.1f}"
-        assert section.locator(".rating-sigma").inner_text() == f"±{rating.sigma:.1f}"
+        # One number and how sure it is in words (issue 32 item 10): no sigma, no ordinal.
+        assert section.locator(".rating-value").inner_text() == f"{rating.mu:.1f}"
+        assert section.locator(".rating-sigma").count() == 0
         assert section.locator(".rating-provisional").inner_text() == words["provisional"]
+        assert "σ" not in section.inner_text() and "±" not in section.inner_text()
         assert section.locator("#rating-chart-4 polyline").count() == 1
         assert section.locator(".rating-history tbody tr").count() == 6
         assert section.bounding_box()["width"] <= PHONE["width"]
         section.screenshot(path=str(screenshot(page, f"member-rating-{words['lang']}")))
 
-        link = section.locator(".link-line a")
-        box = link.bounding_box()
-        assert box is not None and box["height"] >= 44 and box["width"] >= 44
-        link.click()
-        page.wait_for_url("**/ratings/")
+        for link in section.locator(".link-line a").all():
+            box = link.bounding_box()
+            assert box is not None and box["height"] >= 44 and box["width"] >= 44
+        section.locator("#rating-how-link").click()
+        page.wait_for_url("**/ratings/#how-ratings-work")
+        how = page.locator("#how-ratings-work")
+        assert how.is_visible() and "25.0" in how.inner_text()
+        top = page.evaluate(
+            "() => document.querySelector('#how-ratings-work h2').getBoundingClientRect().top"
+        )
+        assert 0 <= top < PHONE["height"] - 100  # the link lands on the section, on screen
+        page.screenshot(path=str(screenshot(page, f"ratings-how-{words['lang']}")))
+        page.goto(live_server.url + "/ratings/")
         assert page.locator("h1").inner_text() == words["list"]
-        rows = page.locator(".rating-list tbody tr")
+        # Six games each, under the threshold of 10: all four provisional, none ranked.
+        assert page.locator("table.rating-list:not(.rating-new)").count() == 0
+        rows = page.locator(".rating-new tbody tr")
         assert rows.count() == 4
-        first = rows.first.locator("td").all_inner_texts()
-        best = max(Rating.objects.filter(family=4), key=lambda r: r.ordinal)
-        assert first[1] == f"{best.ordinal:.1f}" and first[2] == f"±{best.sigma:.1f}"
+        shown = sorted(row.locator("td").all_inner_texts()[0] for row in rows.all())
+        assert shown == sorted(f"{r.mu:.1f}" for r in Rating.objects.filter(family=4))
         screenshot(page, f"ratings-{words['lang']}")
         well_made(page)
     finally:

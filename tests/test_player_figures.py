@@ -328,7 +328,7 @@ def test_the_page_shows_each_figure_with_its_interval(played: list[Member]) -> N
     # Points a game, (32,000 + 10,000) / 2, of two games: no range (issue 32 item 10).
     assert (
         '<tr id="figure-points_per_game"><th scope="row">Points per game</th>'
-        '<td class="num">+21.0<br><small>too few (under 10) for a range</small></td>'
+        '<td class="num">+21.0<br><small class="no-range">too few for a range</small></td>'
         '<td class="num">2</td></tr>'
     ) in html
     # The family links and the head-to-head picker.

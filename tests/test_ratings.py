@@ -19,6 +19,7 @@ from django_tasks_db.models import DBTaskResult
 
 from clubsite.models import Member
 from ratings import updating
+from ratings.display import MOVING, NEW, SETTLED, SETTLED_SIGMA, Shown, settled_games, shown
 from ratings.model import Rating as ModelRating
 from ratings.model import RatingModel
 from ratings.models import RatedGame, Rating, RatingStep
@@ -190,11 +191,11 @@ def test_it_rebuilds_what_it_updated_game_by_game(
 @pytest.mark.parametrize(
     ("language", "words"),
     [
-        ("en", ["Rating", "Provisional", "Uncertainty (σ)", "Rated games"]),
-        ("ja", ["レーティング", "暫定", "不確かさ (σ)", "レーティング対象の半荘"]),
+        ("en", ["Rating", "Provisional", "Rated games", "too few to say much", "Still moving"]),
+        ("ja", ["レーティング", "暫定", "レーティング対象の半荘", "少なすぎて", "まだ動く"]),
     ],
 )
-def test_the_member_page_shows_the_rating_with_sigma(
+def test_the_member_page_shows_one_number_and_how_sure_it_is_in_words(
     four: list[Member],
     staff_member: Member,
     commit: Callable[[], Any],
@@ -202,6 +203,8 @@ def test_the_member_page_shows_the_rating_with_sigma(
     language: str,
     words: list[str],
 ) -> None:
+    # Issue 32 item 10: not "1.7 ±7.9" (the ordinal with sigma) but the rating, its games and
+    # how sure it is in words, with a link to how it is worked out.
     play(four, A, club_today() - DAY, commit, steward=staff_member)
     client.force_login(four[0].user)
     client.cookies["django_language"] = language
@@ -209,19 +212,35 @@ def test_the_member_page_shows_the_rating_with_sigma(
     section = html[html.index('id="member-rating"') :]
     section = section[: section.index("</section>")]
     rating = Rating.objects.get(member=four[0], family=4)
-    assert f"{rating.ordinal:.1f}" in section
-    assert f"±{rating.sigma:.1f}" in section
-    for word in words:
+    assert f'<dd class="rating-value">{rating.mu:.1f}</dd>' in section
+    assert f"{rating.ordinal:.1f}" not in section and "σ" not in section and "±" not in section
+    assert "μ" not in section and "OpenSkill" not in section
+    assert reverse("rating_list") + "#how-ratings-work" in section
+    for word in words[:4]:
         assert word in section
-    # Two games: no longer provisional under a threshold of 2.
+    # Two games: no longer provisional under a threshold of 2, still moving.
     play(four, A, club_today(), commit, steward=staff_member)
     html = client.get(reverse("member_detail", args=[four[0].pk])).content.decode()
     section = html[html.index('id="member-rating"') : html.index('id="hands-head"')]
-    assert words[1] not in section
+    assert words[1] not in section and words[4] in section
     assert 'id="rating-chart-4"' in section
 
 
-def test_a_rating_is_provisional_below_the_threshold(
+def test_a_rating_is_new_then_still_moving_then_settled() -> None:
+    # Provisional below the games threshold (10), whatever sigma; then by sigma against half a
+    # newcomer's (8.33 / 2), which a table of newcomers reaches after 89 four-player games.
+    assert pytest.approx(25 / 6) == SETTLED_SIGMA
+    assert shown_of(mu=30.0, sigma=3.0, games=9).state == NEW
+    assert shown_of(mu=30.0, sigma=4.2, games=10).state == MOVING
+    assert shown_of(mu=30.0, sigma=4.1, games=10).state == SETTLED
+    assert (settled_games(4), settled_games(3)) == (89, 71)
+
+
+def shown_of(*, mu: float, sigma: float, games: int) -> Shown:
+    return shown(Rating(mu=mu, sigma=sigma, games=games, family=4, member_id=1))
+
+
+def test_only_members_with_few_games_are_provisional_and_unranked(
     four: list[Member], staff_member: Member, commit: Callable[[], Any], client: Client
 ) -> None:
     for day in range(3):
@@ -230,13 +249,25 @@ def test_a_rating_is_provisional_below_the_threshold(
     client.cookies["django_language"] = "en"
     url = reverse("rating_list")
     html = client.get(url).content.decode()
-    assert html.count("Provisional</span>") == 4  # 3 games each, the default threshold is 10
+    # 3 games each, the default threshold is 10: all four provisional, none ranked.
+    assert "Provisional: fewer than 10 rated games" in html
+    new = html[html.index('id="rating-new"') : html.index('id="how-ratings-work"')]
+    assert all(p.display_name in new for p in four)
+    assert 'class="months-table rating-list">' not in html
     with override_settings(RATING_PROVISIONAL_GAMES=3):
         html = client.get(url).content.decode()
-    assert "Provisional</span>" not in html
-    body = html[html.index("<tbody>") :]
+    assert 'id="rating-new"' not in html
+    body = html[html.index("<tbody>") : html.index("</tbody>")]
     names = [p.display_name for p in four]
     assert sorted(names, key=body.index) == names  # Aoki won all three: first
+    mus = [Rating.objects.get(member=p, family=4).mu for p in four]
+    assert [f'<td class="num">{mu:.1f}</td>' in body for mu in mus] == [True] * 4
+    assert body.count("Still moving") == 4  # 3 games: sigma far above half a newcomer's
+    # The plain-words section the member page links to; the model's names only in details.
+    how = html[html.index('id="how-ratings-work"') :]
+    assert "Everyone starts at 25.0." in how and "after about 89 games" in how
+    plain = how[: how.index("<details")]
+    assert "μ" not in plain and "σ" not in plain and "OpenSkill" not in plain
     assert client.get(url + "?family=3").content.decode().count("No rated games yet.") == 1
 
 

@@ -107,7 +107,7 @@ class FigureLine:
 def missing_text(estimate: Estimate) -> str:
     """What the range's place says when a figure has none (issue 32 item 10)."""
     if estimate.missing == TOO_FEW:
-        return _("too few (under %(n)d) for a range") % {"n": MEAN_MIN_N}
+        return _("too few for a range")
     if estimate.missing == ALL_EQUAL:
         return _("all the same so far: no range")
     return "–"
