@@ -15,13 +15,18 @@ them:
   thousands; the first candidate under which the engine's own settlement
   (:func:`scoring.engine.final_settlement`) gives every stated point is kept. A log that
   states no settlement keeps the preset's uma, with the return at least the start (and the
-  oka (return - start) per seat); so does a JSON ``sc`` within 1,000 of the preset's own
-  settlement (converters write it unrounded);
+  oka (return - start) per seat). A JSON ``sc`` is Tenhou's own settlement, as its
+  ``owari`` (issue 37 item 4: the 2022 logs' ``sc`` in tenths is Tenhou's settlement of that
+  year, not a converter's);
 - **the length**: the presets of both lengths are tried already (issue 22 item 3); a private
   lobby may also have no extension (``extension: "none"``, :data:`PRIVATE_VARIANTS`);
 - **renchan**: a private lobby may pass the deal even when the dealer wins or is tenpai
   (``renchan: "none"``, :data:`PRIVATE_VARIANTS`; Tenhou's 0x641 tournament lobby: its log's
   next hand after a dealer win is the next dealer's at 0 honba, after a draw at honba + 1);
+- **a ranked lobby's settlement by date**: Tenhou settled otherwise in earlier years (its
+  2009 East-only uma, results rounded to 1,000 until 2021 for four players and 2018-2023 for
+  three), as the logs' own settlements show (:data:`.tenhou_rules.SETTLEMENT_CHANGES`,
+  issue 37 item 4): a ranked game is settled as Tenhou settled it on its day;
 - **open tanyao**: the GO type's bit 0x04 (no 喰), the JSON ``rule.disp`` without 喰;
   **red fives**: bit 0x02 (no 赤), a ``disp`` without 赤 (they change no payment: the han
   count them; the game page names them from the stored ``rule_label``).
@@ -40,6 +45,7 @@ from typing import Any
 from scoring.engine import RecordError, Ruleset, apply_overrides, final_settlement
 
 from .log import TENHOU_LOG_ID, OnlineLog
+from .tenhou_rules import settlement_eras
 
 NO_RED = 0x02
 NO_KUITAN = 0x04
@@ -128,6 +134,8 @@ def lobby_overrides(log: OnlineLog, preset: Ruleset) -> dict[str, Any]:
         out["open_tanyao"] = flags.open_tanyao
     start = _start_points(log)
     private = is_private(log)
+    if log.service == "tenhou" and not private:
+        out |= _tenhou_era(log, preset, out)
     if start is None or (start == preset.start_points and not private):
         return out
     if start != preset.start_points:
@@ -135,12 +143,7 @@ def lobby_overrides(log: OnlineLog, preset: Ruleset) -> dict[str, Any]:
     stated = log.final_points if log.final_points is not None else log.stated_points
     settlement = None
     if stated is not None and log.final_scores is not None:
-        if log.final_points is None and _rounding_apart(preset, out, log.final_scores, stated):
-            # A converter's settlement (the JSON ``sc``) is often written unrounded: within
-            # the rounding of the preset's own, it says nothing of the lobby's.
-            stated = None
-        else:
-            settlement = _settlement(preset, {**out}, start, log.final_scores, stated)
+        settlement = _settlement(preset, {**out}, start, log.final_scores, stated)
     if settlement is None and "start_points" in out:
         back = max(preset.return_points, start)
         settlement = {"return_points": back, "oka": (back - start) * preset.players}
@@ -156,17 +159,27 @@ def lobby_overrides(log: OnlineLog, preset: Ruleset) -> dict[str, Any]:
     return out
 
 
-def _rounding_apart(
-    preset: Ruleset, base: dict[str, Any], scores: tuple[int, ...], stated: tuple[int, ...]
-) -> bool:
-    """``stated`` is the settlement of ``scores`` under ``preset`` (with ``base``), but for
-    the rounding: each point less than 1,000 off, in the same ranks' order."""
-    try:
-        ruleset = apply_overrides(preset, base) if base else preset
-    except RecordError:
-        return False
-    ours = final_settlement(ruleset, scores).points
-    return all(abs(a - b) < 1000 for a, b in zip(ours, stated, strict=True))
+def _tenhou_era(log: OnlineLog, preset: Ruleset, base: dict[str, Any]) -> dict[str, Any]:
+    """The parameters of ``preset`` that Tenhou's ranked lobbies settled otherwise on the
+    log's day (issue 37 item 4, :func:`.tenhou_rules.settlement_eras`): the era's where the
+    day tells it; where it does not (a day between the last log seen settled the old way
+    and the first seen settled the new way, or a log with no day), the era under which the
+    engine settles the log's final scores to the settlement the log states (mjlog
+    ``owari``, the JSON ``sc``), else the preset's own. Only what differs from the preset.
+    """
+    eras = settlement_eras(preset.players, preset.rounds >= 2, log.played_on)
+    chosen: dict[str, Any] = eras[0] if len(eras) == 1 else {}
+    stated = log.final_points if log.final_points is not None else log.stated_points
+    if len(eras) > 1 and stated is not None and log.final_scores is not None:
+        for era in eras:
+            try:
+                ruleset = apply_overrides(preset, {**base, **era})
+            except RecordError:
+                continue
+            if final_settlement(ruleset, log.final_scores).points == tuple(stated):
+                chosen = era
+                break
+    return {name: value for name, value in chosen.items() if _value(preset, name) != value}
 
 
 def _start_points(log: OnlineLog) -> int | None:

@@ -160,8 +160,9 @@ class OnlineLog:
     played under, likeliest first; ``final_scores``: raw scores at the end (leftover deposits
     included), ``final_points``: the settlement in points (``45000`` = +45.0), either
     ``None`` where the log does not give it; ``played_on``: the date in the log id, if any;
-    ``stated_points``: a settlement the log writes that is not compared (a converter's
-    unrounded JSON ``sc``), only read for a private lobby's uma (:mod:`.lobby_rules`).
+    ``stated_points``: a settlement the log writes that is not compared (the JSON ``sc``),
+    read for a private lobby's uma and a ranked Tenhou game's settlement era
+    (:mod:`.lobby_rules`).
     """
 
     service: str

@@ -84,8 +84,9 @@ def read(data: dict[str, Any], raw: bytes) -> OnlineLog:
     if not rounds:
         raise LogError("log: the game has no hands")
     hands = tuple(_hand(rounds, i, players) for i in range(len(rounds)))
-    # Only the final scores are compared: converters write the settlement unrounded (the
-    # riichi-rs samples give +44.5 where Tenhou's own owari gives +45.0), so it is not Tenhou's.
+    # Only the final scores are compared; the settlement (``sc``'s points, Tenhou's own: in
+    # tenths from 2022, scoring.online.tenhou_rules.SETTLEMENT_CHANGES) chooses a game's era
+    # where its day does not, and a private lobby's uma (scoring.online.lobby_rules).
     final_scores = _final_scores(data.get("sc"), players)
     return OnlineLog(
         service=service,

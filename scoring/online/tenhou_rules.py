@@ -8,11 +8,18 @@
   them.
 - A win's result string (``30符4飜7700点``, ``満貫2000-4000点``, ``役満16000点∀``) and yaku
   strings (``立直(1飜)``, ``大三元(役満)``) → the record's ``han``/``fu`` or ``limit``.
+- How the ranked lobbies settled a game on a given day (:data:`SETTLEMENT_CHANGES`, issue 37
+  item 4): the presets settle as docs/tenhou-rules.md §1 says (four players rounded to 1,000,
+  three in tenths); Tenhou's logs show it settled otherwise in some years.
 """
 
 from __future__ import annotations
 
+import datetime
+import itertools
 import re
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from .log import TENHOU_LOG_ID, LogError
@@ -76,6 +83,97 @@ def rulesets_of_disp(disp: str, players: int) -> tuple[str, ...]:
     if "東" in disp:
         return ruleset_ids(players=players, east_south=False)
     return ruleset_ids(players=players, east_south=None)
+
+
+ROUNDED = {"final_rounding": "round_half_away", "top_takes_remainder": True}
+TENTHS = {"final_rounding": "none", "top_takes_remainder": False}
+
+
+@dataclass(frozen=True, slots=True)
+class SettlementChange:
+    """A change in how Tenhou's ranked lobbies settled a game, as the logs' own settlement
+    shows it (mjlog ``owari``, the JSON ``sc``): ``before`` the ruleset parameters of the
+    last log seen settled the old way (on ``last_before``), ``after`` those of the first log
+    seen settled the new way (on ``first_after``). Between the two days the change's day is
+    not known: each log there is settled as its own settlement says
+    (:func:`settlement_eras`). ``players`` and ``east_south`` (``None``: both lengths) say
+    which presets it concerns; ``evidence`` names the logs (docs/online-logs.md)."""
+
+    players: int
+    east_south: bool | None
+    before: Mapping[str, Any]
+    last_before: datetime.date
+    after: Mapping[str, Any]
+    first_after: datetime.date
+    evidence: str
+
+
+SETTLEMENT_CHANGES: tuple[SettlementChange, ...] = (
+    SettlementChange(
+        players=4,
+        east_south=False,
+        before={"uma": [10000, 5000, -5000, -10000]},
+        last_before=datetime.date(2009, 7, 31),
+        after={"uma": [20000, 10000, -10000, -20000]},
+        first_after=datetime.date(2009, 8, 27),
+        evidence=(
+            "owari of 2009071823gm-0041, 2009072917gm-0061, 2009072918gm-0061, "
+            "2009073112gm-0061 (uma 10/5); 2009082713gm-00e1 and later (uma 20/10)"
+        ),
+    ),
+    SettlementChange(
+        players=4,
+        east_south=None,
+        before=ROUNDED,
+        last_before=datetime.date(2021, 1, 9),
+        after=TENTHS,
+        first_after=datetime.date(2022, 1, 31),
+        evidence=(
+            "owari of 2021010917gm-0089 (-36.0 for 13,700: rounded); sc of "
+            "2022013100gm-00a9 (+44.5 for 34,500) and owari of 2022060222gm-0001 (-15.7 for "
+            "24,300): in tenths"
+        ),
+    ),
+    SettlementChange(
+        players=3,
+        east_south=None,
+        before=ROUNDED,
+        last_before=datetime.date(2018, 11, 8),
+        after=TENTHS,
+        first_after=datetime.date(2024, 1, 1),
+        evidence=(
+            "owari of 2018110809gm-00b9 (+8.0 for 48,100: rounded); sc of 2024010120gm-00b9 "
+            "(+70.7 for 75,700): in tenths"
+        ),
+    ),
+)
+
+
+def settlement_eras(
+    players: int, east_south: bool, played_on: datetime.date | None
+) -> tuple[dict[str, Any], ...]:
+    """The settlements a ranked Tenhou game of ``players`` seats and that length played on
+    ``played_on`` may have had, as ruleset parameters, likeliest first (issue 37 item 4).
+
+    One for a day every change concerning the game is known for (before its
+    ``last_before`` or from its ``first_after``); else one per choice left open (a day
+    between the two, or no day at all: every era), the earlier settlement first. ``({},)``
+    where no change concerns the game (the preset's own settlement).
+    """
+    choices: list[tuple[Mapping[str, Any], ...]] = []
+    for change in SETTLEMENT_CHANGES:
+        if change.players != players or change.east_south not in (None, east_south):
+            continue
+        if played_on is not None and played_on <= change.last_before:
+            choices.append((change.before,))
+        elif played_on is not None and played_on >= change.first_after:
+            choices.append((change.after,))
+        else:
+            choices.append((change.before, change.after))
+    return tuple(
+        {key: value for part in combination for key, value in part.items()}
+        for combination in itertools.product(*choices)
+    )
 
 
 def win_value(result: str, yaku: list[Any], where: str) -> dict[str, Any]:

@@ -13,8 +13,9 @@ the log may have been played under, and keeps the first under which every hand a
   them) is the engine's too: one that is not means the log was edited
   (:class:`.log.LogAltered`), and no other ruleset is tried;
 - a settlement that differs from the log's is reported in
-  :attr:`VerifiedGame.settlement_note`, not refused: it is the ruleset's, and the services
-  changed theirs over the years (what is stored is the engine's).
+  :attr:`VerifiedGame.settlement_note`, not refused: a ranked Tenhou game is settled as
+  Tenhou settled on its day (:data:`.tenhou_rules.SETTLEMENT_CHANGES`, issue 37 item 4), so
+  only an edited settlement differs, and what is stored is the engine's.
 
 Nothing is guessed past that: a log that agrees under no ruleset is refused with
 :class:`.log.LogMismatch` naming the first hand (round and honba) that differs under the
@@ -193,9 +194,9 @@ def _verify_under(
     assert settlement is not None  # _play refuses a last hand that does not end the game
     note = ""
     if log.final_points is not None and settlement.points != log.final_points:
-        # Not a refusal: the scores agree, and the settlement is the ruleset's own (Tenhou
-        # rounded 3-player results to 1,000 in 2018 and no longer does, docs/tenhou-rules.md;
-        # its East-only uma of 2009 differs from today's). The engine's is what is stored.
+        # Not a refusal: the scores agree, and the settlement is the ruleset's with the era
+        # of the game's day (lobby_rules._tenhou_era), so the log's was edited or its era
+        # is not the one its day gives. The engine's is what is stored.
         note = (
             f"the settlement under {ruleset_id} is {list(settlement.points)}, the log's "
             f"{list(log.final_points)}"
