@@ -102,7 +102,7 @@ def test_a_steward_runs_a_gp_for_16_members(phone: Any, staff_member: Member) ->
     # Table 1 was entered by one of its players: it waits for the others or a steward, and
     # the next round starts only once it counts (issue 19). The steward confirms it.
     phone.goto(phone.base_url + f"/tournaments/{event.pk}/")
-    assert "確認待ち" in phone.locator("#round-1").inner_text()
+    assert "承認待ち" in phone.locator("#round-1").inner_text()
     assert phone.locator("#start-round").count() == 0
     phone.goto(phone.base_url + f"/games/{game.pk}/")
     phone.locator("#confirmation button.confirm-result").click()

@@ -42,7 +42,7 @@ WORDS = {
         "confirm": "確定",
         "board_time_up": "時間切れ：最終局",
         "board_playing": "対局中",
-        "board_waiting": "確認待ち",
+        "board_waiting": "承認待ち",
     },
     "en": {
         "outcome": "How did the hand end?",

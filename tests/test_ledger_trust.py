@@ -242,7 +242,7 @@ def test_the_standings_count_a_game_only_once_confirmed_and_say_what_waits(
     assert "No finished games in this period." in html
     ja = Client(HTTP_ACCEPT_LANGUAGE="ja")
     ja.force_login(member.user)
-    assert "確認待ち" in ja.get(reverse("standings")).content.decode()
+    assert "承認待ち" in ja.get(reverse("standings")).content.decode()
     confirm(table_game.pk, 1, staff_member, steward=True)
     html = client.get(reverse("standings")).content.decode()
     assert 'id="standings-waiting"' not in html

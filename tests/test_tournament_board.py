@@ -111,7 +111,7 @@ def test_the_board_refreshes_itself_with_a_fragment(gp, outsider):
 def test_the_board_in_japanese(gp, outsider):
     html = board_client(outsider, "ja").get(f"/tournaments/{gp.pk}/board/").text
     assert [state_of(html, n) for n in (1, 2, 3, 4)] == [
-        "waiting: 確認待ち",
+        "waiting: 承認待ち",
         "confirmed: 確定",
         "time_up: 時間切れ：最終局",
         "playing: 対局中",

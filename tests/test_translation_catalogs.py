@@ -99,3 +99,17 @@ def test_a_tournament_calls_its_players_participants(client_for, staff_member):
     page = steward.get(reverse("tournaments:detail", args=[event.pk])).text
     assert "<legend>参加者</legend>" in page
     assert "<legend>人数</legend>" not in page
+
+
+def test_a_games_confirmation_is_one_word_across_the_site():
+    """Issue 32 item 11: a result's confirmation read 承認 on the game pages and 確認 on the
+    event page. A game's result is 承認 everywhere (the site's and the tournaments' messages,
+    and a game in a meetup's notice); a meetup's 確認 is the players' "I will be there"."""
+    for name in ("site", "tournaments"):
+        about_confirming = {
+            key: text for key, text in catalogue(name).items() if "confirm" in key.lower()
+        }
+        assert about_confirming, name
+        assert {key: text for key, text in about_confirming.items() if "確認" in text} == {}
+    assert catalogue("tournaments")["waiting for confirmation"] == "承認待ち"
+    assert catalogue("meetings")["waiting for confirmation"] == "承認待ち"
