@@ -12,13 +12,14 @@ import uuid
 from pathlib import Path
 
 import pytest
+from django.apps import apps as django_apps
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 from django.test import Client
 from django.urls import reverse
 from django.utils.translation import override
 
-from clubsite.models import Member
+from clubsite.models import Member, OnlineLobby, OnlineName
 from scoring.ledger import hanchan_final_scores, hanchan_import, hanchan_void, hand_record
 from scoring.ledger.fingerprint import DuplicateGame, game_fingerprint
 from scoring.models import Hanchan, HandEntry, OnlineGame
@@ -232,3 +233,153 @@ def test_the_pair_is_one_game_and_its_shared_log_id_answers_first(db):
     out, err = run(str(PAIR_JSON), "--create-members")
     assert f"already imported as game {game.pk}: nothing stored" in out and err == ""
     assert Hanchan.objects.count() == 1
+
+
+def test_a_club_lobbys_log_with_its_date_edited_is_the_same_game(db, tmp_path):
+    """A game the club counts under its own ruleset (a listed lobby) is its hands too, as
+    any online log's (issue 32 item 1): its date comes from its log id, which anyone can
+    edit; with the date and members in its fingerprint, the edited copy was a second game."""
+    OnlineLobby.objects.create(service="tenhou", lobby="L7447", ruleset_id="tenhou-4p")
+    source = (DATA / "tenhou-json" / "2022081017gm-00e1-0000-2df24853.json").read_text(
+        encoding="utf-8"
+    )
+    paths = []
+    for log_id in ("2022081017gm-00e1-7447-2df24853", "2022091117gm-00e1-7447-2df24853"):
+        path = tmp_path / f"{log_id}.json"
+        path.write_text(source.replace("2022081017gm-00e1-0000-2df24853", log_id), "utf-8")
+        paths.append(path)
+    out, err = run(str(paths[0]), "--create-members")
+    game = Hanchan.objects.get()
+    assert err == "" and game.ruleset_version.service == ""  # the club's own table
+    assert game.played_on.isoformat() == "2022-08-10"
+    out, err = run(str(paths[1]), "--create-members")
+    assert f"in the ledger already, as game {game.pk}: nothing stored" in err
+    assert Hanchan.objects.count() == 1
+
+
+def edited_copy(name: str | None = None) -> bytes:
+    """JSON_LOG under another log id, with seat 1's name changed to ``name`` if given."""
+    data = json.loads(JSON_LOG.read_text(encoding="utf-8"))
+    if name is not None:
+        data["name"] = [name, *data["name"][1:]]
+    return json.dumps({**data, "ref": "edited"}).encode()
+
+
+def upload(member: Member, content: bytes) -> str:
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(member.user)
+    files = {"logs": [SimpleUploadedFile("edited.json", content)]}
+    return client.post(reverse("game_import"), files).content.decode()
+
+
+def test_already_imported_names_the_game_only_to_one_who_played_it(db, member):
+    """Issue 32 item 1: a refusal never reveals a game the reader cannot see as theirs. A
+    member whose copy of a game stored already is refused is told which game only if they
+    sat in it (or are a steward)."""
+    run(str(JSON_LOG), "--create-members")
+    game = Hanchan.objects.get()
+    seated = game.seats.get(index=1).member
+    OnlineName.objects.create(member=member, service="tenhou", name="Zed")
+    # The log with its id edited and seat 1 given the member's name: the same hands.
+    html = upload(member, edited_copy("Zed"))
+    assert "This game is stored already: nothing stored." in html
+    assert f"/games/{game.pk}/" not in html and f"Game {game.pk}" not in html
+    html = upload(seated, edited_copy())
+    assert "Already imported: nothing stored." in html
+    assert f'href="/games/{game.pk}/"' in html
+    assert Hanchan.objects.count() == 1
+
+
+def unfinished(players: list[Member]) -> dict:
+    """A club game in play after two hands (Makura 1.5): a draw, the dealer tenpai, then a
+    1,000 ron of the dealer's."""
+    return {
+        **record(players),
+        "hands": [
+            {"result": "draw", "tenpai": [0]},
+            {"result": "ron", "loser": 2, "wins": [{"winner": 0, "han": 1, "fu": 30}]},
+        ],
+    }
+
+
+def test_an_unfinished_record_imported_twice_is_one_game_in_play(four, tmp_path):
+    """Issue 32 item 6: the same unfinished record imported twice made two games in play."""
+    path = tmp_path / "in-play.json"
+    path.write_text(json.dumps(unfinished(four)), encoding="utf-8")
+    out, err = run(str(path))
+    game = Hanchan.objects.get()
+    assert f"imported 1 game(s): {game.pk}" in out and game.status == Hanchan.Status.IN_PLAY
+    _, err = run(str(path))
+    assert f"in the ledger already, as game {game.pk}: nothing stored" in err
+    assert Hanchan.objects.count() == 1
+    # Played on at the table since: the record is still that game.
+    hand_record(
+        hanchan_id=game.pk,
+        hand={"result": "draw", "tenpai": []},
+        expected_version=game.version,
+        request_id=uuid.uuid4(),
+    )
+    _, err = run(str(path))
+    assert f"in the ledger already, as game {game.pk}: nothing stored" in err
+    assert Hanchan.objects.count() == 1
+    # The evening's other game at the table in the same seats, begun as this one was and
+    # finished: another game, stored.
+    other = unfinished(four)
+    other["hands"].append(
+        {"result": "ron", "loser": 3, "wins": [{"winner": 2, "limit": "yakuman"}]}
+    )
+    finished = tmp_path / "finished.json"
+    finished.write_text(json.dumps(other), encoding="utf-8")
+    out, err = run(str(finished))
+    assert err == "" and Hanchan.objects.filter(status=Hanchan.Status.FINISHED).count() == 1
+    # The same four in the same seats another day: another game.
+    path.write_text(json.dumps({**unfinished(four), "date": "2025-01-05"}), encoding="utf-8")
+    out, err = run(str(path))
+    assert err == "" and Hanchan.objects.filter(status=Hanchan.Status.IN_PLAY).count() == 2
+    # A true twin, said so.
+    _, err = run(str(path), "--allow-duplicate")
+    assert err == "" and Hanchan.objects.filter(status=Hanchan.Status.IN_PLAY).count() == 3
+
+
+def test_migration_0021_gives_the_stored_online_games_the_ledgers_fingerprints(db, tmp_path):
+    """The games stored before the fingerprint of a result line and of a club lobby's log
+    changed (issue 32 item 1) get the ledger's fingerprint: the migration recomputes them
+    (a result line's, a club lobby's log's), and leaves the others alone."""
+    OnlineLobby.objects.create(service="tenhou", lobby="L7447", ruleset_id="tenhou-4p")
+    source = (DATA / "tenhou-json" / "2022081017gm-00e1-0000-2df24853.json").read_text(
+        encoding="utf-8"
+    )
+    club_log = tmp_path / "2022081017gm-00e1-7447-2df24853.json"
+    club_log.write_text(source.replace("-0000-", "-7447-"), encoding="utf-8")
+    lines = tmp_path / "lines.txt"
+    lines.write_text(
+        "L1000 | 00:30 | 四般南喰赤－ | A(+45.0) B(+10.0) C(-15.0) D(-40.0)\n", encoding="utf-8"
+    )
+    run(str(club_log), "--create-members")
+    run(str(lines), "--create-members", "--date", "2026-11-20")
+    run(str(JSON_LOG), "--create-members")
+    games = list(Hanchan.objects.order_by("pk"))
+    assert len(games) == 3
+    expected = {game.pk: game.fingerprint for game in games}
+    # As version 1 stored them: the club lobby's log with its date and members, the line
+    # with its final scores alone.
+    club_game, line_game, ranked = games
+    members = [s.member_id for s in club_game.seats.order_by("index")]
+    results = list(club_game.hands.order_by("sequence").values_list("result", flat=True))
+    old = importlib.import_module("scoring.migrations.0014_fingerprint_backfill")
+    Hanchan.objects.filter(pk=club_game.pk).update(
+        fingerprint=old.fingerprint(club_game.played_on, members, results, None)
+    )
+    Hanchan.objects.filter(pk=line_game.pk).update(
+        fingerprint=old.fingerprint(line_game.played_on, None, [], line_game.state["final_scores"])
+    )
+    Hanchan.objects.filter(pk=ranked.pk).update(fingerprint="untouched")
+    before = dict(Hanchan.objects.values_list("pk", "fingerprint"))
+    assert before[club_game.pk] != expected[club_game.pk]
+    assert before[line_game.pk] != expected[line_game.pk]
+    migration = importlib.import_module("scoring.migrations.0021_fingerprint_of_online_games")
+    migration.recompute(django_apps, None)
+    after = dict(Hanchan.objects.values_list("pk", "fingerprint"))
+    assert after[club_game.pk] == expected[club_game.pk]
+    assert after[line_game.pk] == expected[line_game.pk]
+    assert after[ranked.pk] == "untouched"

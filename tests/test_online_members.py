@@ -177,8 +177,8 @@ def majsoul(tmp_path: Path, names: list[str]) -> Path:
 @pytest.mark.parametrize(
     ("language", "service", "words"),
     [
-        ("en", "Tenhou", "No member has these Tenhou names: 傍若無人51, れすこ."),
-        ("ja", "天鳳", "天鳳の名前傍若無人51, れすこのメンバーがいません。"),
+        ("en", "Tenhou", "No member has these Tenhou names: “傍若無人51”, “れすこ”."),
+        ("ja", "天鳳", "天鳳の名前「傍若無人51」、「れすこ」のメンバーがいません。"),
     ],
 )
 def test_unknown_names_on_the_page_name_the_service_and_link_the_names_page(
@@ -196,8 +196,8 @@ def test_unknown_names_on_the_page_name_the_service_and_link_the_names_page(
 @pytest.mark.parametrize(
     ("language", "words"),
     [
-        ("en", "No member has these Mahjong Soul names: 代々木寿人, 傍若無人51, れすこ."),
-        ("ja", "雀魂の名前代々木寿人, 傍若無人51, れすこのメンバーがいません。"),
+        ("en", "No member has these Mahjong Soul names: “代々木寿人”, “傍若無人51”, “れすこ”."),
+        ("ja", "雀魂の名前「代々木寿人」、「傍若無人51」、「れすこ」のメンバーがいません。"),
     ],
 )
 def test_a_mahjong_soul_game_is_named_so_on_the_page(db, tmp_path, language, words):
@@ -213,10 +213,10 @@ def test_a_mahjong_soul_game_is_named_so_on_the_page(db, tmp_path, language, wor
     [
         (
             "en",
-            "Seats 1, 2 are all called NoName on Tenhou: online names cannot tell them apart, "
+            "Seats 1, 2 are all called “NoName” on Tenhou: online names cannot tell them apart, "
             "so a steward imports this game, adding a member for each.",
         ),
-        ("ja", "席1, 2はどれも天鳳でNoNameという名前です"),
+        ("ja", "席1, 2はどれも天鳳で「NoName」という名前です"),
     ],
 )
 def test_equal_names_on_the_page_are_one_sentence_without_command_advice(

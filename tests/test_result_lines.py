@@ -9,6 +9,7 @@ with chips (祝).
 from __future__ import annotations
 
 import io
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -21,7 +22,8 @@ from django.utils.translation import override
 
 from clubsite.models import Member, OnlineLobby, OnlineName
 from scoring.engine import final_settlement, load_ruleset
-from scoring.ledger import counted_results
+from scoring.ledger import counted_results, import_line_game, match_players, result_line_game
+from scoring.ledger.fingerprint import game_fingerprint
 from scoring.models import Hanchan, OnlineGame
 from scoring.online.log import LogError
 from scoring.online.reading import read_game_file
@@ -161,16 +163,76 @@ def test_the_command_stores_each_line_as_a_final_scores_game(db):
     assert Hanchan.objects.count() == 9
 
 
-def test_the_same_game_under_another_time_is_a_duplicate(db, tmp_path):
+def test_the_same_line_under_another_time_is_another_game(db, tmp_path):
+    """Issue 32 item 1: the time, like the lobby, the day and the names, is part of what a
+    line is; the same line of the same day is the one game."""
     run(str(LINES), "--create-members", "--date", "2021-12-31")
     moved = tmp_path / "moved.txt"
     text = LINES.read_text(encoding="utf-8").splitlines()[2].replace("19:58", "19:59")
     moved.write_text(text, encoding="utf-8")
     out, err = run(str(moved), "--date", "2021-12-31")
-    # Another line id, the same game by the ledger's fingerprint: nothing stored.
-    assert out.startswith(f"{moved}: line 1 (L4290 19:59): this game is in the ledger already")
-    assert err == ""
-    assert Hanchan.objects.count() == 9
+    assert out.startswith(f"{moved}: line 1 (L4290 19:59): imported as game 10") and err == ""
+    out, err = run(str(moved), "--date", "2021-12-31")
+    assert out.startswith(f"{moved}: line 1 (L4290 19:59): already imported as game 10")
+    out, err = run(str(moved), "--date", "2022-01-01")
+    assert out.startswith(f"{moved}: line 1 (L4290 19:59): imported as game 11") and err == ""
+    assert Hanchan.objects.count() == 11
+
+
+# Seven games of one evening with the same point list: another time, another lobby, other
+# players, the same players in another order (issue 32 item 1: one was stored, six were
+# "already imported, game 8").
+SEVEN = [
+    BRIEF,
+    BRIEF.replace("00:30", "01:05"),
+    BRIEF.replace("00:30", "01:41"),
+    BRIEF.replace("L1000", "L2000"),
+    BRIEF.replace("A(", "E("),
+    BRIEF.replace("A(", "X(").replace("B(", "A(").replace("X(", "B("),
+    BRIEF.replace("00:30", "02:17").replace("C(", "F(").replace("D(", "C(").replace("F(", "D("),
+]
+
+
+def test_seven_games_with_the_same_points_are_seven_games(staff_member):
+    assert len(set(SEVEN)) == 7
+    client = logged_in(staff_member)
+    paste = {"lines": "\n".join(SEVEN), "create_members": "on", "played_on": "2026-11-20"}
+    html = client.post(reverse("game_import"), paste).content.decode()
+    assert "Stored: 7. Refused: 0." in html and "Already imported" not in html
+    games = Hanchan.objects.order_by("pk")
+    assert games.count() == 7 and len({g.fingerprint for g in games}) == 7
+    for game, text in zip(games, SEVEN, strict=True):
+        line = read_result_lines(text)[0]
+        assert game.online.log_id == line.log_id("2026-11-20")
+        assert [s.member.display_name for s in game.seats.order_by("index")] == list(line.players)
+        assert [s.points for s in game.seats.order_by("index")] == [45000, 10000, -15000, -40000]
+    # The same evening pasted again: each line is the game stored, named to a steward.
+    again = client.post(reverse("game_import"), paste).content.decode()
+    assert again.count("Already imported: nothing stored.") == 7
+    for game in games:
+        assert f'href="/games/{game.pk}/"' in again
+    assert Hanchan.objects.count() == 7
+
+
+def test_a_line_is_its_lobby_day_time_and_names_in_its_fingerprint(db):
+    """A line's fingerprint is its id (lobby, day, time, digest of the lobby type, names and
+    points) with its scores; no line game shares one with another line of the same points."""
+    prints = set()
+    for number, text in enumerate(SEVEN):
+        line = read_result_lines(text)[0]
+        for day in ("2026-11-20", "2026-11-21"):
+            players = match_players(result_line_game(line, date.fromisoformat(day)).log,
+                                    create_members=True)  # fmt: skip
+            game = import_line_game(result_line_game(line, date.fromisoformat(day)), players)
+            assert game.fingerprint == game_fingerprint(
+                played_on=date.fromisoformat(day),
+                members=None,
+                hand_results=[],
+                final_scores={"scores": [35000, 30000, 25000, 10000]},
+                line=line.log_id(day),
+            ), number
+            prints.add(game.fingerprint)
+    assert len(prints) == 14
 
 
 def test_a_lobby_the_club_lists_counts_in_its_own_table(db):

@@ -19,7 +19,7 @@ from clubsite.models import Member
 from scoring.ledger import confirmation
 from scoring.ledger.bulk import insert_objects, insert_rows
 from scoring.ledger.errors import LedgerError
-from scoring.ledger.fingerprint import DuplicateGame, game_fingerprint
+from scoring.ledger.fingerprint import DuplicateGame, game_fingerprint, online_identity
 from scoring.ledger.plan import Plan
 from scoring.ledger.rows import (
     ENTRY_FIELDS,
@@ -60,6 +60,9 @@ class NewGame:
     steward: bool = False
     # A true twin of a game already stored (``import_games --allow-duplicate``).
     allow_duplicate: bool = False
+    # The online log it comes from, as its OnlineGame will say: (log format, log id);
+    # empty for a club game. Part of what the game is (scoring.ledger.fingerprint).
+    origin: tuple[str, str] = ("", "")
 
     def authority(self, confirmed: bool) -> bool:
         """Whether the game comes with a steward's authority: ``confirmed`` for the whole
@@ -169,11 +172,13 @@ def new_fingerprint(game: NewGame) -> str:
     for a game not finished."""
     if game.plan.settlement is None:
         return ""
+    online, line = online_identity(*game.origin)
     return game_fingerprint(
         played_on=game.played_on,
-        members=None if game.version.service else [m.pk for m in game.members],
+        members=None if online or game.version.service else [m.pk for m in game.members],
         hand_results=[hand.result for hand in game.plan.hands],
         final_scores=game.plan.state.get("final_scores"),
+        line=line,
     )
 
 

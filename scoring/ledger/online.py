@@ -340,6 +340,7 @@ def import_verified(
                 allow_duplicate=allow_duplicate,
                 planned=verified_plan(verified),
                 versions=versions,
+                origin=(log.log_format, log.log_id),
             )
             origin_of(hanchan, log, by).save()
             return hanchan
@@ -486,6 +487,7 @@ def _store_together(
                 versions=versions,
                 service=service,
                 planned=verified_plan(club),
+                origin=(log.log_format, log.log_id),
             )
         except (LedgerError, LogError) as refused:
             # LogError: the club's ruleset does not reproduce the log (not expected).
@@ -688,6 +690,7 @@ def import_line_game(
                 service=game.service,
                 steward=steward,
                 allow_duplicate=allow_duplicate,
+                origin=(log.log_format, log.log_id),
             )
             origin_of(hanchan, log, by).save()
             return hanchan

@@ -25,8 +25,9 @@ from scoring.engine.final_scores import KEY as FINAL_SCORES_KEY
 from scoring.ledger.checks import check_date, seated_members
 from scoring.ledger.create import NewGame, create_games
 from scoring.ledger.errors import LedgerError
+from scoring.ledger.fingerprint import DuplicateGame
 from scoring.ledger.plan import FinalScoresEntry, Plan, Record, StoredGame, plan
-from scoring.models import Hanchan, RulesetVersion
+from scoring.models import Hanchan, HandEntry, RulesetVersion
 
 
 def prepare_import(
@@ -38,6 +39,7 @@ def prepare_import(
     versions: dict[str, RulesetVersion] | None = None,
     service: str = "",
     planned: Plan | None = None,
+    origin: tuple[str, str] = ("", ""),
 ) -> NewGame:
     """Check a game record (docs/game-record-format.md) and plan it, without writing.
 
@@ -46,7 +48,9 @@ def prepare_import(
     its ruleset, made where they were played first (an online log's verification,
     :func:`scoring.ledger.online.verified_plan`, issue 19 item 6); then nothing is played.
     ``versions`` caches :meth:`RulesetVersion.current` per ruleset id (a caller importing
-    many games); ``service`` names the online service of an imported online game (issue 12).
+    many games); ``service`` names the online service of an imported online game (issue 12)
+    and ``origin`` its log's format and id (``OnlineGame``'s: what the game is, for its
+    fingerprint, :mod:`scoring.ledger.fingerprint`).
 
     Raises:
         LedgerError: an invalid record (the message as ``replay`` prints it), a player name
@@ -97,6 +101,7 @@ def prepare_import(
         venue=str(record.get("venue", ""))[:120],
         table_name=str(record.get("table", ""))[:40],
         by=by,
+        origin=origin,
     )
 
 
@@ -125,6 +130,7 @@ def hanchan_import(
     allow_duplicate: bool = False,
     planned: Plan | None = None,
     versions: dict[str, RulesetVersion] | None = None,
+    origin: tuple[str, str] = ("", ""),
 ) -> Hanchan:
     """Store a whole game record (docs/game-record-format.md) as a hanchan.
 
@@ -138,9 +144,11 @@ def hanchan_import(
     together.
 
     A finished game that is in the ledger already (:mod:`scoring.ledger.fingerprint`) is
-    refused unless ``allow_duplicate`` (a true twin, ``import_games --allow-duplicate``).
-    ``planned``: the record's plan made already (:func:`prepare_import`), so the engine does
-    not play it again. ``versions``: as :func:`prepare_import` (a batch of imports).
+    refused unless ``allow_duplicate`` (a true twin, ``import_games --allow-duplicate``);
+    so is a game in play whose record is a game in play already (:func:`in_play_twin`,
+    issue 32 item 6). ``planned``: the record's plan made already (:func:`prepare_import`),
+    so the engine does not play it again. ``versions``, ``origin``: as
+    :func:`prepare_import`.
 
     Raises:
         LedgerError: as :func:`prepare_import`.
@@ -154,9 +162,65 @@ def hanchan_import(
         versions=versions,
         service=service,
         planned=planned,
+        origin=origin,
     )
+    game = replace(game, steward=steward, allow_duplicate=allow_duplicate)
     with transaction.atomic():
-        return create_games([replace(game, steward=steward, allow_duplicate=allow_duplicate)])[0]
+        if game.plan.settlement is None and not allow_duplicate:
+            twin = in_play_twin(game)
+            if twin is not None:
+                raise DuplicateGame(twin)
+        return create_games([game])[0]
+
+
+def in_play_twin(game: NewGame) -> Hanchan | None:
+    """The game in play that ``game``, an unfinished record being imported, is already
+    (issue 32 item 6: the same unfinished record imported twice made two games in play):
+    a club game in play, not voided, on the same day, under the same ruleset, with the same
+    members in the same seats, whose hands begin with the record's (the same hands, or more
+    entered at the table since it was imported). A member cannot sit at two games at once,
+    so such a game is this one. Three queries at most, none for a finished record.
+
+    A finished record is not compared with games in play, nor an unfinished one with
+    finished games: the first hands of two games of one evening at one table are often the
+    same (a draw with the same players tenpai), and the fingerprint of a finished game
+    tells it from another whole."""
+    if game.version.service or game.origin[0]:
+        return None
+    members = [m.pk for m in game.members]
+    candidates = (
+        Hanchan.objects.filter(
+            status=Hanchan.Status.IN_PLAY,
+            played_on=game.played_on,
+            ruleset_version__ruleset_id=game.version.ruleset_id,
+            ruleset_version__service="",
+            seats__index=0,
+            seats__member_id=members[0],
+        )
+        .prefetch_related("seats")
+        .order_by("pk")
+    )
+    same = {
+        hanchan.pk: hanchan
+        for hanchan in candidates
+        if [s.member_id for s in sorted(hanchan.seats.all(), key=lambda s: s.index)] == members
+    }
+    if not same:
+        return None
+    wanted = [_hand_key(hand.result) for hand in game.plan.hands]
+    hands: dict[int, list[Any]] = {pk: [] for pk in same}
+    for hanchan_id, result in (
+        HandEntry.objects.filter(hanchan_id__in=same)
+        .order_by("hanchan_id", "sequence")
+        .values_list("hanchan_id", "result")
+    ):
+        hands[hanchan_id].append(_hand_key(result))
+    return next((same[pk] for pk in same if hands[pk][: len(wanted)] == wanted), None)
+
+
+def _hand_key(result: Mapping[str, Any]) -> list[Any]:
+    """A hand as a fingerprint sees it: round, honba and score changes."""
+    return [result.get("round"), result.get("honba"), list(result.get("deltas", ()))]
 
 
 @dataclass(frozen=True, slots=True)

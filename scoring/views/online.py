@@ -42,7 +42,7 @@ from scoring.ledger import (
     one_refresh,
     result_line_game,
 )
-from scoring.models import Hanchan
+from scoring.models import Hanchan, Seat
 from scoring.online import result_lines
 from scoring.online.log import LogError, LogMismatch, NotAGameLog
 from scoring.online.reading import MAX_LOG_BYTES, read_game_file
@@ -299,8 +299,10 @@ def _already(
     and its JSON, a changed log id), named with its link only to a reader who may see it
     as its own: a steward or a player of it (issue 32 item 1); anyone else is told it is
     stored, not which game it is."""
-    stored = done.hanchan
-    if steward or (member is not None and stored.seats.filter(member=member).exists()):
+    stored: Hanchan = done.hanchan
+    if steward or (
+        member is not None and Seat.objects.filter(hanchan=stored, member=member).exists()
+    ):
         return Outcome(name, "already", _("Already imported: nothing stored."), stored)
     return Outcome(name, "already", _("This game is stored already: nothing stored."))
 
