@@ -119,3 +119,38 @@ def test_an_event_orders_equal_players_by_reading(db):
     assert Event.objects.get(pk=event.pk).status == Event.Status.RUNNING
     # Nobody has played: everyone level, in the order of their readings.
     assert [row.name for row in event_ranking(event).rows] == ["阿部", "上田", "加藤", "渡辺"]
+
+
+def test_the_csv_marks_no_withdrawn_player_and_no_one_without_finals_as_a_finalist(db, reader):
+    """Issue 32 item 11: the CSV's "Finalist" column said 1 for a withdrawn player."""
+    from tests.test_tournaments import play_round
+    from tournaments import formats
+    from tournaments.models import Round
+    from tournaments.services import participants_withdraw, round_start
+
+    field = members(8)
+    event = event_create(
+        name="Club open",
+        format_key="custom",
+        ruleset_id="makura-1.5",
+        starts_on=club_today(),
+        plan=formats.custom(preliminary_rounds=3),
+        seed=4,
+    )
+    participants_set(event_id=event.pk, members=field)
+    event_draw(event_id=event.pk)
+    first = Round.objects.get(event=event, number=1)
+    round_start(round_id=first.pk)
+    first.refresh_from_db()
+    play_round(first, better=lambda n: n)
+    leaving = Round.objects.get(event=event, number=2).seating[0]
+    participants_withdraw(event_id=event.pk, numbers=leaving)
+    text = reader(field[0]).get(reverse("tournaments:csv", args=[event.pk])).content
+    lines = list(csv.reader(io.StringIO(text.decode("utf-8-sig"))))
+    finalist, withdrawn = lines[0].index("Finalist"), lines[0].index("Withdrawn")
+    by_name = {line[1]: (line[finalist], line[withdrawn]) for line in lines[1:]}
+    left = {field[n].display_name for n in leaving}
+    assert {name: cells for name, cells in by_name.items() if name in left} == dict.fromkeys(
+        left, ("0", "1")
+    )
+    assert {cells for name, cells in by_name.items() if name not in left} == {("0", "0")}
