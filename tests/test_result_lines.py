@@ -171,11 +171,14 @@ def test_the_same_line_under_another_time_is_another_game(db, tmp_path):
     text = LINES.read_text(encoding="utf-8").splitlines()[2].replace("19:58", "19:59")
     moved.write_text(text, encoding="utf-8")
     out, err = run(str(moved), "--date", "2021-12-31")
-    assert out.startswith(f"{moved}: line 1 (L4290 19:59): imported as game 10") and err == ""
+    game = Hanchan.objects.latest("pk")
+    assert out.startswith(f"{moved}: line 1 (L4290 19:59): imported as game {game.pk}")
+    assert err == "" and Hanchan.objects.count() == 10
     out, err = run(str(moved), "--date", "2021-12-31")
-    assert out.startswith(f"{moved}: line 1 (L4290 19:59): already imported as game 10")
+    assert out.startswith(f"{moved}: line 1 (L4290 19:59): already imported as game {game.pk}")
     out, err = run(str(moved), "--date", "2022-01-01")
-    assert out.startswith(f"{moved}: line 1 (L4290 19:59): imported as game 11") and err == ""
+    assert Hanchan.objects.latest("pk").played_on.isoformat() == "2022-01-01"
+    assert out.startswith(f"{moved}: line 1 (L4290 19:59): imported as game ") and err == ""
     assert Hanchan.objects.count() == 11
 
 
