@@ -12,6 +12,7 @@ is written; a log already imported stores nothing (:class:`AlreadyImported`).
 from __future__ import annotations
 
 import datetime
+import re
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -56,16 +57,31 @@ class UnknownNames(LedgerError):
     """Seats of the log with no member (issue 22 item 1): ``names`` the online names no
     member has (nor ``--map`` gives), ``shared`` the names that cannot name one member —
     ``(name, seats)`` for a name at several seats (Mahjong Soul allows equal nicknames) or
-    Tenhou's anonymous ``NoName`` — seats counted from 1. ``str()`` is the command's line;
+    Tenhou's anonymous ``NoName`` — and ``nameless`` the seats the log names no one at (issue
+    37 item 2), seats counted from 1. ``str()`` is the command's line;
     the upload page says it in its own words (:mod:`scoring.views.online`)."""
 
     def __init__(
-        self, service: str, names: Sequence[str], shared: Sequence[tuple[str, tuple[int, ...]]]
+        self,
+        service: str,
+        names: Sequence[str],
+        shared: Sequence[tuple[str, tuple[int, ...]]],
+        nameless: Sequence[int] = (),
     ) -> None:
         self.service = service
         self.names = tuple(names)
         self.shared = tuple(shared)
+        self.nameless = tuple(nameless)
         parts = []
+        if self.nameless:
+            parts.append(
+                _(
+                    "the log gives no player names for seats %(seats)s, so no online name finds "
+                    'them: give the member at each seat with --map "seat N=member" (--map '
+                    '"seat %(seat)d=member" …)'
+                )
+                % {"seats": ", ".join(map(str, self.nameless)), "seat": self.nameless[0]}
+            )
         if self.names:
             parts.append(
                 _(
@@ -126,7 +142,9 @@ def match_players(
     """The member at each seat of ``log``, by the saved online names of its service.
 
     ``mapping`` gives a member's display name for an online name (``--map``): the pair is
-    saved as that member's online name on import. With ``create_members`` an unknown name
+    saved as that member's online name on import; a ``"seat N"`` key (N from 1) gives the
+    member at that seat whatever its name, and is the only way to a seat the log names no
+    one at (:attr:`OnlineLog.nameless`, issue 37 item 2). With ``create_members`` an unknown name
     becomes a new member (no usable password) of that display name, or, where a member has
     that display name already or another seat takes it, of the first free ``"name (2)"``,
     ``"name (3)"``…: a display name alone never puts a seat on a member (issue 22 item 1).
@@ -139,7 +157,7 @@ def match_players(
 
     Raises:
         UnknownNames: seats with no member (and no ``mapping`` entry nor
-            ``create_members``), naming them.
+            ``create_members``; a nameless seat without its ``"seat N"`` entry), naming them.
         LedgerError: a mapped member that does not exist or is deactivated (issue 32 item
             5), a mapped name at several seats, or a name that is no display name.
     """
@@ -173,6 +191,9 @@ def _match(
     for seat, name in enumerate(log.players, start=1):
         seats_of.setdefault(name, []).append(seat)
     shared = {name for name, seats in seats_of.items() if len(seats) > 1 or name == ANONYMOUS}
+    # A seat the log names no one at (issue 37 item 2) is found by seat only, never saved.
+    shared |= {log.players[seat] for seat in log.nameless}
+    by_seat = _seat_mapping(mapping, len(log.players))
     saved = {
         name: known[(log.service, name)]
         for name in set(log.players) - shared
@@ -183,7 +204,16 @@ def _match(
     unmatched: list[tuple[str, tuple[int, ...]]] = []
     new_names = []
     taken: set[str] = set()
-    for name in log.players:
+    lost: list[int] = []
+    for seat, name in enumerate(log.players):
+        if seat in by_seat:
+            members.append(_mapped_member(f"seat {seat + 1}", by_seat[seat]))
+            if name not in shared:
+                new_names.append(name)
+            continue
+        if seat in log.nameless:
+            lost.append(seat + 1)
+            continue
         if name in mapping and len(seats_of[name]) > 1:
             raise LedgerError(
                 _(
@@ -197,25 +227,7 @@ def _match(
                 }
             )
         if name in mapping:
-            member = (
-                Member.objects.select_related("user").filter(display_name=mapping[name]).first()
-            )
-            if member is None:
-                raise LedgerError(
-                    _("--map %(name)s=%(member)s: no member is called %(member)s.")
-                    % {"name": name, "member": mapping[name]}
-                )
-            if not member.user.is_active:
-                # A name is mapped to a member chosen for it; a deactivated member is no
-                # choice (issue 32 item 5). Their saved online names still find them.
-                raise LedgerError(
-                    _(
-                        "--map %(name)s=%(member)s: %(member)s is deactivated; a steward can "
-                        "reactivate them at the members desk."
-                    )
-                    % {"name": name, "member": mapping[name]}
-                )
-            members.append(member)
+            members.append(_mapped_member(name, mapping[name]))
             if name not in shared:
                 new_names.append(name)
         elif name in saved:
@@ -229,14 +241,56 @@ def _match(
                 unmatched.append((name, tuple(seats_of[name])))
         else:
             unknown.append(name)
-    if unknown or unmatched:
-        raise UnknownNames(log.service, unknown, unmatched)
+    if unknown or unmatched or lost:
+        raise UnknownNames(log.service, unknown, unmatched, lost)
     created = [
         (name, member)
         for name, member in zip(log.players, members, strict=True)
         if member.pk is None
     ]
     return Players(members=members, saved=new_names, created=created)
+
+
+# ``--map "seat 2=member"``: the member at a seat, counted from 1 (issue 37 item 2).
+SEAT_KEY = re.compile(r"seat ?([1-9])", re.IGNORECASE)
+
+
+def _seat_mapping(mapping: Mapping[str, str], players: int) -> dict[int, str]:
+    """The display name ``mapping`` gives for each seat (0-based) by a ``"seat N"`` key:
+    the only way to a seat the log names no one at, and it puts a member at any other seat
+    whatever its name (two seats of one nickname)."""
+    out = {}
+    for key, member in mapping.items():
+        match = SEAT_KEY.fullmatch(key.strip())
+        if match is not None and int(match[1]) <= players:
+            out[int(match[1]) - 1] = member
+    return out
+
+
+def _mapped_member(key: str, display_name: str) -> Member:
+    """The active member called ``display_name``, given for ``key`` (a name or ``"seat N"``)
+    by ``--map``.
+
+    Raises:
+        LedgerError: no such member, or a deactivated one (issue 32 item 5).
+    """
+    member = Member.objects.select_related("user").filter(display_name=display_name).first()
+    if member is None:
+        raise LedgerError(
+            _("--map %(name)s=%(member)s: no member is called %(member)s.")
+            % {"name": key, "member": display_name}
+        )
+    if not member.user.is_active:
+        # A seat is mapped to a member chosen for it; a deactivated member is no choice
+        # (issue 32 item 5). Their saved online names still find them.
+        raise LedgerError(
+            _(
+                "--map %(name)s=%(member)s: %(member)s is deactivated; a steward can "
+                "reactivate them at the members desk."
+            )
+            % {"name": key, "member": display_name}
+        )
+    return member
 
 
 def _free_display_name(name: str, taken: set[str]) -> str:

@@ -162,7 +162,10 @@ class OnlineLog:
     ``None`` where the log does not give it; ``played_on``: the date in the log id, if any;
     ``stated_points``: a settlement the log writes that is not compared (the JSON ``sc``),
     read for a private lobby's uma and a ranked Tenhou game's settlement era
-    (:mod:`.lobby_rules`).
+    (:mod:`.lobby_rules`);
+    ``nameless``: the seats (0-based) the log gives no player name for (an mjai
+    ``start_game`` with empty ``names``, issue 37 item 2), whose ``players`` entry is
+    ``"seat N"`` (N from 1): a member is found for such a seat by seat, never by name.
     """
 
     service: str
@@ -178,6 +181,7 @@ class OnlineLog:
     played_on: datetime.date | None
     replay_url: str
     stated_points: tuple[int, ...] | None = None
+    nameless: tuple[int, ...] = ()
 
 
 def round_label(wind_index: int, hand_number: int) -> str:
