@@ -84,7 +84,8 @@ class ImportForm(forms.Form):
         required=False,
         help_text=gettext_lazy(
             "Tenhou (JSON or mjlog, as saved from the client or the log viewer), Mahjong Soul "
-            "converted to Tenhou's JSON, or mjai. Up to 20 files."
+            "(its own game record, as replay tools and downloaders save it, or converted to "
+            "Tenhou's JSON), or mjai. Up to 20 files."
         ),
     )
     # Issue 22 item 7: a private lobby's results, one final-scores game a line.
@@ -545,17 +546,6 @@ def _unknown_sentence(unknown: UnknownNames) -> str:
     ``--create-members`` advice (``str(unknown)``) is for the command only."""
     service = dict(ONLINE_SERVICES).get(unknown.service, unknown.service)
     parts = []
-    if unknown.nameless:
-        # Issue 37 item 2: no name to match or to add a member under; the command takes the
-        # member at each seat.
-        parts.append(
-            _(
-                "The log gives no player names (seats %(seats)s), so no online name can find "
-                "its players. A steward imports it with the import_games command, giving the "
-                'member at each seat: --map "seat 1=member" --map "seat 2=member" …'
-            )
-            % {"seats": ", ".join(map(str, unknown.nameless))}
-        )
     if unknown.names:
         parts.append(
             _(

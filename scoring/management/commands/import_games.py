@@ -19,7 +19,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from clubsite.models import Member
 from clubsite.names import clean_display_name
@@ -64,8 +64,7 @@ class Command(BaseCommand):
             action="append",
             default=[],
             metavar="NAME=MEMBER",
-            help="online name NAME is the member whose display name is MEMBER (saved on import); "
-            '"seat N=MEMBER" puts MEMBER at seat N (from 1), as for a log with no player names',
+            help="online name NAME is the member whose display name is MEMBER (saved on import)",
         )
         parser.add_argument(
             "--check",
@@ -85,6 +84,14 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        # The command writes English (its own lines are English words); the ledger's messages
+        # it passes on (already imported, in the ledger already, unknown names) are
+        # translatable and would otherwise follow the active language, the site's Japanese
+        # (issue 37 item 5).
+        with translation.override("en"):
+            self._handle(options)
+
+    def _handle(self, options: dict[str, Any]) -> None:
         default_date = options["date"] or timezone.localdate()
         mapping = _mapping(options["map"])
         failed: list[Path] = []
