@@ -546,6 +546,17 @@ def _unknown_sentence(unknown: UnknownNames) -> str:
     ``--create-members`` advice (``str(unknown)``) is for the command only."""
     service = dict(ONLINE_SERVICES).get(unknown.service, unknown.service)
     parts = []
+    if unknown.nameless:
+        # Issue 37 item 2: no name to match or to add a member under; the command takes the
+        # member at each seat.
+        parts.append(
+            _(
+                "The log gives no player names (seats %(seats)s), so no online name can find "
+                "its players. A steward imports it with the import_games command, giving the "
+                'member at each seat: --map "seat 1=member" --map "seat 2=member" …'
+            )
+            % {"seats": ", ".join(map(str, unknown.nameless))}
+        )
     if unknown.names:
         parts.append(
             _(

@@ -64,7 +64,8 @@ class Command(BaseCommand):
             action="append",
             default=[],
             metavar="NAME=MEMBER",
-            help="online name NAME is the member whose display name is MEMBER (saved on import)",
+            help="online name NAME is the member whose display name is MEMBER (saved on import); "
+            '"seat N=MEMBER" puts MEMBER at seat N (from 1), as for a log with no player names',
         )
         parser.add_argument(
             "--check",
