@@ -425,3 +425,26 @@ def test_the_page_stores_the_good_lines_and_says_why_each_bad_one_is_refused(
     }
     stored = "Stored: 2. Refused: 3." if language == "en" else "保存 2件、拒否 3件。"
     assert stored in html
+
+
+def test_a_file_whose_first_line_is_faulty_is_still_read_as_result_lines(staff_member, tmp_path):
+    """A file is result lines when any of its lines is one (issue 37 item 3): a faulty first
+    line is refused alone, not the file taken for a log that is no log."""
+    text = f"L1000 | 00:29 | 四般南喰赤－ | A(+45.0) B(+10.0) C(-55.0)\n{BRIEF}\n"
+    upload = SimpleUploadedFile("evening.txt", text.encode())
+    html = (
+        logged_in(staff_member)
+        .post(
+            reverse("game_import"),
+            {"logs": [upload], "create_members": "on", "played_on": "2026-11-20"},
+        )
+        .content.decode()
+    )
+    assert "Stored: 1. Refused: 1." in html
+    assert "Line 1 has 3 players, but its lobby type “四般南喰赤－” has 4." in html
+    path = tmp_path / "evening.txt"
+    path.write_text(text.replace("00:30", "00:31"), encoding="utf-8")
+    out, err = run(str(path), "--date", "2026-11-20")
+    assert "line 2 (L1000 00:31): imported as game" in out
+    assert "line 1: 3 players in a 4-player lobby (四般南喰赤－)" in err
+    assert Hanchan.objects.count() == 2
