@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.core.mail import EmailMessage, EmailMultiAlternatives, mailers
+from django.core.mail.backends import console
 from django.dispatch import Signal
 from django.tasks import task
 
@@ -150,3 +151,25 @@ def resend_email(
     if sent and origin is not None:
         mail_delivered.send(sender=None, origin=origin, recipient=recipient)
     return sent
+
+
+# The headers a reader of a development console needs, in this order.
+CONSOLE_HEADERS = ("Subject", "From", "To", "Cc", "Reply-To", "Date")
+
+
+class ConsoleEmailBackend(console.EmailBackend):
+    """Development's e-mail: each message printed as its reader would see it, its headers
+    decoded and its text as written, instead of the wire form Django's console backend prints
+    (a Japanese body in base64, an English one in quoted-printable with a link cut by a soft
+    line break ``=``; issue 32 item 11). What is sent by SMTP is unchanged."""
+
+    def write_message(self, message: EmailMessage) -> None:
+        mime = message.message()
+        lines = [f"{name}: {mime[name]}" for name in CONSOLE_HEADERS if mime[name] is not None]
+        texts = [
+            part.get_content()
+            for part in mime.walk()
+            if part.get_content_type() == "text/plain" and not part.is_attachment()
+        ]
+        self.stream.write("\n".join(lines) + "\n\n" + "\n".join(texts).rstrip("\n") + "\n")
+        self.stream.write("-" * 79 + "\n")

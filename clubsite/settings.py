@@ -225,12 +225,13 @@ if not DEBUG:
     }
 
 # E-mail: meetup notices and reminders, through Django's mailers. Development prints them on
-# the console; a deployment sets DJANGO_EMAIL_BACKEND=django.core.mail.backends.smtp.EmailBackend
-# (the default when not debugging) and DJANGO_EMAIL_HOST, _PORT, _HOST_USER, _HOST_PASSWORD,
+# the console as a reader sees them (clubsite.mail.ConsoleEmailBackend); a deployment sets
+# DJANGO_EMAIL_BACKEND=django.core.mail.backends.smtp.EmailBackend (the default when not
+# debugging) and DJANGO_EMAIL_HOST, _PORT, _HOST_USER, _HOST_PASSWORD,
 # _USE_TLS.
 email_backend = os.environ.get(
     "DJANGO_EMAIL_BACKEND",
-    "django.core.mail.backends.console.EmailBackend"
+    "clubsite.mail.ConsoleEmailBackend"
     if DEBUG
     else "django.core.mail.backends.smtp.EmailBackend",
 )
