@@ -349,7 +349,7 @@ SECTIONS: list[tuple[Promise, list[Row]]] = [
             ("paarenchan", _("Paarenchan (8th consecutive dealer win)"), _yes_no),
             ("local_yaku", _("Local yaku"), _list_of(LOCAL_YAKU)),
             ("double_yakuman", _("Double yakuman"), _list_of(DOUBLE_YAKUMAN)),
-            ("lone_yakuman", _("Never combined with another yakuman"), _list_of(LONE_YAKUMAN)),
+            ("lone_yakuman", _("Never added to another yakuman (the higher value counts)"), _list_of(LONE_YAKUMAN)),
             ("rinshan_haitei", _("Rinshan on the last tile"), _choice(RINSHAN_HAITEI)),
             ("pinfu_tsumo", _("Pinfu on a tsumo"), _yes_no),
             ("rinshan_tsumo_fu", _("Tsumo fu on a rinshan win"), _yes_no),

@@ -102,7 +102,7 @@ _NAMES = {
 class YakuRow:
     """One line of the table: ``name`` in the reader's language, ``closed`` and ``open`` as
     text ("1", "2", "—" where the yaku needs a closed hand, "yakuman", "double yakuman",
-    "mangan"), and ``note`` (e.g. "never combined with another yakuman") or ``""``."""
+    "mangan"), and ``note`` (e.g. "never added to another yakuman: the higher value counts") or ``""``."""
 
     name: str
     closed: str
@@ -157,7 +157,8 @@ def yaku_table(rs: Ruleset) -> YakuTable:
     common.sort(key=lambda row: _order(row))
 
     yakuman_word, double_word = _("yakuman"), _("double yakuman")
-    lone_note = _("never combined with another yakuman")
+    # M-21 (corrected): "複合はなし" never adds the values; the hand keeps the higher one.
+    lone_note = _("never added to another yakuman: the higher value counts")
     yakuman: list[YakuRow] = []
     for yaku, closed_only in _YAKUMAN:
         note = lone_note if yaku in rs.lone_yakuman else ""

@@ -49,7 +49,11 @@ def test_makura_1_5_yaku_by_its_seed(client_for, member):
     assert table["Kokushi musou, 13-sided wait"] == ["double yakuman", "—"]
     assert table["Daisuushii"] == ["double yakuman", "double yakuman"]
     assert table["Daisangen"] == ["yakuman", "yakuman"]
-    assert table["Tenhou (never combined with another yakuman)"] == ["yakuman", "—"]
+    # M-21 as corrected (2026-11-29): never added, the higher value counts.
+    assert table["Tenhou (never added to another yakuman: the higher value counts)"] == [
+        "yakuman",
+        "—",
+    ]
 
 
 def test_makura_1_3_riichi_kinds_do_not_combine(client_for, member):
