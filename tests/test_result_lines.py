@@ -448,3 +448,27 @@ def test_a_file_whose_first_line_is_faulty_is_still_read_as_result_lines(staff_m
     assert "line 2 (L1000 00:31): imported as game" in out
     assert "line 1: 3 players in a 4-player lobby (四般南喰赤－)" in err
     assert Hanchan.objects.count() == 2
+
+
+def test_a_line_of_a_lobby_the_club_counts_has_its_lines_fingerprint(db):
+    """A game from a result line of a lobby the club lists is pinned to the club's version
+    (service ``""``), as a club game is, and still fingerprinted as its line, not as a club
+    game's date and members."""
+    OnlineLobby.objects.create(service="tenhou", lobby="L1000", ruleset_id="tenhou-4p")
+    line = read_result_lines(BRIEF)[0]
+    game = result_line_game(line, date(2026, 11, 20))
+    stored = import_line_game(game, match_players(game.log, create_members=True))
+    assert stored.ruleset_version.service == ""
+    assert stored.fingerprint == game_fingerprint(
+        played_on=date(2026, 11, 20),
+        members=None,
+        hand_results=[],
+        final_scores={"scores": [35000, 30000, 25000, 10000]},
+        line=line.log_id("2026-11-20"),
+    )
+    # The same points at another time in that lobby: another game.
+    other = result_line_game(
+        read_result_lines(BRIEF.replace("00:30", "00:58"))[0], date(2026, 11, 20)
+    )
+    assert import_line_game(other, match_players(other.log)).pk != stored.pk
+    assert Hanchan.objects.count() == 2

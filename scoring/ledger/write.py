@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from clubsite.models import Member
 from scoring.ledger import confirmation
-from scoring.ledger.fingerprint import game_fingerprint, online_identity
+from scoring.ledger.fingerprint import game_fingerprint
 from scoring.ledger.plan import (
     Correction,
     FinalScoresEntry,
@@ -42,7 +42,6 @@ from scoring.models import (
     HandEntry,
     HandSeat,
     LedgerChange,
-    OnlineGame,
     Seat,
     WinYaku,
 )
@@ -205,22 +204,22 @@ def _save_game(hanchan: Hanchan, plan: Plan) -> None:
 
 def _stored_fingerprint(hanchan: Hanchan, plan: Plan) -> str:
     """The fingerprint of the game as written so far (its hands are stored before the game
-    is saved): two queries (its hands, its online origin), only when the game is over."""
+    is saved): one query, only when the game is over. A game from an online log or a
+    result line never comes here (its hands are its log's: ``check_changeable``), so the
+    fingerprint of its kind (:mod:`scoring.ledger.fingerprint`) stays the one its import
+    gave it."""
     if plan.settlement is None:
         return ""
     results = HandEntry.objects.filter(hanchan=hanchan).order_by("sequence")
-    origin = OnlineGame.objects.filter(hanchan=hanchan).values_list("log_format", "log_id")
-    online, line = online_identity(*(origin.first() or ("", "")))
     return game_fingerprint(
         played_on=hanchan.played_on,
         members=(
             None
-            if online or hanchan.ruleset_version.service
+            if hanchan.ruleset_version.service
             else [seat.member_id for seat in sorted(hanchan.seats.all(), key=lambda s: s.index)]
         ),
         hand_results=results.values_list("result", flat=True),
         final_scores=plan.state.get("final_scores"),
-        line=line,
     )
 
 
