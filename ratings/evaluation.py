@@ -1,14 +1,20 @@
 """The harness's runs (docs/ratings.md): the simulated club with both seatings, the club's
-own counted games in time order, and the parameter grid ``rating_eval --tune`` searches."""
+own counted games in time order, the parameter grid ``rating_eval --tune`` searches, and the
+held-out evaluation (issue 32 item 10, ``rating_eval --held-out``): the tuned model beside
+simple baselines (:mod:`ratings.baselines`, tuned on the same seed), on seeds none of them was
+tuned on, under both laws of the game (:data:`ratings.simulation.LAWS`), reported as the
+median and the range over the seeds, never the best seed alone."""
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+import statistics
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+from ratings.baselines import Elo, ShrunkPlacement
 from ratings.model import TUNED, Parameters, RatingModel
-from ratings.simulation import Club, Figures, Game, evaluate, simulate
+from ratings.simulation import LAWS, SEATINGS, Club, Figures, Game, Predictor, evaluate, simulate
 
 # The simulated club the figures in docs/ratings.md come from (``make bench``): 40 members
 # coming 40-100% of 2,000 rounds (about 1,370 games each), skill sd 0.25 drifting by 0.001
@@ -16,6 +22,11 @@ from ratings.simulation import Club, Figures, Game, evaluate, simulate
 BENCH_CLUB = Club(players=40, rounds=2000, skill_sd=0.25, drift_sd=0.001, seat_jitter=1.0)
 # The CI's smaller run of the same club (tests/test_ratings_eval.py).
 CI_CLUB = replace(BENCH_CLUB, rounds=600)
+
+# The model's parameters and the baselines' were chosen on this seed (BENCH_CLUB.seed); the
+# held-out evaluation never uses it.
+TUNING_SEED = 1
+HELD_OUT_SEEDS = tuple(range(2, 12))
 
 # The targets of issue 23 item 3.
 SPEARMAN_TARGET = 0.85
@@ -91,3 +102,105 @@ def real(games: list[Game], parameters: Parameters = TUNED) -> Figures | None:
     if not games:
         return None
     return evaluate(games, RatingModel(parameters))
+
+
+# The baselines' grids, searched on the tuning seed like the model's (best log-loss on random
+# tables of the Plackett-Luce club).
+GRID_PRIOR_GAMES = (5.0, 10.0, 20.0, 40.0, 80.0)
+GRID_SCALE = (0.5, 1.0, 2.0, 4.0)
+GRID_ELO_K = (2.0, 4.0, 8.0, 16.0, 32.0)
+
+
+def tune_baselines(club: Club) -> tuple[ShrunkPlacement, Elo]:
+    """The baselines with the best log-loss on ``club``'s random tables (its own seed and
+    law; :data:`TUNING_SEED` and Plackett-Luce for the figures of docs/ratings.md)."""
+    simulation = simulate(replace(club, seating="random"))
+
+    def loss(predictor: Predictor) -> float:
+        return evaluate(simulation.games, predictor).log_loss
+
+    shrunk = min(
+        (ShrunkPlacement(prior, scale) for prior in GRID_PRIOR_GAMES for scale in GRID_SCALE),
+        key=loss,
+    )
+    elo = min((Elo(k) for k in GRID_ELO_K), key=loss)
+    return shrunk, elo
+
+
+@dataclass(frozen=True, slots=True)
+class Spread:
+    """One figure over the seeds: the median and the least and greatest value."""
+
+    median: float
+    low: float
+    high: float
+
+    @classmethod
+    def of(cls, values: Sequence[float]) -> Spread | None:
+        if not values:
+            return None
+        return cls(statistics.median(values), min(values), max(values))
+
+
+@dataclass(frozen=True, slots=True)
+class HeldOut:
+    """One predictor on one law and seating over the held-out ``seeds``: its figures per seed
+    (in the seeds' order) and their spreads (``share``: the oracle's gain share, Plackett-Luce
+    law only)."""
+
+    law: str
+    seating: str
+    predictor: str
+    seeds: tuple[int, ...]
+    figures: tuple[Figures, ...]
+
+    @property
+    def spearman(self) -> Spread | None:
+        return Spread.of([f.spearman for f in self.figures if f.spearman is not None])
+
+    @property
+    def gain(self) -> Spread | None:
+        return Spread.of([f.gain for f in self.figures])
+
+    @property
+    def share(self) -> Spread | None:
+        return Spread.of([f.gain_share for f in self.figures if f.gain_share is not None])
+
+
+def held_out(
+    club: Club,
+    predictors: Sequence[tuple[str, Predictor]],
+    seeds: Sequence[int] = HELD_OUT_SEEDS,
+    laws: Sequence[str] = LAWS,
+) -> list[HeldOut]:
+    """Each predictor on ``club`` under each law and seating, on each seed of ``seeds`` (the
+    same games for every predictor), by law, seating and predictor in the order given.
+
+    Raises:
+        ValueError: a seed the parameters were tuned on (:data:`TUNING_SEED`), or no seeds.
+    """
+    if TUNING_SEED in seeds or not seeds:
+        raise ValueError(f"held-out seeds exclude the tuning seed {TUNING_SEED}: {seeds}")
+    results = []
+    for law in laws:
+        for seating in SEATINGS:
+            per_predictor: list[list[Figures]] = [[] for _ in predictors]
+            for seed in seeds:
+                simulation = simulate(replace(club, law=law, seating=seating, seed=seed))
+                for figures, (_, predictor) in zip(per_predictor, predictors, strict=True):
+                    figures.append(evaluate(simulation.games, predictor, simulation.final_skill))
+            results += [
+                HeldOut(law, seating, name, tuple(seeds), tuple(figures))
+                for (name, _), figures in zip(predictors, per_predictor, strict=True)
+            ]
+    return results
+
+
+def standard_predictors(club: Club = BENCH_CLUB) -> list[tuple[str, Predictor]]:
+    """The tuned model and the baselines tuned on ``club`` at :data:`TUNING_SEED`."""
+    shrunk, elo = tune_baselines(replace(club, seed=TUNING_SEED, law="plackett_luce"))
+    return [
+        ("OpenSkill (tuned)", RatingModel(TUNED)),
+        (f"Elo (k {elo.k:g})", elo),
+        (f"shrunk placement ({shrunk.prior_games:g} games, x{shrunk.scale:g})", shrunk),
+    ]

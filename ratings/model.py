@@ -91,6 +91,11 @@ class RatingModel:
         rated = self._model.rate(teams, ranks=[float(p) for p in placements])
         return [Rating(team[0].mu, team[0].sigma) for team in rated]
 
+    def score(self, rating: Rating) -> float:
+        """The number players are ranked by: ``mu``, the estimate the pages show (issue 32
+        item 10; a rating's uncertainty is said in words beside it)."""
+        return rating.mu
+
     def order_probability(self, ratings: Sequence[Rating], placements: Sequence[int]) -> float:
         """The model's probability, before the game, of the placements it ended with: the
         Plackett-Luce likelihood OpenSkill's update uses, strengths ``exp(mu / c)`` with

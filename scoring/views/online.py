@@ -13,7 +13,6 @@ who claimed another player's online name moves nobody's result.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,11 +22,12 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from clubsite.formatting import format_points, settlement_points, signed_points
 from clubsite.models import ONLINE_SERVICES, Member
+from clubsite.names import quoted_names
 from clubsite.permissions import is_steward
 from scoring.engine import load_ruleset
 from scoring.ledger import (
@@ -440,7 +440,7 @@ def _unreadable_sentence(error: result_lines.LineUnreadable) -> str:
     values = {"n": error.number, **error.params}
     for key in ("name", "rule"):
         if key in values:
-            values[key] = quoted(values[key])
+            values[key] = quoted_names([values[key]])
     sentences = {
         "lobby_type": _(
             "Line %(n)d: the lobby type %(rule)s does not say how many players (四 or 三). "
@@ -477,17 +477,6 @@ def _unreadable_sentence(error: result_lines.LineUnreadable) -> str:
         ),
     )
     return sentence % values
-
-
-def quoted(name: str) -> str:
-    """A name as a sentence quotes it: “name” in English, 「name」 in Japanese (issue 32
-    item 11: a name run into the sentence reads as part of it)."""
-    return _("“%(name)s”") % {"name": name}
-
-
-def quoted_list(names: Sequence[str]) -> str:
-    """Names quoted (:func:`quoted`) and listed: “A”, “B” / 「A」「B」."""
-    return pgettext("between quoted names", ", ").join(quoted(name) for name in names)
 
 
 def _unsettled_sentence(unsettled: result_lines.LineUnsettled) -> str:
@@ -563,7 +552,7 @@ def _unknown_sentence(unknown: UnknownNames) -> str:
                 "No member has these %(service)s names: %(names)s. Each player adds their own "
                 "on their online names page; a steward can instead add a member for each."
             )
-            % {"service": service, "names": quoted_list(unknown.names)}
+            % {"service": service, "names": quoted_names(unknown.names)}
         )
     for name, seats in unknown.shared:
         if len(seats) > 1:
@@ -573,7 +562,11 @@ def _unknown_sentence(unknown: UnknownNames) -> str:
                     "cannot tell them apart, so a steward imports this game, adding a member "
                     "for each."
                 )
-                % {"seats": ", ".join(map(str, seats)), "name": quoted(name), "service": service}
+                % {
+                    "seats": ", ".join(map(str, seats)),
+                    "name": quoted_names([name]),
+                    "service": service,
+                }
             )
         else:
             parts.append(
@@ -582,6 +575,6 @@ def _unknown_sentence(unknown: UnknownNames) -> str:
                     "name can be theirs, so a steward imports this game, adding a member for "
                     "them."
                 )
-                % {"seat": seats[0], "name": quoted(name), "service": service}
+                % {"seat": seats[0], "name": quoted_names([name]), "service": service}
             )
     return " ".join(parts)

@@ -11,10 +11,21 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from ratings.evaluation import BENCH_CLUB, SimulatedFigures, real, simulated, tune
+from ratings.evaluation import (
+    BENCH_CLUB,
+    HELD_OUT_SEEDS,
+    HeldOut,
+    SimulatedFigures,
+    Spread,
+    held_out,
+    real,
+    simulated,
+    standard_predictors,
+    tune,
+)
 from ratings.model import TUNED, Parameters
 from ratings.models import Family
-from ratings.simulation import Figures, Game
+from ratings.simulation import Club, Figures, Game
 from ratings.updating import counted_in_order
 
 
@@ -27,6 +38,23 @@ def figures_line(label: str, figures: Figures) -> str:
         f"{label:<22} games {figures.games:>6}  players {figures.players:>4}  spearman {rho:>6}  "
         f"log-loss {figures.log_loss:.4f}  uniform {figures.uniform:.4f}  oracle {oracle:>6}  "
         f"gain share {share:>6}"
+    )
+
+
+def spread_text(spread: Spread | None, digits: int) -> str:
+    """``median (low - high)``, or a dash."""
+    if spread is None:
+        return "–"
+    return f"{spread.median:.{digits}f} ({spread.low:.{digits}f}-{spread.high:.{digits}f})"
+
+
+def held_out_line(result: HeldOut) -> str:
+    """One line of the held-out evaluation: median (least-greatest) over the seeds."""
+    return (
+        f"{result.law:<13} {result.seating:<13} {result.predictor:<36} "
+        f"spearman {spread_text(result.spearman, 3):<21} "
+        f"gain {spread_text(result.gain, 4):<24} "
+        f"share {spread_text(result.share, 3)}"
     )
 
 
@@ -43,6 +71,18 @@ class Command(BaseCommand):
         parser.add_argument("--players", type=int, default=BENCH_CLUB.players)
         parser.add_argument("--tune", action="store_true")
         parser.add_argument("--no-club", action="store_true", help="skip the club's own games")
+        parser.add_argument(
+            "--held-out",
+            action="store_true",
+            help="the tuned model beside Elo and a shrunk average placement on seeds none "
+            "was tuned on, under both laws of the game: median (least-greatest) over the seeds",
+        )
+        parser.add_argument(
+            "--seeds",
+            type=int,
+            default=len(HELD_OUT_SEEDS),
+            help="how many held-out seeds (from 2 on; default 10)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         club = replace(
@@ -62,6 +102,9 @@ class Command(BaseCommand):
 
             parameters = tune(club, progress)
             self.stdout.write(f"best: {parameters}")
+        if options["held_out"]:
+            self.held_out(club, options["seeds"])
+            return
         self.stdout.write(f"model: {parameters}")
         self.stdout.write(f"simulated club: {club}")
         figures = simulated(club, parameters)
@@ -82,3 +125,15 @@ class Command(BaseCommand):
                 continue
             verdict = "better than uniform" if result.log_loss < result.uniform else "NOT better"
             self.stdout.write(f"{figures_line(label, result)}  {verdict}")
+
+    def held_out(self, club: Club, seeds: int) -> None:
+        """The held-out evaluation (``--held-out``), one line per law, seating and predictor."""
+        chosen = tuple(range(2, 2 + seeds))
+        predictors = standard_predictors(club)
+        self.stdout.write(f"simulated club: {club}; tuned on seed 1, held-out seeds {chosen}")
+        self.stdout.write(
+            "gain: nats a game over uniform; share: of the oracle's gain (Plackett-Luce law "
+            "only); each median (least-greatest) over the seeds"
+        )
+        for result in held_out(club, predictors, chosen):
+            self.stdout.write(held_out_line(result))
