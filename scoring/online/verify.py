@@ -75,9 +75,12 @@ class VerifiedGame:
         return tuple(p.result for p in self.played)
 
 
-# Tenhou's own ends of a game as its older logs show them, where they differ from
-# docs/tenhou-rules.md §4 (the presets follow the spec): tried only when the preset itself
-# does not reproduce a log, and kept in the stored game's ``overrides``.
+# Tenhou's own ends of a game as its logs show them, where they differ from
+# docs/tenhou-rules.md §4 (the presets follow the spec): the extension dealer's top ends the
+# game in every log seen that reaches the case (2014, 2015, a 3-player game of 2022: no era,
+# issue 37 item 4); the all-last dealer's tenpai did not stop a game of 2009-2010. Tried only
+# when the preset itself does not reproduce a log, and kept in the stored game's
+# ``overrides``.
 TENHOU_VARIANTS: tuple[dict[str, Any], ...] = (
     {"dealer_top_in_extension": True},
     {"dealer_top_ends": "after_win"},
