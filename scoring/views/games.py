@@ -12,6 +12,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -72,6 +73,8 @@ class GameCard:
     players: list[PlayerLine]
     awaiting: bool = False
     confirmed_by: tuple[str, ...] = ()
+    # The players in seat order, as one line (a game in play listed compactly).
+    names: str = ""
 
     @classmethod
     def of(cls, hanchan: Hanchan) -> GameCard:
@@ -99,6 +102,7 @@ class GameCard:
             players=[] if in_play else players,
             awaiting=awaiting,
             confirmed_by=_confirmed_by(hanchan, seats) if awaiting else (),
+            names=pgettext("list separator", ", ").join(names),
         )
 
 
@@ -115,18 +119,26 @@ def awaiting_confirmation(hanchan: Hanchan) -> bool:
 
 @require_safe
 def game_list(request: HttpRequest) -> HttpResponse:
-    """Home: the games whose result waits for the viewer's confirmation, the games in play,
-    then the latest finished games (those not counted yet marked, with who confirmed)."""
+    """Home: the viewer's own games in play (each a card with the scores), the games whose
+    result waits for their confirmation, every other game in play one line each (a
+    tournament's twenty tables made the page 5,558 px tall as cards; issue 32 item 11), then
+    the latest finished games (those not counted yet marked, with who confirmed)."""
     games = Hanchan.objects.select_related("ruleset_version").prefetch_related("seats__member")
-    in_play = games.in_play().order_by("-played_on", "-created_at")
+    in_play = list(games.in_play().order_by("-played_on", "-created_at"))
     finished = (
         games.finished()
         .prefetch_related("confirmations")
         .order_by("-played_on", "-finished_at", "-pk")[:RECENT_FINISHED]
     )
+    viewer = acting_member(request)
+
+    def plays(hanchan: Hanchan) -> bool:
+        return viewer is not None and any(s.member_id == viewer.pk for s in hanchan.seats.all())
+
     context = {
+        "mine_in_play": [GameCard.of(h) for h in in_play if plays(h)],
         "awaiting_mine": [GameCard.of(h) for h in awaiting_viewer(request)],
-        "in_play": [GameCard.of(h) for h in in_play],
+        "others_in_play": [GameCard.of(h) for h in in_play if not plays(h)],
         "finished": [GameCard.of(h) for h in finished],
     }
     return render(request, "scoring/game_list.html", context)
