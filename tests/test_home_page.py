@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.urls import reverse
 
 from scoring.ledger import hanchan_start
 from scoring.models import Hanchan
