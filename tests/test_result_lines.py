@@ -472,3 +472,32 @@ def test_a_line_of_a_lobby_the_club_counts_has_its_lines_fingerprint(db):
     )
     assert import_line_game(other, match_players(other.log)).pk != stored.pk
     assert Hanchan.objects.count() == 2
+
+
+def test_two_anonymous_players_at_one_table_are_two_players(staff_member, tmp_path):
+    """Tenhou's anonymous players are all NoName: a line with two is a game of two players
+    (no legitimate game refused, issue 32 item 1), seated by a steward as a log's would be;
+    any other name twice is a faulty line."""
+    text = "L1000 | 00:30 | 四般南喰赤－ | NoName(+45.0) NoName(+10.0) C(-15.0) D(-40.0)"
+    assert read_result_lines(text)[0].players == ("NoName", "NoName", "C", "D")
+    path = tmp_path / "anonymous.txt"
+    path.write_text(text, encoding="utf-8")
+    _, err = run(str(path), "--date", "2026-11-20")
+    assert "seats 1, 2 are all called NoName" in err and not Hanchan.objects.exists()
+    html = (
+        logged_in(staff_member)
+        .post(
+            reverse("game_import"),
+            {"lines": text, "create_members": "on", "played_on": "2026-11-20"},
+        )
+        .content.decode()
+    )
+    assert "Stored: 1. Refused: 0." in html
+    game = Hanchan.objects.get()
+    assert [s.member.display_name for s in game.seats.order_by("index")] == [
+        "NoName",
+        "NoName (2)",
+        "C",
+        "D",
+    ]
+    assert not OnlineName.objects.filter(name="NoName").exists()

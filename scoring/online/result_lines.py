@@ -52,6 +52,8 @@ _LINE = re.compile(
 # parentheses too: ``(∩・ω・)∩(+6.0)``).
 _POINTS = re.compile(r"\((?P<points>[+-]?\d+(?:\.\d)?)(?:,(?P<chips>[+-]?\d+)枚)?\)(?=\s|$)")
 MAX_LINES = 200
+# Tenhou's name for a player who has not registered one.
+ANONYMOUS = "NoName"
 # A ranked lobby's line in Tenhou's ``scc`` files links its log: ``| <a href="…">牌譜</a> |``.
 _LOG_LINK = re.compile(r"\|\s*<a [^>]*>[^<]*</a>\s*(?=\|)")
 
@@ -65,7 +67,7 @@ class LineUnreadable(LogError):
     - ``lobby_type``: the lobby type names no players (``rule``);
     - ``players``: the players are not ``name(+45.0) ...``;
     - ``seats``: ``found`` players where the lobby type (``rule``) has ``seats``;
-    - ``name_twice``: ``name`` at two seats;
+    - ``name_twice``: ``name`` at two seats (``NoName``, Tenhou's anonymous players, may be);
     - ``chips``: chips for some players only;
     - ``text``: a value the ledger cannot store (``key``, ``why``: a NUL character, ...);
     - ``too_many`` (``limit``) and ``empty``: the text as a whole (``number`` 0).
@@ -236,7 +238,11 @@ def _line(number: int, line: str) -> ResultLine:
             seats=seats,
             rule=rule,
         )
-    twice = [name for index, name in enumerate(players) if name in players[:index]]
+    # Tenhou's anonymous players are all NoName: two of them at one table are two players
+    # (a steward seats a new member for each, as for a log); any other name is one account.
+    twice = [
+        name for index, name in enumerate(players) if name in players[:index] and name != ANONYMOUS
+    ]
     if twice:
         raise LineUnreadable(
             number, f"a name is written twice ({', '.join(players)})", "name_twice", name=twice[0]
