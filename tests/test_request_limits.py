@@ -164,3 +164,39 @@ def test_a_bad_request_gets_a_page_that_shows_nothing_of_it(member):
     assert response.status_code == 400
     assert "<h1>Not understood</h1>" in response.text
     assert "evil.example" not in response.text
+
+
+def test_an_uploaded_file_unpacks_to_at_most_2_mb(member):
+    """The audit's gzip bombs: 20 files within the 5 MB, each 20 MB unpacked, held a worker
+    4 s; the upload page unpacks a file only to 2 MB (the command still to 20 MB)."""
+    import gzip
+
+    from scoring.online.log import LogError
+    from scoring.online.reading import NotAGameLog, read_game_file
+    from scoring.views import online
+
+    bomb = gzip.compress(b"[" * (3 * MIB))
+    with mock.patch.object(online, "read_game_file", wraps=read_game_file) as reader:
+        response = logged_in(member).post(
+            reverse("game_import"), {"logs": [SimpleUploadedFile("bomb.json.gz", bomb)]}
+        )
+    assert "Not a game log" in response.text
+    assert reader.call_args.kwargs == {"limit": 2 * MIB}
+    with pytest.raises(NotAGameLog, match="larger than 2 MB: not a game log"):
+        read_game_file(bomb, "bomb.json.gz", limit=2 * MIB)
+    with pytest.raises(LogError, match="not valid JSON"):  # unpacked whole, then read
+        read_game_file(bomb, "bomb.json.gz")
+
+
+def test_files_left_when_the_reading_time_runs_out_are_refused_unread(member):
+    """An upload's files are read for 2.5 s at most; the rest are refused by name, unread."""
+    clock = iter([0.0, 0.0, 3.0, 3.0])
+    with mock.patch("scoring.views.online._clock", side_effect=lambda: next(clock)):
+        response = logged_in(member).post(
+            reverse("game_import"),
+            {"logs": [SimpleUploadedFile(f"log{i}.json", b"{}") for i in range(3)]},
+        )
+    text = response.text
+    assert text.count("Not a game log") == 1
+    assert text.count("Not read: this upload took too long to read.") == 2
+    assert "log1.json" in text and "log2.json" in text

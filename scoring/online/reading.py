@@ -35,8 +35,9 @@ class GameFile:
     lines: tuple[result_lines.ResultLine | result_lines.LineUnreadable, ...] | None = None
 
 
-def read_game_file(raw: bytes, filename: str = "") -> GameFile:
-    """Read ``raw`` (a file's bytes) by its content.
+def read_game_file(raw: bytes, filename: str = "", *, limit: int = MAX_LOG_BYTES) -> GameFile:
+    """Read ``raw`` (a file's bytes) by its content: at most ``limit`` bytes, gzip unpacked
+    (the upload page's is smaller than the command's, issue 32 item 3).
 
     Returns:
         :class:`GameFile` with ``log`` set for an online log, or ``records`` set to the
@@ -46,10 +47,10 @@ def read_game_file(raw: bytes, filename: str = "") -> GameFile:
         LogError: too large, not UTF-8, a corrupt gzip stream, or in no known format; or a
             log of a known format with a fault (the reader's message).
     """
-    if len(raw) > MAX_LOG_BYTES:
-        raise NotAGameLog(f"larger than {MAX_LOG_BYTES // (1024 * 1024)} MB: not a game log")
+    if len(raw) > limit:
+        raise NotAGameLog(f"larger than {_megabytes(limit)}: not a game log")
     if raw[:2] == b"\x1f\x8b":
-        raw = _gunzip(raw)
+        raw = _gunzip(raw, limit)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -97,12 +98,17 @@ def _storable(log: OnlineLog) -> OnlineLog:
     return log
 
 
-def _gunzip(raw: bytes) -> bytes:
+def _megabytes(size: int) -> str:
+    return f"{size / (1024 * 1024):g} MB"
+
+
+def _gunzip(raw: bytes, limit: int) -> bytes:
+    """``raw`` unpacked, reading no more than ``limit`` bytes of it (a gzip bomb stops there)."""
     try:
         with gzip.GzipFile(fileobj=io.BytesIO(raw)) as stream:
-            data = stream.read(MAX_LOG_BYTES + 1)
+            data = stream.read(limit + 1)
     except (OSError, EOFError, zlib.error) as error:
         raise NotAGameLog(f"a corrupt gzip file: {error}") from None
-    if len(data) > MAX_LOG_BYTES:
-        raise NotAGameLog(f"larger than {MAX_LOG_BYTES // (1024 * 1024)} MB: not a game log")
+    if len(data) > limit:
+        raise NotAGameLog(f"larger than {_megabytes(limit)}: not a game log")
     return data

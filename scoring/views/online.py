@@ -13,6 +13,7 @@ who claimed another player's online name moves nobody's result.
 from __future__ import annotations
 
 import datetime
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,12 +46,18 @@ from scoring.ledger import (
 from scoring.models import Hanchan, Seat
 from scoring.online import result_lines
 from scoring.online.log import LogError, LogMismatch, NotAGameLog
-from scoring.online.reading import MAX_LOG_BYTES, read_game_file
+from scoring.online.reading import read_game_file
 from scoring.online.verify import VerifiedGame, verify
 from scoring.views.display import honba_label, round_label, ruleset_title
 
 MAX_FILES = 20  # as DATA_UPLOAD_MAX_NUMBER_FILES, which refuses more before the form sees them
 MAX_PASTE_CHARS = 40_000
+# Issue 32 item 3: what one uploaded file may unpack to (a hanchan's log is under 100 KB; the
+# command takes up to MAX_LOG_BYTES), and the seconds an upload's files are read for: the
+# files left when they run out are refused unread, so no upload holds a worker for long.
+UPLOAD_LOG_BYTES = 2 * 1024 * 1024
+UPLOAD_READ_SECONDS = 2.5
+_clock = time.monotonic
 
 
 class MultipleFileInput(forms.ClearableFileInput):
@@ -166,7 +173,11 @@ def game_import(request: HttpRequest) -> HttpResponse:
             with one_refresh():
                 texts = []
                 logs: list[tuple[int, str, VerifiedGame, str]] = []
+                deadline = _clock() + UPLOAD_READ_SECONDS
                 for upload in data["logs"]:
+                    if _clock() > deadline:
+                        outcomes.append(_not_read(upload))
+                        continue
                     text = _result_lines_text(upload)
                     if text is not None:
                         texts.append(text)
@@ -210,15 +221,24 @@ def game_import(request: HttpRequest) -> HttpResponse:
     return render(request, "scoring/game_import.html", context)
 
 
+def _not_read(upload: UploadedFile) -> Outcome:
+    """A file left when the upload's reading time ran out (:data:`UPLOAD_READ_SECONDS`)."""
+    return Outcome(
+        upload.name or "?",
+        "refused",
+        _("Not read: this upload took too long to read. Send this file again with fewer others."),
+    )
+
+
 def _read(upload: UploadedFile, *, check_only: bool) -> Outcome | tuple[VerifiedGame, str]:
     """An uploaded file read and re-scored: the log with its summary for the page, or its
     outcome when it goes no further (refused; ``agrees`` when only checking)."""
     name = upload.name or "?"
-    if upload.size is not None and upload.size > MAX_LOG_BYTES:
+    if upload.size is not None and upload.size > UPLOAD_LOG_BYTES:
         return Outcome(name, "refused", _("Too large to be a game log."))
-    raw = upload.read(MAX_LOG_BYTES + 1)
+    raw = upload.read(UPLOAD_LOG_BYTES + 1)
     try:
-        game_file = read_game_file(raw, name)
+        game_file = read_game_file(raw, name, limit=UPLOAD_LOG_BYTES)
         log = game_file.log
         if log is None:
             return Outcome(
@@ -348,9 +368,9 @@ def _outcome(
 def _result_lines_text(upload: UploadedFile) -> str | None:
     """The text of an uploaded file of Tenhou result lines (issue 22 item 7), else ``None``
     (the file is read again as a game log)."""
-    if upload.size is not None and upload.size > MAX_LOG_BYTES:
+    if upload.size is not None and upload.size > UPLOAD_LOG_BYTES:
         return None
-    raw = upload.read(MAX_LOG_BYTES + 1)
+    raw = upload.read(UPLOAD_LOG_BYTES + 1)
     upload.seek(0)
     try:
         text = raw.decode("utf-8-sig")
