@@ -201,6 +201,10 @@ RINSHAN_HAITEI = {
     "rinshan_only": _("rinshan only (1 han)"),
 }
 FIVE_SUITS = {"m": _("5m"), "p": _("5p"), "s": _("5s")}
+WHITE_POCCHI = {
+    "none": _("not in the set"),
+    "wild_after_riichi": _("any tile, drawn after riichi"),
+}
 PAO_RON_HONBA = {
     "discarder": _("the discarder pays"),
     "liable": _("the liable player pays"),
@@ -349,7 +353,11 @@ SECTIONS: list[tuple[Promise, list[Row]]] = [
             ("paarenchan", _("Paarenchan (8th consecutive dealer win)"), _yes_no),
             ("local_yaku", _("Local yaku"), _list_of(LOCAL_YAKU)),
             ("double_yakuman", _("Double yakuman"), _list_of(DOUBLE_YAKUMAN)),
-            ("lone_yakuman", _("Never added to another yakuman (the higher value counts)"), _list_of(LONE_YAKUMAN)),
+            (
+                "lone_yakuman",
+                _("Never added to another yakuman (the higher value counts)"),
+                _list_of(LONE_YAKUMAN),
+            ),
             ("rinshan_haitei", _("Rinshan on the last tile"), _choice(RINSHAN_HAITEI)),
             ("pinfu_tsumo", _("Pinfu on a tsumo"), _yes_no),
             ("rinshan_tsumo_fu", _("Tsumo fu on a rinshan win"), _yes_no),
@@ -357,6 +365,9 @@ SECTIONS: list[tuple[Promise, list[Row]]] = [
             ("riichi_kinds_combine", _("Open double riichi is 3 han"), _yes_no),
             ("red_fives", _("Red fives"), _list_of(FIVE_SUITS)),
             ("five_dora", _("Every five a dora"), _list_of(FIVE_SUITS)),
+            ("gold_fives", _("Gold fives"), _list_of(FIVE_SUITS)),
+            ("gold_five_dora", _("Dora of a gold five"), _number),
+            ("white_pocchi", _("White dragon with a dot (白ポッチ)"), _choice(WHITE_POCCHI)),
             ("flowers", _("Flower tiles (nuki dora)"), _number),
             ("nuki_north", _("North set aside (nuki dora)"), _yes_no),
         ],
@@ -405,6 +416,8 @@ def rules_sheet(rs: Ruleset) -> list[SheetSection]:
         hidden.add("riichi_kinds_combine")
     if rs.players == 4:
         hidden.update({"nuki_north", "flowers"})
+    if not rs.gold_fives:
+        hidden.add("gold_five_dora")
     if rs.nagashi == "none":
         hidden.update({"nagashi_rotation", "nagashi_honba", "nagashi_takes_deposits"})
     sections = []

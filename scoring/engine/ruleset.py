@@ -347,6 +347,23 @@ class Ruleset:
     five_dora: tuple[str, ...] = _param(
         "Suits whose every five is a dora (004 L22-23: p, s); a red five there counts once."
     )
+    gold_fives: tuple[str, ...] = _param(
+        "The gold fives of the set, one entry each by suit (004 L22-23 '赤3・金1': p, s); the "
+        "last copy of its five, written as a plain 5 where the set has no plain five."
+    )
+    gold_five_dora: int = _param(
+        "Dora a gold five is worth in all, its five's own dora included where every five is a "
+        "dora (F-06: 1)."
+    )
+    white_pocchi: str = _choice(
+        "none",
+        "wild_after_riichi",
+        doc=(
+            "The 白ポッチ (a white dragon with a dot, 0z): not in the set, or a tile that a "
+            "player in riichi who draws it takes as any tile to win by it (004 L39 'リーチ後、"
+            "オールマイティ牌'); else, and held or discarded, a haku."
+        ),
+    )
     flowers: int = _param("Flower tiles in the set, each a nuki dora (004 L17, L27: 4).")
     nuki_north: bool = _param(
         "A north may be set aside as a nuki dora (3-player: Tenhou, 002 N(2) L76; not 004)."

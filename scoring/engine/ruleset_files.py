@@ -217,6 +217,10 @@ ADDED_DEFAULTS: dict[str, Any] = {
     "five_dora": lambda data: (),
     "flowers": lambda data: 0,
     "nuki_north": lambda data: data.get("players") == 3,
+    # Issue 32 item 7 (004 L22-23, L39): no gold five nor 白ポッチ in a set stored before.
+    "gold_fives": lambda data: (),
+    "gold_five_dora": lambda data: 1,
+    "white_pocchi": lambda data: "none",
     # Added beside them (issue 20 items 3 and 4), read as before they existed.
     "paarenchan": lambda data: False,
     "chombo_after_result": lambda data: False,
@@ -380,12 +384,22 @@ def _check_consistency(rs: Ruleset, prefix: str) -> None:
         ("lone_yakuman", LONE_YAKUMAN),
         ("red_fives", FIVE_SUITS),
         ("five_dora", FIVE_SUITS),
+        ("gold_fives", FIVE_SUITS),
     ):
         for item in getattr(rs, name):
             if item not in allowed:
                 raise fail(
                     name, f"each must be one of {', '.join(allowed)}", code="parameter_not_a_choice"
                 )
+    for suit in FIVE_SUITS:
+        if rs.red_fives.count(suit) + rs.gold_fives.count(suit) > 4:
+            raise fail(
+                "gold_fives",
+                f"a set has four fives of a suit, red and gold together ({suit})",
+                code="parameter_not_a_choice",
+            )
+    if not 1 <= rs.gold_five_dora <= 4:
+        raise fail("gold_five_dora", "must be 1 to 4", code="parameter_not_a_choice")
     if not 0 <= rs.flowers <= 8:
         raise fail("flowers", "must be 0 to 8", code="parameter_not_a_choice")
     if rs.double_wind_pair_fu not in (2, 4):

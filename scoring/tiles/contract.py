@@ -11,9 +11,11 @@ mpsz notation (``0`` a red five), ``hand`` the concealed tiles with the winning 
 types ``chi``, ``pon``, ``kan`` (open) and ``ankan``; a missing flag is false, a missing list
 empty, a missing wind East; ``kita`` north tiles and ``flowers`` flower tiles set aside as
 nuki dora (issue 20: only where the ruleset has them, ``nuki_north`` and ``flowers``). A ``0``
-is a red five of the ruleset's set (``red_fives``: two ``0p`` in 003's yellow set, L91-94; none
-in 004's, where every 5p and 5s is a dora, L22-23). Extension: ``"honba": n`` (default 0) for
-a ruleset's 2-han minimum from some honba (003 L106).
+is a red five of the ruleset's set (``red_fives``: two ``0p`` in 003's yellow set, L91-94;
+three ``0p`` and three ``0s`` in 004's, L22); in a set with gold fives (004 L22-23) a plain
+``5p``/``5s`` is the gold one, and ``0z`` is the 白ポッチ where the set has it (004 L39;
+:mod:`scoring.tiles.notation`). Extension: ``"honba": n`` (default 0) for a ruleset's 2-han
+minimum from some honba (003 L106).
 
 Out: ``{"han": int, "fu": int, "yaku": [{"name": "riichi", "han": 1}, ...], "yakuman": int,
 "limit": "mangan"|...|null}`` (:meth:`scoring.tiles.evaluate.HandValue.to_json`), or
@@ -56,8 +58,9 @@ class ContractError(ValueError):
 
 
 def read_hand(data: Any, ruleset: Ruleset | None = None) -> tuple[str, HandTiles, Situation, int]:
-    """The ruleset id, tiles, situation and honba of one contract object; the red fives are
-    ``ruleset``'s, or the built-in ruleset's that ``data`` names (one per suit if none).
+    """The ruleset id, tiles, situation and honba of one contract object; the set's red and
+    gold fives and 白ポッチ are ``ruleset``'s, or the built-in ruleset's that ``data`` names
+    (one red five per suit if none).
 
     Raises:
         ContractError: not an object, an unknown key, a value of the wrong type, tiles that
@@ -98,7 +101,12 @@ def read_hand(data: Any, ruleset: Ruleset | None = None) -> tuple[str, HandTiles
             ruleset = load_ruleset(ruleset_id)
         except KeyError:
             ruleset = None
-    tiles = TileSet(ruleset.red_fives if ruleset is not None else ("m", "p", "s"))
+    if ruleset is None:
+        tiles = TileSet()
+    else:
+        tiles = TileSet(
+            ruleset.red_fives, ruleset.gold_fives, pocchi=ruleset.white_pocchi != "none"
+        )
     try:
         melds = tuple(_meld(m, i, tiles) for i, m in enumerate(_list(data, "melds")))
         hand_text = data.get("hand")
@@ -150,9 +158,10 @@ def hand_value(data: Any, ruleset: Ruleset | None = None) -> HandValue:
         ContractError: input that does not follow the contract (:func:`read_hand`).
         HandRefused: tiles that are no winning hand, or a hand the ruleset does not allow.
     """
-    _ruleset_id, tiles, situation, honba = read_hand(data)
     if ruleset is None:
         raise ContractError("ruleset: must name a built-in ruleset")
+    # The tiles are the game's set (a stored version's), not the built-in ruleset's.
+    _ruleset_id, tiles, situation, honba = read_hand(data, ruleset)
     return evaluate(ruleset, tiles, situation, honba=honba)
 
 

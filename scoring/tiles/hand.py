@@ -40,7 +40,9 @@ class Meld:
 class HandTiles:
     """The tiles of a win: ``concealed`` (the winning tile included), ``melds``,
     ``win_tile`` (one of ``concealed``), dora and ura dora indicators, ``kita`` north tiles
-    set aside (3-player nuki dora), ``flowers`` flower tiles set aside (004 L27, nuki dora)."""
+    set aside (3-player nuki dora), ``flowers`` flower tiles set aside (004 L27, nuki dora);
+    ``stand_in`` the id a drawn 白ポッチ was replaced by, the tile it stands for (004 L39;
+    no red nor gold five, whatever its copy), or ``None``."""
 
     concealed: tuple[int, ...]
     melds: tuple[Meld, ...]
@@ -49,6 +51,7 @@ class HandTiles:
     ura_indicators: tuple[int, ...] = ()
     kita: int = 0
     flowers: int = 0
+    stand_in: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
