@@ -132,3 +132,38 @@ def test_the_yaku_records_on_a_phone(phone: Any, sanma_players: list[Member]) ->
     phone.locator("#member-yaku").scroll_into_view_if_needed()
     phone.locator("#yaku-counts .yaku-table").wait_for()
     assert "和了の役" in phone.inner_text("#yaku-counts")
+
+
+def test_a_steward_seats_the_players_of_a_log_with_no_names_on_a_phone(
+    phone: Any, tmp_path: Path
+) -> None:
+    """Issue 37 item 2: an mjai log whose start_game names no players (the original mjai
+    server's game of tests/data/online/mjai/, its names emptied as Mortal's arena writes them);
+    the steward chooses the member at each seat under the folded "A log with no player
+    names" and the game is stored with them."""
+    make_member("steward", "Steward", "すちゅわーど", is_staff=True)
+    seated = [make_member(f"s{n}", f"Seat {n}", f"せき{n}") for n in range(1, 5)]
+    source = Path(__file__).parent / "data" / "online" / "mjai" / "2026-07-01-130909.mjson"
+    lines = source.read_text().splitlines()
+    lines[0] = '{"type":"start_game","names":["","","",""]}'
+    arena = tmp_path / "arena.mjson"
+    arena.write_text("\n".join(lines))
+    phone.context.add_cookies([{"name": "django_language", "value": "en", "url": phone.base_url}])
+    log_in(phone, "steward")
+    phone.goto(phone.base_url + "/games/import/")
+    fold = phone.locator("details.seat-choice")
+    assert fold.get_attribute("open") is None
+    summary = fold.locator("summary")
+    assert summary.bounding_box()["height"] >= 44
+    summary.click()
+    for number, member in enumerate(seated, start=1):
+        phone.select_option(f"select[name=seat_{number}]", str(member.pk))
+    no_sideways_scroll(phone)
+    screenshot(phone, "online-import-seats-en")
+    phone.set_input_files("input[name=logs]", [str(arena)])
+    phone.get_by_role("button", name="Import").click()
+    phone.wait_for_load_state()
+    assert "Stored: 1. Refused: 0." in phone.inner_text("#import-summary")
+    game = Hanchan.objects.get()
+    assert [s.member for s in game.seats.order_by("index")] == seated
+    no_sideways_scroll(phone)

@@ -342,3 +342,32 @@ def test_the_upload_page_says_a_log_has_no_player_names_and_the_way_on(
     assert words in html
     assert "--map &quot;seat 1=" in html
     assert Hanchan.objects.count() == 0
+
+
+def test_a_steward_chooses_the_member_at_each_nameless_seat_on_the_upload_page(staff_member):
+    members = [make_member(f"m{n}", name, "えー") for n, name in enumerate("ABCD")]
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(staff_member.user)
+    page = client.get(reverse("game_import")).content.decode()
+    assert "A log with no player names" in page and 'name="seat_4"' in page
+    chosen = {f"seat_{n}": member.pk for n, member in enumerate(reversed(members), start=1)}
+    # The choice goes with every file of the upload, and only to seats without a name: the
+    # named game keeps its players (new members, by name).
+    named = SimpleUploadedFile("named.jsonl", (DATA / "mjai" / "126_204_0_mjai.jsonl").read_bytes())
+    upload = SimpleUploadedFile("arena.mjson", nameless([]))
+    response = client.post(
+        reverse("game_import"), {"logs": [upload, named], "create_members": "on", **chosen}
+    )
+    html = response.content.decode()
+    assert "Stored: 2. Refused: 0." in html, html
+    arena, copy = Hanchan.objects.order_by("pk")
+    assert [s.member for s in arena.seats.order_by("index")] == members[::-1]
+    assert [s.member.display_name for s in copy.seats.order_by("index")] == ["0", "1", "2", "3"]
+    assert not OnlineName.objects.filter(name__startswith="seat").exists()
+
+
+def test_a_member_is_not_offered_the_members_by_seat(member):
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(member.user)
+    page = client.get(reverse("game_import")).content.decode()
+    assert 'name="seat_1"' not in page

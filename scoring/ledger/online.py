@@ -143,8 +143,10 @@ def match_players(
 
     ``mapping`` gives a member's display name for an online name (``--map``): the pair is
     saved as that member's online name on import; a ``"seat N"`` key (N from 1) gives the
-    member at that seat whatever its name, and is the only way to a seat the log names no
-    one at (:attr:`OnlineLog.nameless`, issue 37 item 2). With ``create_members`` an unknown name
+    member at that seat where no online name can find one — a seat the log names no one at
+    (:attr:`OnlineLog.nameless`, issue 37 item 2; the only way to it), one of several seats
+    of one name, ``NoName`` — and is ignored at a seat with a name of its own (the upload
+    page's choice applies to every log of an upload). With ``create_members`` an unknown name
     becomes a new member (no usable password) of that display name, or, where a member has
     that display name already or another seat takes it, of the first free ``"name (2)"``,
     ``"name (3)"``…: a display name alone never puts a seat on a member (issue 22 item 1).
@@ -206,10 +208,8 @@ def _match(
     taken: set[str] = set()
     lost: list[int] = []
     for seat, name in enumerate(log.players):
-        if seat in by_seat:
+        if seat in by_seat and name in shared:
             members.append(_mapped_member(f"seat {seat + 1}", by_seat[seat]))
-            if name not in shared:
-                new_names.append(name)
             continue
         if seat in log.nameless:
             lost.append(seat + 1)
@@ -256,9 +256,7 @@ SEAT_KEY = re.compile(r"seat ?([1-9])", re.IGNORECASE)
 
 
 def _seat_mapping(mapping: Mapping[str, str], players: int) -> dict[int, str]:
-    """The display name ``mapping`` gives for each seat (0-based) by a ``"seat N"`` key:
-    the only way to a seat the log names no one at, and it puts a member at any other seat
-    whatever its name (two seats of one nickname)."""
+    """The display name ``mapping`` gives for each seat (0-based) by a ``"seat N"`` key."""
     out = {}
     for key, member in mapping.items():
         match = SEAT_KEY.fullmatch(key.strip())

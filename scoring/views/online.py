@@ -31,6 +31,7 @@ from clubsite.models import ONLINE_SERVICES, Member
 from clubsite.names import quoted_names
 from clubsite.permissions import is_steward
 from scoring.engine import load_ruleset
+from scoring.game_forms import MemberChoiceField
 from scoring.ledger import (
     AlreadyImported,
     DuplicateGame,
@@ -52,6 +53,7 @@ from scoring.views.display import honba_label, round_label, ruleset_title
 
 MAX_FILES = 20  # as DATA_UPLOAD_MAX_NUMBER_FILES, which refuses more before the form sees them
 MAX_PASTE_CHARS = 40_000
+SEATS = 4  # the members-by-seat selects (issue 37 item 2)
 # Issue 32 item 3: what one uploaded file may unpack to (a hanchan's log is under 100 KB; the
 # command takes up to MAX_LOG_BYTES), and the seconds an upload's files are read for: the
 # files left when they run out are refused unread, so no upload holds a worker for long.
@@ -123,6 +125,41 @@ class ImportForm(forms.Form):
     )
     check_only = forms.BooleanField(label=gettext_lazy("Only check: store nothing"), required=False)
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Issue 37 item 2: the member at each seat of a log with no player names (an mjai
+        # arena's): no online name can find them, a steward chooses them (stewards only).
+        for seat in range(1, SEATS + 1):
+            self.fields[f"seat_{seat}"] = MemberChoiceField(
+                queryset=Member.objects.seatable().order_by("furigana", "display_name"),
+                required=False,
+                label=_("Seat %(n)d") % {"n": seat},
+                empty_label="—",
+            )
+
+    def for_member(self) -> None:
+        """Leave out what only a steward chooses: new members, the members by seat."""
+        self.fields.pop("create_members")
+        for seat in range(1, SEATS + 1):
+            self.fields.pop(f"seat_{seat}")
+
+    def seat_fields(self) -> list[forms.BoundField]:
+        """The members-by-seat selects, where the form has them (a steward's)."""
+        return [self[f"seat_{n}"] for n in range(1, SEATS + 1) if f"seat_{n}" in self.fields]
+
+    def seats_chosen(self) -> bool:
+        """A member was chosen for a seat (the selects are shown open)."""
+        return any(self.data.get(field.html_name) for field in self.seat_fields())
+
+    def seat_mapping(self) -> dict[str, str]:
+        """The chosen members as ``--map`` gives them: ``{"seat 1": display name}``
+        (:func:`scoring.ledger.match_players`; only a seat no online name can find takes it)."""
+        return {
+            f"seat {n}": member.display_name
+            for n in range(1, SEATS + 1)
+            if (member := self.cleaned_data.get(f"seat_{n}")) is not None
+        }
+
     def clean_logs(self) -> list[UploadedFile]:
         """The uploaded files; more than :data:`MAX_FILES` is refused."""
         files: list[UploadedFile] = [f for f in self.cleaned_data["logs"] if f]
@@ -162,7 +199,7 @@ def game_import(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         form = ImportForm(request.POST, request.FILES)
         if not steward:
-            form.fields.pop("create_members")
+            form.for_member()
         if form.is_valid():
             data = form.cleaned_data
             create = bool(data.get("create_members"))
@@ -189,7 +226,8 @@ def game_import(request: HttpRequest) -> HttpResponse:
                         logs.append((len(outcomes), upload.name or "?", *read))
                         outcomes.append(Outcome(upload.name or "?", "refused", ""))
                 for index, outcome in _store(logs, member=member, steward=steward,
-                                             create_members=create):  # fmt: skip
+                                             create_members=create,
+                                             mapping=form.seat_mapping()):  # fmt: skip
                     outcomes[index] = outcome
                 if (data.get("lines") or "").strip():
                     texts.append(data["lines"])
@@ -210,7 +248,7 @@ def game_import(request: HttpRequest) -> HttpResponse:
     else:
         form = ImportForm()
         if not steward:
-            form.fields.pop("create_members")
+            form.for_member()
     context = {
         "form": form,
         "outcomes": outcomes,
@@ -279,10 +317,12 @@ def _store(
     member: Member | None,
     steward: bool,
     create_members: bool,
+    mapping: dict[str, str],
 ) -> list[tuple[int, Outcome]]:
     """The re-scored logs (``(place on the page, file name, log, summary)``) stored in one
     batch (:func:`scoring.ledger.import_logs`), each stored or refused alone; the outcome of
-    each at its place. A member stores only the games they sat in."""
+    each at its place. A member stores only the games they sat in; a steward's ``mapping``
+    (``{"seat 1": display name}``) gives the members at seats no online name can find."""
     if not logs:
         return []
     created: dict[int, list[Member]] = {}
@@ -300,6 +340,7 @@ def _store(
     stored = import_logs(
         [verified for _place, _name, verified, _summary in logs],
         played_on=timezone.localdate(),
+        mapping=mapping if steward else {},
         create_members=steward and create_members,
         by=member,
         steward=steward,
@@ -561,8 +602,9 @@ def _unknown_sentence(unknown: UnknownNames) -> str:
         parts.append(
             _(
                 "The log gives no player names (seats %(seats)s), so no online name can find "
-                "its players. A steward imports it with the import_games command, giving the "
-                'member at each seat: --map "seat 1=member" --map "seat 2=member" …'
+                "its players. A steward chooses the member at each seat under “A log with no "
+                "player names” and imports it again (or gives them to the import_games "
+                'command: --map "seat 1=member" …).'
             )
             % {"seats": ", ".join(map(str, unknown.nameless))}
         )

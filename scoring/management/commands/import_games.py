@@ -65,7 +65,8 @@ class Command(BaseCommand):
             default=[],
             metavar="NAME=MEMBER",
             help="online name NAME is the member whose display name is MEMBER (saved on import); "
-            '"seat N=MEMBER" puts MEMBER at seat N (from 1), as for a log with no player names',
+            '"seat N=MEMBER" puts MEMBER at seat N (from 1) where no name can: a log with no '
+            "player names, several seats of one name",
         )
         parser.add_argument(
             "--check",
