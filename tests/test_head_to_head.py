@@ -68,7 +68,7 @@ def test_it_compares_two_members(played: list[Member]) -> None:
     # value (32,000, Doi's pao half included) Aoki won.
     assert (duel.first.deal_ins.total, duel.first.deal_ins.n) == (2, 5)
     assert (duel.first.fed.total, duel.first.fed.n) == (1, 2)
-    assert duel.first.fed_value == Estimate(1, 32000, Fraction(32000), None, None)
+    assert duel.first.fed_value == Estimate(1, 32000, Fraction(32000), None, None, TOO_FEW)
     assert (duel.second.deal_ins.total, duel.second.fed.n) == (0, 0)
     # Doi to Aoki: the double ron's 2,000 (Aoki's part of it).
     doi_aoki = head_to_head(doi.pk, aoki.pk, family_selection(4))
