@@ -145,20 +145,72 @@ def test_the_home_games_second_red_5p(
     assert win["tiles"]["hand"].count("0") == 2
 
 
-def test_fujis_keyboard_has_flowers_and_no_red_five(
+def test_fujis_keyboard_has_red_and_gold_fives_flowers_and_the_pocchi(
     phone: Any, member: Any, other_member: Any, coordinator: Any
 ) -> None:
-    """Issue 20: 004 L22-23 every 5p and 5s is a dora (so no red-five key, a note instead),
-    L27 four flowers set aside, L26 the north is a yakuhai (no north key); at 390x844."""
+    """Issue 32 item 7: 004 L22-23 three red and one gold 5p and 5s (the 0p key takes three
+    taps, the 5p key, drawn gold, one; no note asking for plain fives any more), L39 the
+    白ポッチ key after haku; L27 four flowers set aside, L26 no north key; at 390x844. Baba
+    rons with 000p 456p 789s 234s 11z, riichi: four fives and a flower, 5 dora, 6 han."""
     game = _game("fuji-sanma", [member, other_member, coordinator])
     keyboard = _open_keyboard(phone, game)
-    assert keyboard.locator("button[data-tile^='0']").count() == 0
+    assert keyboard.locator("button[data-tile='0m']").count() == 0
     assert keyboard.locator("button[data-aside='kita']").count() == 0
-    assert "5筒 5索" in keyboard.locator(".kb-five-dora").inner_text()
+    assert keyboard.locator(".kb-five-dora").count() == 0
+    pocchi = keyboard.locator("button[data-tile='0z']")
+    assert pocchi.inner_text() == "白•"
+    box = pocchi.bounding_box()
+    assert box is not None and box["x"] + box["width"] <= 390
     flower = keyboard.locator("button[data-aside='flowers']")
     for _ in range(5):
         flower.click()
     assert flower.inner_text() == "花 ×0"  # four flowers, then back to none
     flower.click()
     assert flower.inner_text() == "花 ×1"
+    red = keyboard.locator("button[data-tile='0p']")
+    for _ in range(3):
+        red.click()
+    assert red.is_disabled()
+    gold = keyboard.locator("button[data-tile='5p']")
+    assert "gold" in (gold.get_attribute("class") or "")
+    keyboard.locator("button[data-tile='4p']").click()
+    gold.click()
+    assert gold.is_disabled()
     screenshot(phone, "tiles-fuji-flowers-ja")
+    taps = ["6p", "7s", "8s", "9s", "2s", "3s", "4s", "1z", "1z"]
+    result = _enter(phone, keyboard, taps)
+    assert "ドラ" in result
+    win = _confirm(phone, game)
+    assert win["limit"] == "haneman"  # 6 han
+    assert win["tiles"] == {"hand": "000456p789234s11z", "win_tile": "1z", "flowers": 1}
+    assert {y["name"]: y["han"] for y in win["yaku"]} == {"riichi": 1, "dora": 5}
+
+
+def test_the_white_pocchi_drawn_in_riichi_from_the_keyboard(
+    phone: Any, member: Any, other_member: Any, coordinator: Any
+) -> None:
+    """004 L39 "白ポッチは、リーチ後、オールマイティ牌です": Baba (South) in riichi draws the
+    白ポッチ with 11p 234p 789p 678s 11z: it is taken as East, the round wind's pung: riichi,
+    tsumo, east, 3 han; the win keeps 0z as its winning tile."""
+    game = _game("fuji-sanma", [member, other_member, coordinator])
+    log_in(phone, "aoki")
+    phone.goto(phone.base_url + f"/games/{game.pk}/")
+    for name, value in (("result", "tsumo"), ("winner", "1")):
+        with phone.expect_response(lambda r: "/preview/" in r.url):
+            radio(phone, name, value).evaluate("el => (el.closest('label') || el).click()")
+        settle(phone)
+    kept_tap(phone, radio(phone, "riichi", "1"))
+    phone.locator("#value-pad-1 details.tile-entry > summary").click()
+    keyboard = phone.locator("#value-pad-1 .tile-keyboard")
+    taps = ["1p", "1p", "2p", "3p", "4p", "7p", "8p", "9p", "6s", "7s", "8s", "1z", "1z", "0z"]
+    result = _enter(phone, keyboard, taps)
+    assert "立直" in result and "場風" in result
+    screenshot(phone, "tiles-fuji-pocchi-ja")
+    win = _confirm(phone, game)
+    assert win["han"] == 3
+    assert win["tiles"] == {"hand": "11234789p678s110z", "win_tile": "0z"}
+    assert {y["name"]: y["han"] for y in win["yaku"]} == {
+        "riichi": 1,
+        "tsumo": 1,
+        "round_wind_east": 1,
+    }

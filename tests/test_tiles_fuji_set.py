@@ -19,7 +19,7 @@ from django.urls import reverse
 
 from clubsite.dates import club_today
 from clubsite.models import Member
-from scoring.engine import RecordError, load_ruleset, ruleset_from_mapping
+from scoring.engine import RecordError, load_ruleset, parse_hand, ruleset_from_mapping
 from scoring.ledger import hanchan_start
 from scoring.models import HandEntry, RulesetVersion
 from scoring.tiles.contract import ContractError, answer, hand_value
@@ -217,3 +217,25 @@ def test_a_stored_fuji_version_gets_the_seeds_set_and_others_none() -> None:
     assert RulesetVersion.current("fuji-sanma") == stored
     assert other.parameters == makura
     assert hand_value({**hand, "tsumo": True}, stored.ruleset()).han == 5
+
+
+def test_a_win_keeps_its_flowers_in_the_record() -> None:
+    """004 L27: a FUJI win entered by its tiles with a flower set aside was refused when stored
+    ("tiles: must be {...}", the record knew ``kita`` only); its ``flowers`` (0-8) are kept, as
+    the hand-value contract takes them, and a ninth is refused."""
+    tiles = {"hand": "000456p789234s11z", "win_tile": "1z", "flowers": 1}
+    hand = {"result": "ron", "loser": 2, "wins": [{"winner": 1, "han": 6, "tiles": tiles}]}
+    parsed = parse_hand(hand, 3, 0)
+    assert parsed.to_json()["wins"][0]["tiles"] == tiles
+    with pytest.raises(RecordError) as error:
+        parse_hand(
+            {**hand, "wins": [{"winner": 1, "han": 6, "tiles": {**tiles, "flowers": 9}}]}, 3, 0
+        )
+    assert error.value.code == "tiles_malformed"
+
+
+def test_the_yakuman_hall_of_fame_draws_the_pocchi_with_its_dot() -> None:
+    """004 L39: a stored 0z is drawn 白 with a dot (the hall of fame's tile chips)."""
+    from scoring.views.yaku import tile_chips
+
+    assert [chip.face for chip in tile_chips("55z0z")] == ["白", "白", "白•"]

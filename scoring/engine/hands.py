@@ -37,7 +37,11 @@ _WIN_KEYS = frozenset(
 # evaluation names them; ``tiles`` the winning hand in the hand-value contract's keys (the
 # hand, calls and winning tile; the dora indicators, kita and the situational flags that are
 # true), so that the hand can be valued again.
-_TILE_KEYS = frozenset({"hand", "melds", "win_tile", "dora_indicators", "ura_indicators", "kita"})
+# ``flowers``: 004's flowers set aside (L27), as the hand-value contract takes them (issue 32
+# item 7: a FUJI win entered by its tiles with a flower was refused as malformed).
+_TILE_KEYS = frozenset(
+    {"hand", "melds", "win_tile", "dora_indicators", "ura_indicators", "kita", "flowers"}
+)
 _TILE_FLAGS = frozenset(
     {
         "ippatsu", "double_riichi", "open_riichi", "haitei", "houtei", "rinshan", "chankan",
@@ -523,10 +527,11 @@ def _parse_tiles(value: Any, index: int, prefix: str) -> tuple[tuple[str, Any], 
             and all(isinstance(t, str) and len(t) <= 3 for t in value.get(k, []))
             for k in ("dora_indicators", "ura_indicators")
         )
-        and (
-            not isinstance(value.get("kita", 0), bool)
-            and isinstance(value.get("kita", 0), int)
-            and 0 <= value.get("kita", 0) <= 8
+        and all(
+            not isinstance(value.get(key, 0), bool)
+            and isinstance(value.get(key, 0), int)
+            and 0 <= value.get(key, 0) <= 8
+            for key in ("kita", "flowers")
         )
         and isinstance(value.get("hand"), str)
         and isinstance(value.get("win_tile"), str)
@@ -561,8 +566,9 @@ def _parse_tiles(value: Any, index: int, prefix: str) -> tuple[tuple[str, Any], 
     for key in ("dora_indicators", "ura_indicators"):
         if value.get(key):
             out.append((key, list(value[key])))
-    if value.get("kita"):
-        out.append(("kita", value["kita"]))
+    for key in ("kita", "flowers"):
+        if value.get(key):
+            out.append((key, value[key]))
     out += sorted((flag, True) for flag in _TILE_FLAGS if value.get(flag))
     return tuple(out)
 

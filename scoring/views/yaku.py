@@ -29,7 +29,8 @@ class TileChip:
 
 
 def tile_chips(text: str) -> list[TileChip]:
-    """mpsz as tiles to draw: ``"05m"`` -> red 5 萬, 5 萬; honours by their kanji."""
+    """mpsz as tiles to draw: ``"05m"`` -> red 5 萬, 5 萬; honours by their kanji, the
+    白ポッチ (``0z``, 004 L39) as 白 with a dot."""
     try:
         types = tile_types(text)
     except TileError:
@@ -38,7 +39,8 @@ def tile_chips(text: str) -> list[TileChip]:
     for tile_type, red in types:
         suit = SUITS[tile_type // 9]
         if suit == "z":
-            chips.append(TileChip(HONOURS[tile_type - 27], "", "tile honour"))
+            face = HONOURS[tile_type - 27] + ("•" if red else "")
+            chips.append(TileChip(face, "", "tile honour"))
         else:
             css = f"tile suit-{suit}" + (" red" if red else "")
             chips.append(TileChip(str(tile_type % 9 + 1), SUIT_MARKS[suit], css))

@@ -13,6 +13,11 @@
 // in 003's yellow set, L91-94: the key takes two), a note where every five of a suit is a dora
 // (004 L22-23), and keys for the north (kita) and flowers set aside as nuki dora where the set
 // has them (Tenhou's and 002's 3-player north, 004's four flowers).
+//
+// Issue 32 item 7: 004's set has three red and one gold five of pinzu and souzu (L22-23): the
+// 0p/0s keys take three taps, the 5p/5s keys are the gold fives (one tap, drawn gold; a plain 5
+// of such a set is its gold five, scoring/tiles/notation.py), and the 白ポッチ (L39) is the
+// key 0z after haku, drawn 白 with a dot.
 (function () {
   "use strict";
 
@@ -71,6 +76,9 @@
   }
 
   function face(tile) {
+    if (tile === "0z") {
+      return HONOURS[5] + "•";
+    }
     if (tile[1] === "z") {
       return HONOURS[tile[0]];
     }
@@ -143,6 +151,27 @@
       return allTiles().filter(function (t) {
         return tile[0] === "0" ? t === tile : kind(t) === kind(tile);
       }).length;
+    }
+
+    function exactly(tile) {
+      return allTiles().filter(function (t) {
+        return t === tile;
+      }).length;
+    }
+
+    // How many of a key the set has: its red fives, its one 白ポッチ, the fives not red of a
+    // suit with gold fives; four of any other tile.
+    function most(tile) {
+      if (tile === "0z") {
+        return tileSet.pocchi ? 1 : 0;
+      }
+      if (tile[0] === "0") {
+        return tileSet.red[tile[1]];
+      }
+      if (tile[0] === "5" && tileSet.gold[tile[1]]) {
+        return 4 - tileSet.red[tile[1]];
+      }
+      return 4;
     }
 
     function handSize() {
@@ -244,8 +273,12 @@
     function tileButton(tile, extra) {
       var button = node("button", { type: "button", class: "kb-tile" + (extra || "") });
       button.appendChild(node("span", {}, face(tile)));
-      if (tile[0] === "0") {
+      if (tile === "0z") {
+        button.classList.add("pocchi");
+      } else if (tile[0] === "0") {
         button.classList.add("red");
+      } else if (tile[0] === "5" && tileSet.gold[tile[1]]) {
+        button.classList.add("gold");
       }
       return button;
     }
@@ -304,7 +337,7 @@
           var tile = digit + row[0];
           var button = tileButton(tile, "");
           button.setAttribute("data-tile", tile);
-          var full = digit === "0" ? copies(tile) >= tileSet.red[row[0]] : copies(tile) >= 4;
+          var full = most(tile) < 4 ? exactly(tile) >= most(tile) : copies(tile) >= 4;
           button.disabled = full || copies(kind(tile)) >= 4;
           button.addEventListener("click", function () {
             tap(tile);
@@ -405,6 +438,11 @@
     redText.split("").forEach(function (suit) {
       red[suit] += 1;
     });
+    var gold = { m: 0, p: 0, s: 0 };
+    (data.gold || "").split("").forEach(function (suit) {
+      gold[suit] += 1;
+    });
+    var pocchi = !!data.pocchi;
     var rows = ["m", "p", "s"].map(function (suit) {
       var digits = SUITED.filter(function (digit) {
         if (digit === "0") {
@@ -414,11 +452,16 @@
       });
       return [suit, digits];
     });
-    rows.push(["z", HONOUR_KEYS]);
+    rows.push(["z", pocchi ? HONOUR_KEYS.slice(0, 5).concat(["0"], HONOUR_KEYS.slice(5)) : HONOUR_KEYS]);
     return {
       rows: rows,
       red: red,
-      fiveDora: (data.fiveDora || "").split("").filter(Boolean),
+      gold: gold,
+      pocchi: pocchi,
+      // The note is for a suit whose fives are all dora and have no red or gold key.
+      fiveDora: (data.fiveDora || "").split("").filter(function (suit) {
+        return suit && !red[suit] && !gold[suit];
+      }),
       kita: Number(data.kita) || 0,
       flowers: Number(data.flowers) || 0,
       labels: { kita: data.labelKita || "", flower: data.labelFlower || "", fiveDora: data.labelFiveDora || "" },
