@@ -17,7 +17,7 @@ from django.urls import reverse
 
 from clubsite.models import Member
 from scoring.engine import load_ruleset, ruleset_from_mapping
-from scoring.models import Hanchan
+from scoring.models import Hanchan, HandEntry
 from scoring.tiles.contract import answer, read_hand
 from scoring.tiles.evaluate import evaluate
 from tests.test_tile_entry import fields
@@ -422,3 +422,28 @@ def test_the_table_says_when_the_tiles_make_a_double_yakuman_the_pad_does_not(
     ).content.decode()
     assert "tile-yakuman-warning" not in tapped
     assert 'id="tile-result-1"' in tapped
+
+
+def test_the_table_values_a_chiihou_with_suuankou_tanki_as_a_double_yakuman(
+    table_game: Hanchan, client_for: Callable[[Member], Client], member: Member
+) -> None:
+    """Issue 32 item 8, M-21: Baba's chiihou with suuankou tanki (001 L287, L295) is ×2 at the
+    table too: the pad, left at its 1×, is told the tiles make 2×, and the win is stored so."""
+    phone = client_for(member)
+    tiles = {**LONE_WITH_DOUBLE["chiihou + suuankou tanki"]}
+    del tiles["tsumo"], tiles["seat_wind"]
+    post = {
+        "result": "tsumo",
+        "winner": "1",
+        "tiles_1": json.dumps(tiles),
+        "request_id": str(uuid.uuid4()),
+        **fields(phone, table_game),
+    }
+    url = reverse("hand_preview", args=[table_game.pk])
+    html = phone.post(url, post, HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="en").content
+    assert "The tiles make a 2× yakuman; the pad's multiple is 1×." in html.decode()
+    create = reverse("hand_create", args=[table_game.pk])
+    phone.post(create, {**post, "value_1": "yakuman", "yakuman_1": "2", "confirm": "1"})
+    [win] = HandEntry.objects.get(hanchan=table_game).data["wins"]
+    assert (win["limit"], win["yakuman"]) == ("yakuman", 2)
+    assert win["yaku"] == [{"name": "suuankou_tanki", "han": 26}]
