@@ -9,6 +9,10 @@
 - capacity: a 50-table tournament, 200 phones at 20 times a club's pace, against the
   ``Procfile``'s gunicorn and PostgreSQL, about 3 minutes (target p95 < 150 ms, 0 errors,
   nothing lost or doubled) (:mod:`benchmarks.capacity`, in a process of its own);
+- one member's worst requests (a 400 MB upload, 20 gzip bombs, 3 MB form bodies, a
+  10,000-line paste) against the same server: none holds a worker past 5 s, no worker killed;
+  a password reset's median time for known and unknown addresses within 10 ms
+  (:mod:`benchmarks.request_limits`, in a process of its own);
 - standings for one month and for all time on a 1-year and a 10-year history on PostgreSQL
   (:mod:`benchmarks.standings`; seeding the 10-year history takes a minute or two);
 - pairing tables by lot against the best published ones (:mod:`benchmarks.seating`);
@@ -117,6 +121,9 @@ def main() -> int:
     failures += entry.returncode != 0
     capacity = subprocess.run([sys.executable, "-m", "benchmarks.capacity"], check=False)
     failures += capacity.returncode != 0
+    # Issue 32 items 3 and 4: one member's worst requests, and the password reset's timing.
+    limits = subprocess.run([sys.executable, "-m", "benchmarks.request_limits"], check=False)
+    failures += limits.returncode != 0
     tiles_lines = run_hand_tiles_bench()
     print("\n".join(tiles_lines))
     failures += any("BELOW" in line for line in tiles_lines)
