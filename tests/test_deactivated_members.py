@@ -349,3 +349,11 @@ def test_an_online_name_is_not_mapped_to_a_deactivated_member():
     mapping = {name: m.display_name for name, m in zip("abcd", field, strict=True)}
     with pytest.raises(LedgerError, match="--map b=P01: P01 is deactivated"):
         match_players(log, mapping=mapping)
+
+
+def test_the_upload_pages_seat_choice_leaves_a_deactivated_member_out(staff_member, client_for):
+    field = players(2)
+    deactivate(field[1])
+    html = client_for(staff_member).get(reverse("game_import")).content.decode()
+    seat = html[html.index('name="seat_1"') : html.index("</select>", html.index('name="seat_1"'))]
+    assert f'value="{field[0].pk}"' in seat and f'value="{field[1].pk}"' not in seat
