@@ -92,6 +92,8 @@ class WinPad:
     tile_warning: str = ""
     # The dealer's win in this hand would be paarenchan (Makura §44f): the pad says so.
     paarenchan: bool = False
+    # The pad of an earlier winner (at a double ron) still waits for its value.
+    behind: bool = False
 
     @property
     def common_grid(self) -> list[GridRow]:
@@ -102,6 +104,48 @@ class WinPad:
     def more_grid(self) -> list[GridRow]:
         """The grid rows above :data:`COMMON_FU_MAX` fu, folded."""
         return [row for row in self.grid if row.fu_value > COMMON_FU_MAX]
+
+    @property
+    def chosen(self) -> str:
+        """The value tapped, as its button says it: "3 han 30 fu 3,900", "Mangan", "6 han
+        Haneman"; "" while none is."""
+        for widget in self.limit_options:
+            if widget.data["selected"]:
+                return str(widget.choice_label)
+        for row in self.grid:
+            for cell in row.cells:
+                if cell is not None and cell.widget.data["selected"]:
+                    return " ".join([cell.spoken, *cell.lines] if cell.spoken else cell.lines)
+        for tap in self.han_taps:
+            if tap.widget.data["selected"]:
+                return " ".join(tap.lines)
+        return ""
+
+    @property
+    def valued(self) -> bool:
+        """A value is tapped, or the tiles entered make one."""
+        return bool(self.chosen) or self.tile_value is not None
+
+    @property
+    def folded(self) -> bool:
+        """The pad is one line, its buttons a tap away (issue 32 item 11: one pad open at a
+        time, so that at a double ron the second winner's pad comes up where the first one's
+        was, and below a valued pad "More: rare cases" is above the confirm bar): a value is
+        tapped, with no tiles entered (their result stays in view) and nothing wrong."""
+        if self.value.errors or self.tile_warning or self.tile_value is not None:
+            return False
+        if self.tiles is not None and self.tiles.value():
+            return False
+        return bool(self.chosen)
+
+    @property
+    def waiting(self) -> bool:
+        """An earlier winner's pad still waits for its value: this one is a line saying it
+        comes next, its buttons drawn once that value is in (nothing of it under the confirm
+        bar meanwhile)."""
+        if not self.behind or self.valued or self.value.errors or self.tile_warning:
+            return False
+        return not (self.tiles is not None and self.tiles.value())
 
     @property
     def more_open(self) -> bool:
@@ -131,7 +175,7 @@ def win_pads(form: HandForm) -> list[WinPad]:
     else:
         seats = []
     tsumo = form.outcome == "tsumo"
-    pads = []
+    pads: list[WinPad] = []
     for seat in seats:
         value = form[f"value_{seat}"]
         taps = {w.data["value"]: w for w in value}
@@ -165,6 +209,7 @@ def win_pads(form: HandForm) -> list[WinPad]:
                 tiles=form[f"tiles_{seat}"],
                 **_tile_parts(form, seat),
                 paarenchan=dealer and form.paarenchan,
+                behind=any(not pad.valued for pad in pads),
             )
         )
     return pads

@@ -460,3 +460,79 @@ def test_a_confirm_answered_503_opens_the_offline_panel_and_the_hand_is_sent_lat
     phone.locator(".queued-hand").first.wait_for(state="detached", timeout=15000)
     entry = HandEntry.objects.get(hanchan=table_game)
     assert entry.result["deltas"] == [0, 3900, -3900, 0]
+
+
+# Runs in the page: the offline panel's controls (its buttons and value taps, not what the
+# value pad folds) not wholly on screen above the panel's "keep it to send" bar.
+OFFLINE_HIDDEN = """() => {
+    const panel = document.querySelector("#offline-panel");
+    const bar = panel.querySelector(".confirm-bar").getBoundingClientRect().top;
+    return [...panel.querySelectorAll("fieldset button, fieldset label.tap, .outcomes button")]
+        .filter(el => !el.closest("details.more-values") && el.getClientRects().length)
+        .filter(el => {
+            const box = el.getBoundingClientRect();
+            return box.top < 0 || box.bottom > bar + 0.5;
+        })
+        .map(el => el.innerText.replace(/\\s+/g, " ") || el.querySelector("input").value);
+}"""
+
+
+@pytest.mark.parametrize("size", [PHONE, {"width": 360, "height": 740}])
+def test_the_offline_panel_keeps_each_step_on_screen(
+    phone: Any, table_game: Hanchan, size: dict[str, int]
+) -> None:
+    """Issue 32 item 11: the riichi row of a ron was under the value pad, below the screen; a
+    tsumo's "keep it to send" below the pad, off screen; after a hand was kept the next hand's
+    outcomes were above the screen. Now riichi comes before the value (as on the hand form),
+    the bar stays at the bottom of the screen, and a kept hand brings the outcomes back; the
+    page never scrolls by itself."""
+    phone.set_viewport_size(size)
+    log_in(phone, "aoki")
+    phone.goto(f"{phone.base_url}/games/{table_game.pk}/")
+    phone.context.set_offline(True)
+    panel = phone.locator("#offline-panel")
+    panel.wait_for()
+
+    def on_screen(control: Any) -> bool:
+        """Wholly on screen, above the bar."""
+        box = control.bounding_box()
+        bar = panel.locator(".confirm-bar").bounding_box()
+        assert box is not None and bar is not None
+        return bool(box["y"] >= 0 and box["y"] + box["height"] <= bar["y"] + 0.5)
+
+    def seat_button(step: str, seat: int) -> Any:
+        fieldset = panel.locator("fieldset", has_text=OFFLINE_STEPS[step])
+        return fieldset.get_by_role("button", name=NAMES[seat], exact=True)
+
+    panel.locator("button[data-outcome=ron]").click()
+    seat_button("loser", 2).click()
+    seat_button("winner", 1).click()
+    riichi = panel.locator("fieldset", has_text="立直")
+    assert on_screen(riichi), "the riichi row is off screen"
+    seat_button("riichi", 1).click()
+    pick_offline_value(phone, "3-30")
+    if size == PHONE:
+        # Every step of the ron, the value pad's common values included.
+        assert phone.evaluate(OFFLINE_HIDDEN) == []
+    assert phone.evaluate("window.scrollY") == 0
+    screenshot(phone, f"offline-ron-{size['width']}")
+    phone.locator("#offline-keep").click()
+    phone.wait_for_selector(".queued-hand.waiting")
+    phone.wait_for_timeout(200)
+    assert on_screen(panel.locator("button[data-outcome=ron]"))
+    assert on_screen(panel.locator("button[data-outcome=draw]"))
+
+    # East 2, on the table after the ron kept: Endo's mangan tsumo.
+    panel.locator("button[data-outcome=tsumo]").click()
+    seat_button("winner", 3).click()
+    pick_offline_value(phone, "mangan")
+    keep = phone.locator("#offline-keep")
+    box = keep.bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= size["height"]
+    assert keep.is_enabled()
+    screenshot(phone, f"offline-tsumo-{size['width']}")
+    keep.click()
+    phone.locator(".queued-hand.waiting").nth(1).wait_for()
+    phone.wait_for_timeout(200)
+    assert on_screen(panel.locator("button[data-outcome=tsumo]"))
+    screenshot(phone, f"offline-next-{size['width']}")

@@ -1368,3 +1368,89 @@ def test_a_two_tenpai_draw_shows_what_each_noten_player_pays(aoki, game):
     assert "750" not in preview
     assert preview.count("1,500") >= 2
     assert "Aoki, Baba" in preview
+
+
+# Issue 32 item 11: one value pad open at a time; the confirm bar's payments netted.
+
+
+def confirm_summary(html: str) -> list[str]:
+    """The confirm bar's payments, each as "payer → payee amount"."""
+    bar = re.search(r'id="confirm-summary">(.*?)</p>', html, re.DOTALL)
+    assert bar, "no confirm summary"
+    return [
+        re.sub(r"<[^>]+>|\s+", " ", item).strip().replace("  ", " ")
+        for item in re.findall(r'<span class="summary-payment">(.*?)</span>', bar.group(1))
+    ]
+
+
+def test_a_winners_own_riichi_stick_is_not_shown_going_to_the_table_and_back(aoki, game):
+    """Baba rons Chiba with his own riichi: the payments list says the stick went out and
+    came back; the confirm bar says what changes hands, Chiba → Baba 3,900, and nothing else
+    (it said "Baba → Table 1,000 · Table → Baba 1,000" too)."""
+    fields = form_fields(aoki, game)
+    response = post(
+        aoki, reverse("hand_preview", args=[game.pk]), {**RON, "riichi": ["1"]}, fields, **HTMX
+    )
+    preview = re.search(r'<ul class="payments">(.*?)</ul>', response.text, re.DOTALL).group(1)
+    assert "Baba → 卓" in preview and "卓 → Baba" in preview
+    assert confirm_summary(response.text) == ["Chiba → Baba 3,900"]
+
+
+def test_a_double_rons_bar_gives_each_payer_and_payee_once(aoki, game):
+    """Chiba deals into Aoki (the dealer, in riichi, 2 han 30 fu) and Doi (1 han 30 fu) at
+    1 honba: value and honba one amount each (the bar cut off the second winner); Aoki's stick
+    goes to the table and the deposits to Doi, the winner nearer the discarder, so both of
+    those lines stay."""
+    hand_record(
+        hanchan_id=game.pk,
+        hand={"result": "draw", "tenpai": [0]},
+        expected_version=0,
+        request_id=uuid.uuid4(),
+        by=game.seats.get(index=0).member,
+    )
+    fields = form_fields(aoki, game)
+    data = {
+        "result": "ron",
+        "loser": "2",
+        "winners": ["0", "3"],
+        "riichi": ["0"],
+        "value_0": "2-30",
+        "value_3": "1-30",
+    }
+    response = post(aoki, reverse("hand_preview", args=[game.pk]), data, fields, **HTMX)
+    # Aoki deals (renchan): 2 han 30 fu is 2,900, 1 han 30 fu 1,000; 300 of honba each.
+    assert confirm_summary(response.text) == [
+        "Aoki → 卓 1,000",
+        "Chiba → Doi 1,300",
+        "Chiba → Aoki 3,200",
+        "卓 → Doi 1,000",
+    ]
+
+
+def test_one_value_pad_is_open_at_a_time(aoki, game):
+    """A double ron: the second winner's pad is a line saying it comes next until the first
+    one's value is in; then the first pad is one line showing its value (its buttons a tap
+    away, the value still sent) and the second opens. "More: rare cases" comes once every
+    value is in."""
+    fields = form_fields(aoki, game)
+    url = reverse("hand_preview", args=[game.pk])
+    both = {"result": "ron", "loser": "2", "winners": ["1", "3"]}
+
+    html = post(aoki, url, both, fields, **HTMX).text
+    assert 'class="step pad-note pad-waiting" id="value-pad-3"' in html
+    assert 'name="value_3"' not in html
+    assert 'id="pad-fold-1"' not in html and 'name="value_1"' in html
+    assert "その他（まれなケース）" not in html
+
+    html = post(aoki, url, {**both, "value_1": "3-30"}, fields, **HTMX).text
+    fold = re.search(r'<details class="pad-fold" id="pad-fold-1"><summary>(.*?)</summary>', html)
+    assert fold and re.sub(r"<[^>]+>", "", fold.group(1)) == "3飜30符 3,900 変更"
+    assert checked_values(html, "value_1") == ["3-30"]
+    assert 'id="value-pad-3"' in html and 'name="value_3"' in html
+    assert "pad-waiting" not in html
+    assert "その他（まれなケース）" not in html
+
+    html = post(aoki, url, {**both, "value_1": "3-30", "value_3": "mangan"}, fields, **HTMX).text
+    fold = re.search(r'id="pad-fold-3"><summary>(.*?)</summary>', html)
+    assert fold and re.sub(r"<[^>]+>", "", fold.group(1)) == "満貫 変更"
+    assert "その他（まれなケース）" in html

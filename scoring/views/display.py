@@ -8,7 +8,7 @@ Everything here reads numbers the engine computed (stored results, or a preview'
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils.functional import Promise
@@ -196,6 +196,41 @@ def payment_lines(payments: Sequence[Mapping[str, Any]], names: Sequence[str]) -
     return [line if line.payer else _noten_line(*next(grouped), names=names) for line in lines]
 
 
+def net_payment_lines(
+    payments: Sequence[Mapping[str, Any]], names: Sequence[str]
+) -> list[PaymentLine]:
+    """What changes hands, as the confirm bar says it in one glance (issue 32 item 11): each
+    payer and payee once, in the order first paid (a ron's value and its honba one amount),
+    and a winner's own riichi stick, put out this hand and taken back with the deposits, not
+    shown going to the table and back (the two cancel; what the table pays beyond it is
+    shown). ``payments``: the engine's, seats as indexes, ``None`` the table. A draw's noten
+    payments stay as :func:`payment_lines` groups them. The reasons are left to the list of
+    payments above the bar."""
+    if any(p["reason"] == "noten" for p in payments):
+        return payment_lines(payments, names)
+    flows: dict[tuple[int | None, int | None], int] = {}
+    for p in payments:
+        key = (p["payer"], p["payee"])
+        flows[key] = flows.get(key, 0) + int(p["amount"])
+    for (payer, payee), amount in list(flows.items()):
+        back = flows.get((None, payer), 0) if payer is not None and payee is None else 0
+        if back:
+            returned = min(amount, back)
+            flows[(payer, None)] -= returned
+            flows[(None, payer)] -= returned
+    table = _("Table")
+    return [
+        PaymentLine(
+            payer=table if payer is None else names[payer],
+            payee=table if payee is None else names[payee],
+            amount=format_points(amount),
+            reason="",
+        )
+        for (payer, payee), amount in flows.items()
+        if amount
+    ]
+
+
 def _noten_line(payer: int, paid: list[Mapping[str, Any]], *, names: Sequence[str]) -> PaymentLine:
     return PaymentLine(
         payer=names[payer],
@@ -259,6 +294,8 @@ class Preview:
     ends: str
     next: NextHand | None = None
     final: list[FinalLine] | None = None
+    # The confirm bar's line: the payments netted (:func:`net_payment_lines`).
+    summary: list[PaymentLine] = field(default_factory=list)
 
     @classmethod
     def of(
@@ -275,6 +312,7 @@ class Preview:
             ],
             deposits_after=format_points(result["deposits_after"]),
             ends="" if ended_by is None else ended_by_label(ended_by, result["round"]),
+            summary=net_payment_lines(result["payments"], names),
         )
 
 

@@ -132,6 +132,14 @@ class EntryView:
             or (result in ("ron", "tsumo", "draw") and rs.chombo_after_result)
         )
 
+    def extras_shown(self) -> bool:
+        """The "more" section is on the page: it has anything to offer, and every winner's
+        value is in (it comes after the value, not under the confirm bar while a value pad
+        is open: issue 32 item 11), or something in it is already set or wrong."""
+        if not self.has_extras():
+            return False
+        return self.extras_open() or all(pad.valued for pad in self.win_pads)
+
     def next_step(self) -> str:
         """What is still missing, for the hint under the live preview ("" when nothing)."""
         if not self.form.is_bound:

@@ -71,5 +71,6 @@ def preview_correction(
             preview.seats,
             preview.deposits_after,
             ended_by_label(planned.settlement.ended_by, last_round),
+            summary=preview.summary,
         )
     return preview

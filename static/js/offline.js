@@ -347,7 +347,13 @@
       document.body.classList.add("older-copy");
       panel.appendChild(node("p", { class: "notice older-copy-notice" }, labels.olderCopy));
     }
-    panel.appendChild(node("p", { class: "offline-table", id: "offline-table" }, tableLine(data, followed)));
+    var line = node("p", { class: "offline-table", id: "offline-table" }, tableLine(data, followed));
+    if (!followed.results.length && data.pageVersion === undefined && followed.after) {
+      // Nothing waits and the page is the latest: the table's status above says the same, and
+      // the line's two rows pushed the value pad under the bar (issue 32 item 11).
+      line.classList.add("as-on-page");
+    }
+    panel.appendChild(line);
     var outcomes = node("div", { class: "taps outcomes" });
     ["ron", "tsumo", "draw"].forEach(function (outcome) {
       var button = node("button", { type: "button", class: "tap", "aria-pressed": String(choice.outcome === outcome), "data-outcome": outcome }, labels[outcome]);
@@ -361,8 +367,14 @@
     if (choice.outcome === "ron") {
       panel.appendChild(step(labels.loser, seatButtons(data, function (s) { return choice.loser === s; }, function (s) { choice.loser = s; })));
     }
+    // Riichi before the value, as on the hand form: the pad is the last step and the longest,
+    // and the riichi row under it was below the screen (issue 32 item 11).
+    function riichiRow() {
+      panel.appendChild(step(labels.riichi, seatButtons(data, function (s) { return choice.riichi.indexOf(s) >= 0; }, function (s) { toggle(choice.riichi, s); })));
+    }
     if (choice.outcome === "ron" || choice.outcome === "tsumo") {
       panel.appendChild(step(labels.winner, seatButtons(data, function (s) { return choice.winner === s; }, function (s) { choice.winner = s; })));
+      riichiRow();
       var pad = window.OfflinePad.draw(data, table, choice, function (value) {
         choice.value = value;
         redraw();
@@ -374,10 +386,9 @@
     }
     if (choice.outcome === "draw") {
       panel.appendChild(step(labels.tenpai, seatButtons(data, function (s) { return choice.tenpai.indexOf(s) >= 0; }, function (s) { toggle(choice.tenpai, s); })));
+      riichiRow();
     }
-    if (choice.outcome) {
-      panel.appendChild(step(labels.riichi, seatButtons(data, function (s) { return choice.riichi.indexOf(s) >= 0; }, function (s) { toggle(choice.riichi, s); })));
-    }
+    // At the bottom of the screen the whole way, as the hand form's confirm bar.
     var bar = node("div", { class: "confirm-bar" });
     if (complete(choice)) {
       var result = window.OfflineTable.advance(data.rules, followed.after, choice);
@@ -451,8 +462,14 @@
       return put(item);
     }).then(function () {
       choice = freshChoice();
-      drawPanel();
+      return drawPanel();
+    }).then(function () {
       drawOutbox();
+      // The next hand's outcomes, above the screen after a long hand's taps, are brought
+      // into view (issue 32 item 11); the panel's notice says the hand is kept.
+      if (panel && panel.getBoundingClientRect().top < 0) {
+        window.scrollTo({ top: Math.max(window.scrollY + panel.getBoundingClientRect().top - 8, 0), left: 0, behavior: "instant" });
+      }
     });
   }
 

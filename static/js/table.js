@@ -1,16 +1,19 @@
 // The table screen's hand form, on top of htmx (issue 10, items 2 and 6).
 //
-// - A tap that lands within a second of a recorded hand is ignored: a double tap on the
-//   confirm button would otherwise land on the fresh form and replace "recorded" with
-//   "choose how the hand ended".
+// - A tap right after a recorded hand lands (issue 32 item 11: one in the following second
+//   was dropped without a word): the next hand's first tap is taken at once. The second half
+//   of a double tap on the confirm button meets the fresh form's confirm, which is disabled
+//   (and looks it) until an outcome is tapped, so it cannot replace "recorded" with "choose
+//   how the hand ended".
 // - The taps of an unfinished hand survive a reload: kept in the tab's sessionStorage per game
 //   and version, sent to the preview again on load, dropped once the hand is recorded (or the
 //   game moved on: another version is another key).
 //
-// - Where the page stands after an answer (issue 25): a recorded hand brings the notice and
-//   the next hand's first step into view (the page no longer stays scrolled down on the
-//   chart); an undo or a void keeps the actions where the finger is, the hand entry above
-//   having changed height, and shows its result there, in place of the button tapped. When
+// - Where the page stands after an answer (issue 25): a recorded hand, and an undo (issue 32
+//   item 11), bring the notice and the next hand's first step into view (the page no longer
+//   stays scrolled down on the chart or the actions); a void keeps the actions where the
+//   finger is, the hand entry above having gone, and shows its result there, in place of the
+//   button tapped. When
 //   the tile keyboard has just valued a hand, its result (han, fu, yaku) is scrolled up from
 //   under the confirm bar.
 //
@@ -18,11 +21,11 @@
 (function () {
   "use strict";
 
-  var QUIET_MS = 1000;
   var PREFIX = "clubsite:taps:";
-  var recordedAt = 0;
-  // The viewport top of the actions (undo, void) when one of them was tapped; null otherwise.
+  // The viewport top of the actions (a void) when one of them was tapped; null otherwise.
   var actionsTop = null;
+  // An undo was asked for: its answer brings the hand entry into view.
+  var undoing = false;
   // Whether the tiles were already valued when a preview was asked for.
   var valuedBefore = false;
 
@@ -116,11 +119,14 @@
       return;
     }
     if (confirmed && entry && entry.querySelector(".notice.success")) {
-      recordedAt = Date.now();
       forget(form);
       bringIntoView(entry);
     }
-    if (actionsTop !== null && entry) {
+    if (undoing && entry) {
+      undoing = false;
+      actionsTop = null;
+      showEntry(entry);
+    } else if (actionsTop !== null && entry) {
       keepActions(entry, actionsTop);
       actionsTop = null;
     } else {
@@ -145,7 +151,21 @@
     }
   }
 
-  // After an undo or a void: the answer's notice moves to the top of the actions, and the
+  // After an undo: the hand entry, with the answer's notice at its top and the hand taken back
+  // to be entered again, is where the page stands (the actions, far below, have nothing more
+  // to show). Scrolled only if the notice is above the screen or the first step under the bar.
+  function showEntry(entry) {
+    var notice = entry.querySelector(":scope > .notice");
+    var first = entry.querySelector(".hand-steps .step");
+    var bar = entry.querySelector(".form-buttons");
+    var top = (notice || entry).getBoundingClientRect().top;
+    var below = first && bar && first.getBoundingClientRect().bottom > bar.getBoundingClientRect().top;
+    if (top < 0 || below) {
+      window.scrollTo({ top: Math.max(window.scrollY + top - 8, 0), left: 0, behavior: "instant" });
+    }
+  }
+
+  // After a void: the answer's notice moves to the top of the actions, and the
   // page scrolls by as much as the hand entry above grew or shrank, so the actions (and the
   // notice now first among them) stay under the finger.
   function keepActions(entry, top) {
@@ -187,23 +207,12 @@
     var actions = document.getElementById("game-actions");
     var form = handForm();
     if (actions && event.target && actions.contains(event.target)) {
+      var path = event.detail && event.detail.requestConfig && event.detail.requestConfig.path;
+      undoing = !!path && /\/undo\/$/.test(path);
       actionsTop = actions.getBoundingClientRect().top;
     }
     valuedBefore = !!(form && form.querySelector(".tile-result, .tile-warning"));
   });
-
-  // Capturing, so that a tap too soon after a recorded hand never reaches htmx.
-  document.addEventListener(
-    "click",
-    function (event) {
-      var entry = document.getElementById("hand-entry");
-      if (entry && entry.contains(event.target) && Date.now() - recordedAt < QUIET_MS) {
-        event.preventDefault();
-        event.stopPropagation();
-      }
-    },
-    true
-  );
 
   document.addEventListener("change", function (event) {
     var form = handForm();
@@ -253,7 +262,6 @@
     var form = handForm();
     var entry = document.getElementById("hand-entry");
     if (entry && entry.querySelector(".notice.success")) {
-      recordedAt = Date.now();
       if (form) {
         forget(form);
       }
