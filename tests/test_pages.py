@@ -118,7 +118,7 @@ def test_every_rule_of_the_engine_is_on_the_sheet() -> None:
 def test_a_rules_sheet_reads_in_japanese(member_client: Client, ruleset_id: str) -> None:
     """Issue 10 item 9: labels and values in Japanese, no engine notes."""
     page = member_client.get(reverse("ruleset_detail", args=[ruleset_id])).text
-    sheet = page[page.index('class="rules-section"') : page.index("<h2>出典</h2>")]
+    sheet = page[page.index('class="rules-section"') : page.index('<h2 id="sources">出典</h2>')]
     cells = re.findall(r"<d[td]>(.*?)</d[td]>", sheet)
     assert len(cells) > 60
     english = [c for c in cells if re.search(r"[A-Za-z]{3,}", c)]
