@@ -243,8 +243,9 @@ def game_import(request: HttpRequest) -> HttpResponse:
         elif "lines" in form.errors:
             # A refused paste is not sent back into the text box (issue 32 item 3): a page
             # of 900 KB for a 10,000-line paste, and the refusal says why already.
-            form.data = form.data.copy()
-            form.data["lines"] = ""
+            without_paste = request.POST.copy()
+            without_paste["lines"] = ""
+            form.data = without_paste
     else:
         form = ImportForm()
         if not steward:
