@@ -200,3 +200,23 @@ def test_files_left_when_the_reading_time_runs_out_are_refused_unread(member):
     assert text.count("Not a game log") == 1
     assert text.count("Not read: this upload took too long to read.") == 2
     assert "log1.json" in text and "log2.json" in text
+
+
+def test_the_benchmark_sends_what_it_declares_and_judges_by_the_targets():
+    """benchmarks/request_limits.py (make bench): a generated upload is as long as its
+    Content-Length says, and a worker held over 5 s, a 500, a killed worker or a reset
+    difference of 10 ms or more fails the run."""
+    from benchmarks.request_limits import Answer, _huge_upload, report
+
+    upload = _huge_upload(3, 100_000)
+    assert upload.chunks is not None
+    assert sum(len(chunk) for chunk in upload.chunks) == upload.length
+    resets = {"queued": {"known": [0.030, 0.031], "unknown": [0.029, 0.030]}}
+    ok, lines = report({"upload": [Answer(413, 0.02, 2400), Answer(413, 0.03, 2400)]}, 0, resets)
+    assert ok and lines[0].startswith("upload") and "0.03 s (0.02-0.03)" in lines[0]
+    assert "difference 1.0 ms target < 10 ok" in lines[-1]
+    assert not report({"upload": [Answer(200, 5.5, 100)]}, 0, resets)[0]
+    assert not report({"upload": [Answer(500, 0.1, 100)]}, 0, resets)[0]
+    assert not report({"upload": [Answer(200, 0.1, 100)]}, 1, resets)[0]
+    slow = {"queued": {"known": [0.045], "unknown": [0.030]}}
+    assert not report({"upload": [Answer(200, 0.1, 100)]}, 0, slow)[0]
