@@ -1454,3 +1454,18 @@ def test_one_value_pad_is_open_at_a_time(aoki, game):
     fold = re.search(r'id="pad-fold-3"><summary>(.*?)</summary>', html)
     assert fold and re.sub(r"<[^>]+>", "", fold.group(1)) == "満貫 変更"
     assert "その他（まれなケース）" in html
+
+
+def test_no_template_comment_shows_on_the_table_screen(aoki, game):
+    """A {# #} comment ends on its own line: one over two lines is printed as text (the chart's
+    note showed under the hand list, in English on a Japanese page)."""
+    hand_record(
+        hanchan_id=game.pk,
+        hand={"result": "draw", "tenpai": [0]},
+        expected_version=0,
+        request_id=uuid.uuid4(),
+        by=game.seats.get(index=0).member,
+    )
+    html = aoki.get(table_url(game)).text
+    assert 'id="score-chart"' in html
+    assert "{#" not in html and "#}" not in html
