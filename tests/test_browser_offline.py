@@ -467,8 +467,10 @@ def test_a_confirm_answered_503_opens_the_offline_panel_and_the_hand_is_sent_lat
 OFFLINE_HIDDEN = """() => {
     const panel = document.querySelector("#offline-panel");
     const bar = panel.querySelector(".confirm-bar").getBoundingClientRect().top;
-    return [...panel.querySelectorAll("fieldset button, fieldset label.tap, .outcomes button")]
-        .filter(el => !el.closest("details.more-values") && el.getClientRects().length)
+    return [...panel.querySelectorAll(
+            "fieldset button, fieldset label.tap, .outcomes button, details.more-values > summary")]
+        .filter(el => !(el.closest("details.more-values") && el.tagName !== "SUMMARY")
+            && el.getClientRects().length)
         .filter(el => {
             const box = el.getBoundingClientRect();
             return box.top < 0 || box.bottom > bar + 0.5;
@@ -511,9 +513,10 @@ def test_the_offline_panel_keeps_each_step_on_screen(
     assert on_screen(riichi), "the riichi row is off screen"
     seat_button("riichi", 1).click()
     pick_offline_value(phone, "3-30")
-    if size == PHONE:
-        # Every step of the ron, the value pad's common values included.
-        assert phone.evaluate(OFFLINE_HIDDEN) == []
+    # Every step of the ron, the value pad's common values included; at 390 x 844 "more" too
+    # (at 360 x 740 its row is partly under the bar).
+    hidden = phone.evaluate(OFFLINE_HIDDEN)
+    assert hidden in ([], ["50符以上と数え役"]) and (hidden == [] or size != PHONE)
     assert phone.evaluate("window.scrollY") == 0
     screenshot(phone, f"offline-ron-{size['width']}")
     phone.locator("#offline-keep").click()
@@ -526,6 +529,9 @@ def test_the_offline_panel_keeps_each_step_on_screen(
     panel.locator("button[data-outcome=tsumo]").click()
     seat_button("winner", 3).click()
     pick_offline_value(phone, "mangan")
+    if size == PHONE:
+        # With the ron waiting above the panel, the tsumo's pad down to "more" too.
+        assert phone.evaluate(OFFLINE_HIDDEN) == []
     keep = phone.locator("#offline-keep")
     box = keep.bounding_box()
     assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= size["height"]
