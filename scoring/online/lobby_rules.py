@@ -130,20 +130,37 @@ def lobby_overrides(log: OnlineLog, preset: Ruleset) -> dict[str, Any]:
     """
     out: dict[str, Any] = {}
     flags = lobby_flags(log.rule_label)
-    if flags.open_tanyao is not None and flags.open_tanyao != preset.open_tanyao:
+    # A Mahjong Soul ranked room in Tenhou's JSON (tensoul), re-scored under a Tenhou preset.
+    # Its rooms always play open tanyao: a converter's room name (mjai-reviewer3p's
+    # ``三銀の間赤``) that leaves 喰 out says nothing of it. (Its own records are read under
+    # the Mahjong Soul presets, which are its rooms' rules already.)
+    ranked_majsoul = (
+        log.service == "majsoul" and log.log_format == "tenhou-json" and "の間" in log.rule_label
+    )
+    if (
+        flags.open_tanyao is not None
+        and flags.open_tanyao != preset.open_tanyao
+        and not (ranked_majsoul and not flags.open_tanyao)
+    ):
         out["open_tanyao"] = flags.open_tanyao
     start = _start_points(log)
     private = is_private(log)
     if log.service == "tenhou" and not private:
         out |= _tenhou_era(log, preset, out)
-    if start is None or (start == preset.start_points and not private):
+    # A Mahjong Soul game re-scored under a Tenhou preset settles as Mahjong Soul does, not
+    # as Tenhou: its ranked rooms too (three players from 35,000 back to 35,000, uma
+    # +15/0/-15, not rounded: the ``sc`` of mjai-reviewer3p's 三銀の間 and 三金の間 games),
+    # so their settlement is read from the log as a private lobby's is.
+    if start is None or (start == preset.start_points and not private and not ranked_majsoul):
         return out
     if start != preset.start_points:
         out["start_points"] = start
     stated = log.final_points if log.final_points is not None else log.stated_points
     settlement = None
     if stated is not None and log.final_scores is not None:
-        settlement = _settlement(preset, {**out}, start, log.final_scores, stated)
+        settlement = _settlement(
+            preset, {**out}, start, log.final_scores, stated, start_first=ranked_majsoul
+        )
     if settlement is None and "start_points" in out:
         back = max(preset.return_points, start)
         settlement = {"return_points": back, "oka": (back - start) * preset.players}
@@ -151,8 +168,10 @@ def lobby_overrides(log: OnlineLog, preset: Ruleset) -> dict[str, Any]:
         if _value(preset, name) != value:
             out[name] = value
     back = out.get("return_points", preset.return_points)
-    if back != preset.return_points:
-        # Tenhou's extension and all-last stop ask for the return points (30,000 ranked).
+    if back != preset.return_points and not ranked_majsoul:
+        # Tenhou's extension and all-last stop ask for the return points (30,000 ranked);
+        # Mahjong Soul's ask for 30,000 / 40,000 though it settles back to the start
+        # (scoring/rulesets/majsoul*.toml), as the Tenhou preset's do.
         for name in ("extension_target", "dealer_top_min_score"):
             if getattr(preset, name) == preset.return_points:
                 out[name] = back
@@ -200,11 +219,17 @@ def _settlement(
     start: int,
     scores: tuple[int, ...],
     stated: tuple[int, ...],
+    *,
+    start_first: bool = False,
 ) -> dict[str, Any] | None:
     """The first return, rounding and uma under which the engine settles ``scores`` (the
-    final scores, leftover deposits included) to ``stated`` (points), or ``None``."""
+    final scores, leftover deposits included) to ``stated`` (points), or ``None``; with
+    ``start_first`` the start points are tried first as the return (Mahjong Soul's rooms
+    have no oka: +15/0/-15 back to 35,000 is read so, not as +5/+5/-10 with Tenhou's 40,000
+    and its oka)."""
     n = preset.players
-    returns = dict.fromkeys((preset.return_points, start, start + 5000, *RETURNS))
+    first_returns = (start, preset.return_points) if start_first else (preset.return_points, start)
+    returns = dict.fromkeys((*first_returns, start + 5000, *RETURNS))
     roundings = dict.fromkeys((preset.final_rounding, *ROUNDINGS))
     for back in returns:
         for rounding in roundings:

@@ -138,12 +138,13 @@ SETTLEMENT_CHANGES: tuple[SettlementChange, ...] = (
         players=3,
         east_south=None,
         before=ROUNDED,
-        last_before=datetime.date(2018, 11, 8),
+        last_before=datetime.date(2021, 1, 2),
         after=TENTHS,
         first_after=datetime.date(2024, 1, 1),
         evidence=(
-            "owari of 2018110809gm-00b9 (+8.0 for 48,100: rounded); sc of 2024010120gm-00b9 "
-            "(+70.7 for 75,700): in tenths"
+            "owari of 2018110809gm-00b9 (+8.0 for 48,100: rounded) and sc of "
+            "2021010217gm-00b9 (+42 for 47,200, -8 for 31,900: rounded); sc of "
+            "2024010120gm-00b9 (+70.7 for 75,700): in tenths"
         ),
     ),
 )

@@ -196,13 +196,16 @@ def _verify_under(
     settlement = game.settlement
     assert settlement is not None  # _play refuses a last hand that does not end the game
     note = ""
-    if log.final_points is not None and settlement.points != log.final_points:
+    # The mjlog's owari, else the JSON's sc (read for the lobby's rules and the era, and
+    # noted here too: an sc edited alone said nothing).
+    stated = log.final_points if log.final_points is not None else log.stated_points
+    if stated is not None and settlement.points != tuple(stated):
         # Not a refusal: the scores agree, and the settlement is the ruleset's with the era
         # of the game's day (lobby_rules._tenhou_era), so the log's was edited or its era
         # is not the one its day gives. The engine's is what is stored.
         note = (
             f"the settlement under {ruleset_id} is {list(settlement.points)}, the log's "
-            f"{list(log.final_points)}"
+            f"{list(stated)}"
         )
     record: dict[str, Any] = {
         "format": RECORD_FORMAT,
