@@ -159,7 +159,10 @@ def test_the_page_costs_the_same_queries_for_1_and_3_years_and_reads_a_page_of_g
     today = st.club_today()
     seed_history(years=years, members=10, seed=3, games_per_night=2, end=today)
     busiest = max(st.period_standings(st.all_time_period()).rows, key=lambda row: row.games)
-    assert busiest.games == {1: 46, 3: 142}[years]
+    # The seeded nights fall on weekdays counted back from today, so the exact count moves with
+    # the date (46 or 48 on one year); the shape is what matters: beyond the chart's 40 games
+    # and more than two pages of 10.
+    assert busiest.games > {1: 40, 3: 130}[years]
     member = Member.objects.get(pk=busiest.member_id)
     client = client_for(member)
     client.cookies["django_language"] = "en"
