@@ -180,3 +180,52 @@ def test_the_games_import_once(db):
         )
     assert out.getvalue().count("already imported") == 6
     assert Hanchan.objects.count() == 6
+
+
+# -- JBreidfjord/riichi-rs's whole games (LGPL-2.1, commit ee74c7920836cd5c05c4964048302c97137af72b:
+# riichi/data/t6-samples/notable-features/, t6-samples-excluded/ and tenhou-shuffle/test_data/)
+
+RIICHI_RS = DATA / "riichi-rs"
+
+
+@pytest.mark.parametrize(
+    ("name", "points"),
+    [
+        # 2008-12-17, 上東喰赤速: East-only uma +10/+5 and rounded, the top takes the rest.
+        ("yakuman-kazoe-17.json", [-35000, -8000, -26000, 69000]),
+        # 2016-02-25, one hand: a kokushi ron busts seat 1.
+        ("2016022509gm-0009-0000-b327da61.json", [5000, -57000, -15000, 67000]),
+        ("2016022509gm-0009-0000-b327da61.xml", [5000, -57000, -15000, 67000]),
+        # 2022: in tenths.
+        ("ron-2-no-honba.json", None),
+        ("abort-almost-nagashi-mangan.json", None),
+        ("pao-2.json", None),
+        ("pao.json", None),
+        ("yakuman-2.json", None),
+        # Tenhou lobby 7447 (a private lobby's log id).
+        ("furiten.json", None),
+        ("yakuman-four-kans-2.json", None),
+    ],
+)
+def test_riichi_rs_whole_games_are_re_scored_and_settled_as_tenhou_did(name, points):
+    path = RIICHI_RS / name
+    log = read(path.read_bytes(), name)
+    verified = verify(log)
+    assert [r.deltas for r in verified.results] == [h.deltas for h in log.hands]
+    stated = log.final_points if log.final_points is not None else log.stated_points
+    assert stated is not None
+    assert verified.final["points"] == list(stated)
+    if points is not None:
+        assert verified.final["points"] == points
+    assert verified.settlement_note == ""
+
+
+def test_the_one_hand_game_as_mjlog_and_as_json_is_one_game(db):
+    xml = RIICHI_RS / "2016022509gm-0009-0000-b327da61.xml"
+    out = io.StringIO()
+    with override("en"):
+        call_command("import_games", str(xml), "--create-members", stdout=out)
+        call_command("import_games", str(xml.with_suffix(".json")), stdout=out)
+    assert "imported tenhou 2016022509gm-0009-0000-b327da61" in out.getvalue()
+    assert "already imported" in out.getvalue()
+    assert Hanchan.objects.count() == 1
