@@ -229,3 +229,35 @@ def test_the_one_hand_game_as_mjlog_and_as_json_is_one_game(db):
     assert "imported tenhou 2016022509gm-0009-0000-b327da61" in out.getvalue()
     assert "already imported" in out.getvalue()
     assert Hanchan.objects.count() == 1
+
+
+# -- a ranked lobby's result line that links its log (Tenhou's ``scc`` files) ----------------
+
+# The form of teplofizik/TenhouViewer's readme line (6d75a794c4f72c339f1e4b87aafd97679e1fc932,
+# ``readme.md``: ``00:00 | 05 | 三鳳南喰赤－ |
+# <a href="…?log=2013022000gm-00b9-0000-73f9f276">牌譜</a> |
+# Ixy0411(+76.0) ゆかこき(-5.0) garu47(-71.0)<br>``), written for the real game
+# tenhou-json/2024010120gm-00b9-0000-e324b88a.json: its names and its sc, best first.
+SCC_LINE = (
+    '20:41 | 13 | 三鳳南喰赤－ | <a href="http://tenhou.net/0/?log=2024010120gm-00b9-0000-e324b88a">'
+    "牌譜</a> | 代々木寿人(+70.7) れすこ(-17.5) 傍若無人51(-53.2)<br>\n"
+)
+SCC_LOG = DATA / "tenhou-json" / "2024010120gm-00b9-0000-e324b88a.json"
+
+
+@pytest.mark.parametrize("line_first", [True, False], ids=["line-then-log", "log-then-line"])
+def test_a_result_line_that_links_its_log_and_the_log_are_one_game(db, tmp_path, line_first):
+    lines = tmp_path / "scc.txt"
+    lines.write_text(SCC_LINE, encoding="utf-8")
+    first, second = (lines, SCC_LOG) if line_first else (SCC_LOG, lines)
+    out = io.StringIO()
+    with override("en"):
+        call_command(
+            "import_games", str(first), "--create-members", "--date", "2026-11-29", stdout=out
+        )
+        call_command("import_games", str(second), "--date", "2026-11-29", stdout=out)
+    assert "already imported" in out.getvalue(), out.getvalue()
+    game = Hanchan.objects.get()
+    assert game.online.log_id == "2024010120gm-00b9-0000-e324b88a"
+    # The line is dated by its log's id, not by --date.
+    assert str(game.played_on) == "2024-01-01"

@@ -36,7 +36,7 @@ from scoring.ledger.records import hanchan_import, prepare_import
 from scoring.ledger.stored import game_state_json, hand_result_json
 from scoring.models import Hanchan, OnlineGame, RulesetVersion
 from scoring.online.lobby_rules import lobby_of
-from scoring.online.log import LogError, OnlineLog
+from scoring.online.log import LogError, OnlineLog, date_of_log_id
 from scoring.online.result_lines import ResultLine, SettledLine, settle_line
 from scoring.online.verify import VerifiedGame, verify
 
@@ -684,6 +684,8 @@ def result_line_game(line: ResultLine, played_on: datetime.date) -> LineGame:
     """
     club = OnlineLobby.ruleset_for("tenhou", line.lobby) if line.lobby else None
     settled = settle_line(line, club)
+    # A line that links its log is dated by the log's id, as the log would be.
+    played_on = date_of_log_id(line.tenhou_log) or played_on
     log = OnlineLog(
         service="tenhou",
         log_format="result-line",

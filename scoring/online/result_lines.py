@@ -36,7 +36,7 @@ from scoring.engine import (
     load_ruleset,
 )
 
-from .log import LogError
+from .log import TENHOU_LOG_ID, LogError
 
 # ``L1000 | 00:30 | 四般南喰赤－ | A(+45.0) B(+10.0) ...``, or a ranked lobby's line of
 # Tenhou's result files, with the game's minutes for the lobby: ``00:03 | 20 | 四鳳東喰赤－ | …``.
@@ -122,6 +122,7 @@ class ResultLine:
     players: tuple[str, ...]
     points: tuple[int, ...]
     chips: tuple[int, ...] | None
+    tenhou_log: str = ""
 
     @property
     def seats(self) -> int:
@@ -135,7 +136,11 @@ class ResultLine:
 
     def log_id(self, date: str) -> str:
         """The line's id on ``date`` (``YYYY-MM-DD``): lobby, day and time, and a hash of
-        the players and points, so the same line of the same day is one game."""
+        the players and points, so the same line of the same day is one game; a ranked
+        lobby's line that links its log (``tenhou_log``, Tenhou's ``scc`` files) is that
+        log's id, so the line and the game's log are one game, whichever comes first."""
+        if self.tenhou_log:
+            return self.tenhou_log
         digest = hashlib.sha256(
             f"{date}|{self.lobby}|{self.time}|{self.rule}|{self.players}|{self.points}".encode()
         ).hexdigest()[:12]
@@ -201,6 +206,8 @@ def read_result_lines(text: str) -> tuple[ResultLine, ...]:
 
 
 def _line(number: int, line: str) -> ResultLine:
+    link = _LOG_LINK.search(line)
+    linked = TENHOU_LOG_ID.search(link[0]) if link else None
     line = _LOG_LINK.sub("", line.removesuffix("<br>")).strip()
     match = _LINE.match(line)
     if match is None:
@@ -265,6 +272,7 @@ def _line(number: int, line: str) -> ResultLine:
         players=tuple(players),
         points=tuple(points),
         chips=None if chips[0] is None else tuple(c or 0 for c in chips),
+        tenhou_log=linked[0] if linked else "",
     )
 
 
