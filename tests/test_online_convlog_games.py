@@ -95,6 +95,14 @@ def test_a_mahjong_soul_ranked_room_settles_back_to_its_start_and_keeps_open_tan
     assert log.service == "majsoul"
 
 
+def test_an_edited_sc_of_a_mahjong_soul_ranked_game_is_noted_not_followed():
+    data = json.loads((CONVLOG / "chankan.json").read_text())
+    data["sc"] = [20200, -39.8, 25800, -9.2, 59000, 49, 0, 0]
+    verified = verify(read(json.dumps(data, ensure_ascii=False).encode(), "x.json"))
+    assert verified.final["points"] == [-29800, -9200, 39000]
+    assert "the log's [-39800, -9200, 49000]" in verified.settlement_note
+
+
 def test_the_three_player_era_of_2021_is_tenhous_rounding():
     log = read((CONVLOG / "double_nukidora.json").read_bytes(), "double_nukidora.json")
     verified = verify(log)

@@ -42,7 +42,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from scoring.engine import RecordError, Ruleset, apply_overrides, final_settlement
+from scoring.engine import RecordError, Ruleset, apply_overrides, final_settlement, load_ruleset
 
 from .log import TENHOU_LOG_ID, OnlineLog
 from .tenhou_rules import settlement_eras
@@ -65,6 +65,9 @@ PRIVATE_VARIANTS: tuple[dict[str, Any], ...] = (
     {"renchan": "none", "extension": "none"},
 )
 _GO_TYPE = re.compile(r"^GO type (\d+)$")
+# A ranked Mahjong Soul game's settlement parameters (scoring/rulesets/majsoul*.toml); its
+# extension and all-last stop keep the Tenhou preset's 30,000 / 40,000, as Mahjong Soul's.
+_SETTLEMENT = ("return_points", "oka", "uma", "final_rounding", "top_takes_remainder")
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,20 +150,24 @@ def lobby_overrides(log: OnlineLog, preset: Ruleset) -> dict[str, Any]:
     private = is_private(log)
     if log.service == "tenhou" and not private:
         out |= _tenhou_era(log, preset, out)
-    # A Mahjong Soul game re-scored under a Tenhou preset settles as Mahjong Soul does, not
-    # as Tenhou: its ranked rooms too (three players from 35,000 back to 35,000, uma
-    # +15/0/-15, not rounded: the ``sc`` of mjai-reviewer3p's 三銀の間 and 三金の間 games),
-    # so their settlement is read from the log as a private lobby's is.
-    if start is None or (start == preset.start_points and not private and not ranked_majsoul):
+    if ranked_majsoul:
+        # A Mahjong Soul ranked game re-scored under a Tenhou preset settles as Mahjong Soul
+        # does, not as Tenhou (three players back to 35,000, uma +15/0/-15, no oka, not
+        # rounded: the ``sc`` of mjai-reviewer3p's 三銀の間 and 三金の間 games): its own
+        # presets' settlement, not one read from the log, so an edited ``sc`` is only noted.
+        client = load_ruleset("majsoul-3p" if preset.players == 3 else "majsoul")
+        for name in _SETTLEMENT:
+            if _value(preset, name) != _value(client, name):
+                out[name] = _value(client, name)
+        return out
+    if start is None or (start == preset.start_points and not private):
         return out
     if start != preset.start_points:
         out["start_points"] = start
     stated = log.final_points if log.final_points is not None else log.stated_points
     settlement = None
     if stated is not None and log.final_scores is not None:
-        settlement = _settlement(
-            preset, {**out}, start, log.final_scores, stated, start_first=ranked_majsoul
-        )
+        settlement = _settlement(preset, {**out}, start, log.final_scores, stated)
     if settlement is None and "start_points" in out:
         back = max(preset.return_points, start)
         settlement = {"return_points": back, "oka": (back - start) * preset.players}
@@ -168,10 +175,8 @@ def lobby_overrides(log: OnlineLog, preset: Ruleset) -> dict[str, Any]:
         if _value(preset, name) != value:
             out[name] = value
     back = out.get("return_points", preset.return_points)
-    if back != preset.return_points and not ranked_majsoul:
-        # Tenhou's extension and all-last stop ask for the return points (30,000 ranked);
-        # Mahjong Soul's ask for 30,000 / 40,000 though it settles back to the start
-        # (scoring/rulesets/majsoul*.toml), as the Tenhou preset's do.
+    if back != preset.return_points:
+        # Tenhou's extension and all-last stop ask for the return points (30,000 ranked).
         for name in ("extension_target", "dealer_top_min_score"):
             if getattr(preset, name) == preset.return_points:
                 out[name] = back
@@ -219,17 +224,11 @@ def _settlement(
     start: int,
     scores: tuple[int, ...],
     stated: tuple[int, ...],
-    *,
-    start_first: bool = False,
 ) -> dict[str, Any] | None:
     """The first return, rounding and uma under which the engine settles ``scores`` (the
-    final scores, leftover deposits included) to ``stated`` (points), or ``None``; with
-    ``start_first`` the start points are tried first as the return (Mahjong Soul's rooms
-    have no oka: +15/0/-15 back to 35,000 is read so, not as +5/+5/-10 with Tenhou's 40,000
-    and its oka)."""
+    final scores, leftover deposits included) to ``stated`` (points), or ``None``."""
     n = preset.players
-    first_returns = (start, preset.return_points) if start_first else (preset.return_points, start)
-    returns = dict.fromkeys((*first_returns, start + 5000, *RETURNS))
+    returns = dict.fromkeys((preset.return_points, start, start + 5000, *RETURNS))
     roundings = dict.fromkeys((preset.final_rounding, *ROUNDINGS))
     for back in returns:
         for rounding in roundings:
