@@ -479,66 +479,104 @@ OFFLINE_HIDDEN = """() => {
 }"""
 
 
-@pytest.mark.parametrize("size", [PHONE, {"width": 360, "height": 740}])
+# The offline panel's fieldsets and limits, as each language calls them.
+PANEL_WORDS = {
+    "ja": {**OFFLINE_STEPS, "locale": "ja-JP", "admin": "管理"},
+    "en": {"loser": "Who dealt in?", "winner": "Who won?", "tenpai": "Who was tenpai?",
+           "riichi": "Riichi", "locale": "en-US", "admin": "Admin"},
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("first", ["ron", "tsumo"])
+@pytest.mark.parametrize("role", ["member", "steward"])
+@pytest.mark.parametrize("language", ["ja", "en"])
+@pytest.mark.parametrize("size", [PHONE, {"width": 360, "height": 740}], ids=["390x844", "360x740"])
 def test_the_offline_panel_keeps_each_step_on_screen(
-    phone: Any, table_game: Hanchan, size: dict[str, int]
-) -> None:
+    chromium: Any, live_server: Any, table_game: Hanchan, member: Member,
+    size: dict[str, int], language: str, role: str, first: str,
+) -> None:  # fmt: skip
     """Issue 32 item 11: the riichi row of a ron was under the value pad, below the screen; a
     tsumo's "keep it to send" below the pad, off screen; after a hand was kept the next hand's
-    outcomes were above the screen. Now riichi comes before the value (as on the hand form),
-    the bar stays at the bottom of the screen, and a kept hand brings the outcomes back; the
-    page never scrolls by itself."""
-    phone.set_viewport_size(size)
-    log_in(phone, "aoki")
-    phone.goto(f"{phone.base_url}/games/{table_game.pk}/")
-    phone.context.set_offline(True)
-    panel = phone.locator("#offline-panel")
-    panel.wait_for()
+    outcomes were above the screen; at 360 x 740 a ron's "50+ fu" row and, with a hand
+    waiting, a tsumo's 30 and 40 fu rows were under the bar (in English the 40 fu rows of a
+    ron too, the seats' names broken in two, the outcomes squeezed into half the row). Now,
+    at 390 x 844 and 360 x 740, in Japanese and English, for a member and a steward playing
+    (the steward's menu in two rows): every step of a ron and a tsumo, with nothing waiting
+    and with a hand waiting to send above the panel, has every control wholly on screen
+    above the bar, which stays at the bottom of the screen; a kept hand brings the next
+    hand's outcomes back; the page never scrolls by itself."""
+    if role == "steward":
+        # The demo's steward plays too: a superuser, with the admin's links in the menu.
+        member.user.is_staff = member.user.is_superuser = True
+        member.user.save()
+    words = PANEL_WORDS[language]
+    context = chromium.new_context(viewport=size, locale=words["locale"], device_scale_factor=2)
+    phone = context.new_page()
+    phone.base_url = live_server.url
+    try:
+        log_in(phone, "aoki")
+        phone.goto(f"{phone.base_url}/games/{table_game.pk}/")
+        admin_link = phone.locator(".site-nav").get_by_role("link", name=words["admin"])
+        assert admin_link.is_visible() == (role == "steward")
+        phone.context.set_offline(True)
+        panel = phone.locator("#offline-panel")
+        panel.wait_for()
 
-    def on_screen(control: Any) -> bool:
-        """Wholly on screen, above the bar."""
-        box = control.bounding_box()
-        bar = panel.locator(".confirm-bar").bounding_box()
-        assert box is not None and bar is not None
-        return bool(box["y"] >= 0 and box["y"] + box["height"] <= bar["y"] + 0.5)
+        def on_screen(control: Any) -> bool:
+            """Wholly on screen, above the bar."""
+            box = control.bounding_box()
+            bar = panel.locator(".confirm-bar").bounding_box()
+            assert box is not None and bar is not None
+            return bool(box["y"] >= 0 and box["y"] + box["height"] <= bar["y"] + 0.5)
 
-    def seat_button(step: str, seat: int) -> Any:
-        fieldset = panel.locator("fieldset", has_text=OFFLINE_STEPS[step])
-        return fieldset.get_by_role("button", name=NAMES[seat], exact=True)
+        def tap(control: Any) -> None:
+            """Tap a control where it is, and check the panel: every control on screen above
+            the bar, the bar on screen, the page where it was."""
+            assert on_screen(control), "off screen before the tap"
+            control.evaluate("el => (el.closest('label') || el).click()")
+            phone.wait_for_timeout(50)
+            assert phone.evaluate(OFFLINE_HIDDEN) == []
+            bar = panel.locator(".confirm-bar").bounding_box()
+            assert bar is not None and bar["y"] + bar["height"] <= size["height"] + 0.5
+            assert phone.evaluate("window.scrollY") == 0, "the page scrolled"
 
-    panel.locator("button[data-outcome=ron]").click()
-    seat_button("loser", 2).click()
-    seat_button("winner", 1).click()
-    riichi = panel.locator("fieldset", has_text="立直")
-    assert on_screen(riichi), "the riichi row is off screen"
-    seat_button("riichi", 1).click()
-    pick_offline_value(phone, "3-30")
-    # Every step of the ron, the value pad's common values included; at 390 x 844 "more" too
-    # (at 360 x 740 its row is partly under the bar).
-    hidden = phone.evaluate(OFFLINE_HIDDEN)
-    assert hidden in ([], ["50符以上と数え役"]) and (hidden == [] or size != PHONE)
-    assert phone.evaluate("window.scrollY") == 0
-    screenshot(phone, f"offline-ron-{size['width']}")
-    phone.locator("#offline-keep").click()
-    phone.wait_for_selector(".queued-hand.waiting")
-    phone.wait_for_timeout(200)
-    assert on_screen(panel.locator("button[data-outcome=ron]"))
-    assert on_screen(panel.locator("button[data-outcome=draw]"))
+        def seat_button(step: str, seat: int) -> Any:
+            fieldset = panel.locator("fieldset", has_text=words[step])
+            return fieldset.get_by_role("button", name=NAMES[seat], exact=True)
 
-    # East 2, on the table after the ron kept: Endo's mangan tsumo.
-    panel.locator("button[data-outcome=tsumo]").click()
-    seat_button("winner", 3).click()
-    pick_offline_value(phone, "mangan")
-    if size == PHONE:
-        # With the ron waiting above the panel, the tsumo's pad down to "more" too.
-        assert phone.evaluate(OFFLINE_HIDDEN) == []
-    keep = phone.locator("#offline-keep")
-    box = keep.bounding_box()
-    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= size["height"]
-    assert keep.is_enabled()
-    screenshot(phone, f"offline-tsumo-{size['width']}")
-    keep.click()
-    phone.locator(".queued-hand.waiting").nth(1).wait_for()
-    phone.wait_for_timeout(200)
-    assert on_screen(panel.locator("button[data-outcome=tsumo]"))
-    screenshot(phone, f"offline-next-{size['width']}")
+        def value(value: str) -> Any:
+            return phone.locator(
+                "#offline-value label.tap", has=phone.locator(f"input[value='{value}']")
+            )
+
+        def ron() -> None:
+            tap(panel.locator("button[data-outcome=ron]"))
+            tap(seat_button("loser", 2))
+            tap(seat_button("winner", 1))
+            tap(seat_button("riichi", 1))
+            tap(value("3-30"))
+
+        def tsumo() -> None:
+            tap(panel.locator("button[data-outcome=tsumo]"))
+            tap(seat_button("winner", 3))
+            tap(seat_button("riichi", 3))
+            tap(value("mangan"))
+
+        hands = [ron, tsumo] if first == "ron" else [tsumo, ron]
+        name = f"{size['width']}-{language}-{role}-{first}-first"
+        for waiting, hand in enumerate(hands):
+            assert phone.locator(".queued-hand.waiting").count() == waiting
+            hand()
+            keep = phone.locator("#offline-keep")
+            box = keep.bounding_box()
+            assert box is not None and box["y"] >= 0
+            assert box["y"] + box["height"] <= size["height"] and keep.is_enabled()
+            screenshot(phone, f"offline-{hand.__name__}-{waiting}-waiting-{name}")
+            keep.click()
+            phone.locator(".queued-hand.waiting").nth(waiting).wait_for()
+            phone.wait_for_timeout(200)
+            for outcome in ("ron", "tsumo", "draw"):
+                assert on_screen(panel.locator(f"button[data-outcome={outcome}]"))
+        screenshot(phone, f"offline-next-{name}")
+    finally:
+        context.close()
