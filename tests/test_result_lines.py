@@ -501,3 +501,43 @@ def test_two_anonymous_players_at_one_table_are_two_players(staff_member, tmp_pa
         "D",
     ]
     assert not OnlineName.objects.filter(name="NoName").exists()
+
+
+def test_an_hour_without_its_zero_is_the_same_game_and_a_time_no_clock_shows_is_refused(
+    staff_member,
+):
+    """Issue 32 item 1: the time is part of the game's id, so ``1:30`` is ``01:30`` (the
+    same game was stored twice, and a third time as ``０1:30``); ``25:99`` and a time in
+    full-width digits are no time of a result line, and nothing is stored from them."""
+    assert read_result_lines(BRIEF.replace("00:30", "0:30"))[0].time == "00:30"
+    client = logged_in(staff_member)
+    paste = {"lines": BRIEF, "create_members": "on", "played_on": "2026-11-20"}
+    client.post(reverse("game_import"), paste)
+    game = Hanchan.objects.get()
+    again = {**paste, "lines": BRIEF.replace("00:30", "0:30")}
+    html = client.post(reverse("game_import"), again).content.decode()
+    assert "Already imported: nothing stored." in html and f'href="/games/{game.pk}/"' in html
+    for time in ("０0:30", "25:30", "00:99", "24:00"):
+        refused = client.post(
+            reverse("game_import"), {**paste, "lines": BRIEF.replace("00:30", time)}
+        )
+        assert "Line 1 is not a Tenhou result line" in refused.content.decode(), time
+    assert Hanchan.objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    "points",
+    ["+99999999999999999999999.0", "+12345.0", "+４５.0", "+٤٥.٠"],
+)
+def test_points_longer_than_a_tables_or_not_in_ascii_digits_are_refused(points):
+    """Points went through a float: ``+99999999999999999999999.0`` was read as
+    +99999999999999998322278.4 and shown back so; a full-width or Arabic-Indic figure was
+    read as its digits, a line Tenhou never writes."""
+    (read,) = read_lines(BRIEF.replace("+45.0", points))
+    assert isinstance(read, LineUnreadable) and read.code == "players"
+
+
+def test_points_are_read_as_integers():
+    line = read_result_lines("L1000 | 00:30 | 四般南喰赤－ | A(+45.5) B(+10.0) C(-0.5) D(-55.0)")[0]
+    assert line.points == (45500, 10000, -500, -55000)
+    assert all(type(p) is int for p in line.points)

@@ -41,16 +41,23 @@ from .log import TENHOU_LOG_ID, LogError
 # ``L1000 | 00:30 | 四般南喰赤－ | A(+45.0) B(+10.0) ...``, or a ranked lobby's line of
 # Tenhou's result files, with the game's minutes for the lobby: ``00:03 | 20 | 四鳳東喰赤－ | …``.
 # The players are the rest of the line, "|" and all: a Tenhou name may hold one (issue 37
-# item 3), and the fields before them have fixed shapes.
+# item 3), and the fields before them have fixed shapes. The time is a clock's, in ASCII
+# digits (``\d`` would take ``０1:30``, and ``25:99``), and is kept as ``HH:MM``: it is part
+# of the game's id, so ``1:30`` and ``01:30`` must not make the same game two (issue 32 item 1).
+_CLOCK = r"(?:[01]?[0-9]|2[0-3]):[0-5][0-9]"
 _LINE = re.compile(
-    r"^(?:(?P<lobby>[A-Za-z][0-9A-Za-z]*)\s*\|\s*(?P<time>\d{1,2}:\d{2})"
-    r"|(?P<start>\d{1,2}:\d{2})\s*\|\s*\d{1,3})"
+    rf"^(?:(?P<lobby>[A-Za-z][0-9A-Za-z]*)\s*\|\s*(?P<time>{_CLOCK})"
+    rf"|(?P<start>{_CLOCK})\s*\|\s*[0-9]{{1,3}})"
     r"\s*\|\s*(?P<rule>[^|\s]+)\s*\|\s*(?P<players>.+?)\s*$"
 )
 # One player's settlement, which ends their entry: ``(+45.0)`` or ``(+57.0,+2枚)`` followed
 # by a space or the end of the line. A name is whatever comes before it (spaces, "|" and
 # parentheses too: ``(∩・ω・)∩(+6.0)``).
 _POINTS = re.compile(r"\((?P<points>[+-]?\d+(?:\.\d)?)(?:,(?P<chips>[+-]?\d+)枚)?\)(?=\s|$)")
+# No table's settlement has more digits (a 3-player tobi game's is +150.0 or so): a longer one
+# (``+99999999999999999999999.0``) is refused, not carried into scores no table can reach;
+# so is one in other digits than ASCII's (``+４５.0``), which Tenhou never writes.
+_MOST_DIGITS = 4
 MAX_LINES = 200
 # Tenhou's name for a player who has not registered one.
 ANONYMOUS = "NoName"
@@ -227,8 +234,15 @@ def _line(number: int, line: str) -> ResultLine:
         name = rest[position : found.start()].strip()
         if not name:
             break
+        if any(
+            not figure.isascii() or len(figure.lstrip("+-").partition(".")[0]) > _MOST_DIGITS
+            for figure in (found["points"], found["chips"] or "")
+        ):
+            raise LineUnreadable(
+                number, f"a settlement no table writes: {found[0][:40]!r}", "players"
+            )
         players.append(name)
-        points.append(round(float(found["points"]) * 10) * 100)
+        points.append(_settlement_points(found["points"]))
         chips.append(None if found["chips"] is None else int(found["chips"]))
         position = found.end()
     if rest[position:].strip() or not players:
@@ -267,13 +281,21 @@ def _line(number: int, line: str) -> ResultLine:
         number=number,
         text=line,
         lobby=match["lobby"] or "",
-        time=match["time"] or match["start"],
+        time=(match["time"] or match["start"]).zfill(5),
         rule=rule,
         players=tuple(players),
         points=tuple(points),
         chips=None if chips[0] is None else tuple(c or 0 for c in chips),
         tenhou_log=linked[0] if linked else "",
     )
+
+
+def _settlement_points(written: str) -> int:
+    """Points as a line writes them in thousands (``+45.0``, ``-15.5``, ``0``) as an integer
+    of points (45000, -15500, 0), without a float on the way."""
+    sign = -1 if written.startswith("-") else 1
+    whole, _, tenth = written.lstrip("+-").partition(".")
+    return sign * (int(whole) * 1000 + int(tenth or 0) * 100)
 
 
 def preset_of(line: ResultLine) -> str:
