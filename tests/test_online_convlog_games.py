@@ -269,3 +269,34 @@ def test_a_result_line_that_links_its_log_and_the_log_are_one_game(db, tmp_path,
     assert game.online.log_id == "2024010120gm-00b9-0000-e324b88a"
     # The line is dated by its log's id, not by --date.
     assert str(game.played_on) == "2024-01-01"
+
+
+# -- MahjongPantheon/pantheon's tensoul games (GPL-3.0; commit
+# b8609fd8f4d905d2d72ce73a0034f50a0772e18b, Mimir/tests/helpers/onlineLog/testdata/format6/)
+
+
+def test_a_four_player_mahjong_soul_ranked_game_is_settled_as_mahjong_soul_did():
+    """``pantheon/tensoul_usual.json``: 銅の間東喰赤 (October 2023); its sc is Mahjong Soul's
+    +33.6 / +7.8 / -9.4 / -32.0 (back to 25,000, uma +15/+5/-5/-15). Tenhou's settlement
+    (+54 / +8 / -19 / -43) was stored before."""
+    path = DATA / "pantheon" / "tensoul_usual.json"
+    log = read(path.read_bytes(), path.name)
+    verified = verify(log)
+    assert [r.deltas for r in verified.results] == [h.deltas for h in log.hands]
+    assert verified.final["points"] == [33600, 7800, -9400, -32000] == sc_points(path)
+    assert verified.settlement_note == ""
+
+
+def test_a_tournament_rooms_uma_is_read_never_more_for_a_lower_rank():
+    """``lobby/tensoul_with_same_nicknames.json`` (大会戦東喰): +10.0 / -28.7 / -15.0 / +33.7
+    for 30,000 / 11,300 / 15,000 / 43,700 is +15/+5/-5/-15 back to 25,000, not +0/+10/0/-10
+    with Tenhou's 30,000 and oka (the same points, rules no room has); the extension still
+    asks 30,000."""
+    path = DATA / "lobby" / "tensoul_with_same_nicknames.json"
+    log = read(path.read_bytes(), path.name)
+    verified = verify(log)
+    assert verified.overrides is not None
+    assert verified.overrides["uma"] == [15000, 5000, -5000, -15000]
+    assert verified.overrides["return_points"] == 25000
+    assert "extension_target" not in verified.overrides
+    assert verified.final["points"] == [10000, -28700, -15000, 33700] == sc_points(path)

@@ -175,8 +175,10 @@ def lobby_overrides(log: OnlineLog, preset: Ruleset) -> dict[str, Any]:
         if _value(preset, name) != value:
             out[name] = value
     back = out.get("return_points", preset.return_points)
-    if back != preset.return_points:
-        # Tenhou's extension and all-last stop ask for the return points (30,000 ranked).
+    if back != preset.return_points and log.service != "majsoul":
+        # Tenhou's extension and all-last stop ask for the return points (30,000 ranked);
+        # Mahjong Soul's ask for 30,000 (40,000 three players) whatever it settles back to
+        # (scoring/rulesets/majsoul*.toml), as the Tenhou presets do.
         for name in ("extension_target", "dealer_top_min_score"):
             if getattr(preset, name) == preset.return_points:
                 out[name] = back
@@ -249,8 +251,12 @@ def _settlement(
                 rank = first.ranks[seat]
                 uma[rank - 1] = stated[seat] - _without_uma(trial, first, seat)
             uma[0] = -sum(uma[1:])
-            if any(u % 1000 for u in uma):
-                # Every lobby's uma is whole thousands; another return or rounding fits.
+            if any(u % 1000 for u in uma) or any(
+                uma[rank] < uma[rank + 1] for rank in range(n - 1)
+            ):
+                # Every lobby's uma is whole thousands, and never more for a lower rank
+                # (+0/+10/0/-10 with Tenhou's oka is +15/+5/-5/-15 back to the start);
+                # another return or rounding fits.
                 continue
             try:
                 trial = apply_overrides(preset, {**candidate, "uma": uma})
