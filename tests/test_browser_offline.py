@@ -580,3 +580,53 @@ def test_the_offline_panel_keeps_each_step_on_screen(
         screenshot(phone, f"offline-next-{name}")
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("language", ["ja", "en"])
+def test_hands_waiting_however_many_leave_the_panel_on_one_screen(
+    chromium: Any, live_server: Any, table_game: Hanchan, language: str
+) -> None:
+    """Issue 32 item 11 at 360 x 740: with two hands waiting to send, a ron's 40 fu row was
+    under the panel's bar in English, with three in Japanese. The hands waiting stay in one
+    hand's height above the panel, the rest a scroll inside their box away (the panel's
+    line gives the table after all of them); the ron's every control is above the bar."""
+    words = PANEL_WORDS[language]
+    size = {"width": 360, "height": 740}
+    context = chromium.new_context(viewport=size, locale=words["locale"], device_scale_factor=2)
+    phone = context.new_page()
+    phone.base_url = live_server.url
+    hands: list[dict[str, Any]] = [
+        {"result": "ron", "loser": 2, "wins": [{"winner": 1, "han": 2, "fu": 30}]},
+        {"result": "tsumo", "wins": [{"winner": 3, "han": 1, "fu": 30}]},
+        {"result": "ron", "loser": 2, "wins": [{"winner": 1, "han": 2, "fu": 30}]},
+    ]
+    try:
+        log_in(phone, "aoki")
+        phone.goto(f"{phone.base_url}/games/{table_game.pk}/")
+        phone.context.set_offline(True)
+        for hand in hands:
+            keep_offline(phone, hand, words)
+        panel = phone.locator("#offline-panel")
+        panel.locator("button[data-outcome=ron]").click()
+        for step, seat in (("loser", 2), ("winner", 1), ("riichi", 1)):
+            fieldset = panel.locator("fieldset", has_text=words[step])
+            fieldset.get_by_role("button", name=NAMES[seat], exact=True).click()
+        pick_offline_value(phone, "3-30")
+        phone.evaluate("window.scrollTo(0, 0)")
+        assert phone.evaluate(OFFLINE_HIDDEN) == []
+        bar = panel.locator(".confirm-bar").bounding_box()
+        assert bar is not None and bar["y"] + bar["height"] <= size["height"]
+        # Every hand waiting is there, the last one a scroll of its box away.
+        waiting = phone.locator(".queued-hand.waiting")
+        assert waiting.count() == 3
+        assert "Baba \u2190 Chiba" in waiting.nth(2).inner_text()
+        outbox = phone.locator("#outbox")
+        assert outbox.evaluate("el => el.scrollHeight > el.clientHeight")
+        waiting.nth(2).scroll_into_view_if_needed()
+        assert phone.evaluate("window.scrollY") == 0
+        box, frame = waiting.nth(2).bounding_box(), outbox.bounding_box()
+        assert box is not None and frame is not None
+        assert box["y"] + box["height"] <= frame["y"] + frame["height"] + 0.5
+        screenshot(phone, f"offline-three-waiting-360-{language}")
+    finally:
+        context.close()
