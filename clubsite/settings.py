@@ -231,9 +231,7 @@ if not DEBUG:
 # _USE_TLS.
 email_backend = os.environ.get(
     "DJANGO_EMAIL_BACKEND",
-    "clubsite.mail.ConsoleEmailBackend"
-    if DEBUG
-    else "django.core.mail.backends.smtp.EmailBackend",
+    "clubsite.mail.ConsoleEmailBackend" if DEBUG else "django.core.mail.backends.smtp.EmailBackend",
 )
 MAILERS: dict[str, dict[str, object]] = {"default": {"BACKEND": email_backend}}
 if email_backend == "django.core.mail.backends.smtp.EmailBackend":

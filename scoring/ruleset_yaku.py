@@ -102,7 +102,8 @@ _NAMES = {
 class YakuRow:
     """One line of the table: ``name`` in the reader's language, ``closed`` and ``open`` as
     text ("1", "2", "—" where the yaku needs a closed hand, "yakuman", "double yakuman",
-    "mangan"), and ``note`` (e.g. "never added to another yakuman: the higher value counts") or ``""``."""
+    "mangan"), and ``note`` (e.g. "never added to another yakuman: the higher value counts")
+    or ``""``."""
 
     name: str
     closed: str

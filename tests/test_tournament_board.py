@@ -167,7 +167,7 @@ def test_the_steward_makes_the_board_public_at_the_desk(gp, client_for, staff_me
 def test_the_board_is_a_kiosk_page_without_the_sites_header(gp, staff_member):
     """Issue 32 item 11: the venue's screen showed the site's header, with a steward's links."""
     html = board_client(staff_member, "en").get(f"/tournaments/{gp.pk}/board/").text
-    assert '<body hx-headers=' in html and ' class="kiosk">' in html
+    assert "<body hx-headers=" in html and ' class="kiosk">' in html
     assert 'class="site-header"' not in html and 'class="site-footer"' not in html
     assert "/desk/" not in html and "/admin/" not in html and "Log out" not in html
     # Every other page keeps them.
