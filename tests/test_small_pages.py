@@ -201,3 +201,15 @@ def test_a_negative_final_score_is_typed_and_sent_in_the_browser(
     assert "最終持ち点で入力された対局です" in phone.inner_text("main")
     game.refresh_from_db()
     assert game.state["final_scores"]["scores"] == [55300, 30000, 19700, -5000]
+
+
+def test_no_page_sends_a_member_to_the_repositorys_docs() -> None:
+    """The site serves no ``docs/`` folder: a member's page explains itself in its own words
+    (the figures' and the ratings' methods once ended "Details: docs/player-stats.md")."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    templates = [*root.glob("templates/**/*.html"), *root.glob("*/templates/**/*.html")]
+    assert len(templates) > 50
+    cited = [str(t.relative_to(root)) for t in templates if re.search(r"docs/\w", t.read_text())]
+    assert cited == []
