@@ -4,7 +4,10 @@ backend of development (clubsite.mail.ConsoleEmailBackend) prints the text as wr
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 
 import pytest
 from django.conf import settings
@@ -38,6 +41,16 @@ def test_the_welcome_mail_reads_on_the_console_with_its_link_whole(db, capsys, l
 
 
 def test_development_prints_mail_with_it():
-    # The test settings may send elsewhere; the default while debugging is this backend.
-    source = (settings.BASE_DIR / "clubsite" / "settings.py").read_text()
-    assert '"clubsite.mail.ConsoleEmailBackend"\n    if DEBUG' in source
+    # The test settings may send elsewhere; the default while debugging is this backend, as
+    # the settings module reads a development environment in a fresh interpreter.
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
+    env["DJANGO_DEBUG"] = "1"
+    read = subprocess.run(
+        [sys.executable, "-c", "from clubsite import settings; print(settings.email_backend)"],
+        cwd=settings.BASE_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert read.stdout.strip() == "clubsite.mail.ConsoleEmailBackend"
