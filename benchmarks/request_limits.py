@@ -68,6 +68,9 @@ MIB = 1024 * 1024
 
 @dataclass
 class Answer:
+    """What the server sent back to one request: the HTTP ``status``, the ``seconds`` from the
+    first byte sent to the last byte read (wall clock), and the answer's ``size`` in bytes."""
+
     status: int
     seconds: float
     size: int  # bytes of the answer, headers included
@@ -342,6 +345,14 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
 
 
 def main() -> int:
+    """Run the worst requests and the password resets against gunicorn on a scratch
+    PostgreSQL database and print each figure beside its target (issue 32 items 3 and 4).
+
+    Returns:
+        The exit status: 0 when every target is met, 1 when one is not (a worker held over
+        5 s, a 500, a killed worker, or known and unknown resets 10 ms or more apart), 2 when
+        the scratch database or the server could not be had.
+    """
     use_bench_environment(PG_SERVER, DB_NAME, secret_prefix="limits-", tasks_backend="database")
     # Every reset request within the per-address limit: the run measures the answer's time.
     os.environ["CLUB_PASSWORD_RESET_ADDRESS_LIMIT"] = str(10 * RESETS)

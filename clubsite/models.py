@@ -14,6 +14,8 @@ from clubsite.names import quoted_names, validate_display_name
 
 
 class MemberQuerySet(models.QuerySet["Member"]):
+    """``Member.objects``: the members, with the one filter every seat chooser uses."""
+
     def seatable(self) -> MemberQuerySet:
         """The members who may be given a seat: those whose login is active. A steward
         deactivates a member at the desk (``clubsite.desk.members.member_set_active``); their
