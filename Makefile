@@ -84,7 +84,7 @@ faults: $(STAMP)
 
 # The backup, restored: pg_dump and pg_restore on PostgreSQL (DATABASE_URL), dumpdata and
 # loaddata on SQLite; the standings, champions, counted results and the replay of every counted
-# game compared before and after (scoring/restore_drill.py). Exit status 1 on any difference.
+# game compared before and after (scoring/upkeep/restore_drill.py). Exit status 1 on any difference.
 drill: $(STAMP)
 	$(BIN)/python manage.py restore_drill $(ARGS)
 

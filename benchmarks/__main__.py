@@ -44,7 +44,7 @@ from benchmarks.standings import run_standings_bench
 from benchmarks.timing import best_rate, best_rates
 from benchmarks.whatif import run_whatif_bench
 from scoring.engine import hand_payment, legal_fu, load_ruleset, replay_record
-from scoring.sample_games import sample_records
+from scoring.upkeep.sample_games import sample_records
 
 PAYMENT_TARGET = 200_000
 REPLAY_TARGET = 5_000

@@ -100,7 +100,7 @@ def _child() -> dict[str, Any]:
     from django.db import connection
     from django.test import Client
 
-    from scoring.history_seeding import seed_history
+    from scoring.upkeep.history_seeding import seed_history
 
     call_command("migrate", verbosity=0, skip_checks=True)
     seed_history(years=1, members=MEMBERS, seed=SEED, end=END)

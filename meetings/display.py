@@ -15,7 +15,7 @@ from clubsite.formatting import settlement_points
 from clubsite.models import Member
 from scoring.ledger import is_waiting
 from scoring.models import Hanchan
-from scoring.ruleset_names import ruleset_title
+from scoring.rulebook.names import ruleset_title
 
 
 class Applicant(Protocol):

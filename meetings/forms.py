@@ -14,8 +14,8 @@ from clubsite.models import Member
 from meetings.models import CandidateDate, ChangeRequest, Meetup, Venue, format_day, join_list
 from scoring.engine import available_rulesets
 from scoring.models import Hanchan
-from scoring.ruleset_choices import ruleset_choices
-from scoring.ruleset_names import ruleset_title
+from scoring.rulebook.choices import ruleset_choices
+from scoring.rulebook.names import ruleset_title
 
 CANDIDATE_DATE_FIELDS = 3
 DEFAULT_RULESET = "makura-1.5"

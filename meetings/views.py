@@ -45,7 +45,7 @@ from meetings.models import (
     format_day,
 )
 from meetings.services import MeetupError
-from scoring.ruleset_names import ruleset_label
+from scoring.rulebook.names import ruleset_label
 
 type View[**P] = Callable[Concatenate[HttpRequest, P], HttpResponse]
 

@@ -19,8 +19,8 @@ from django.urls import reverse
 from clubsite.models import Member
 from scoring.ledger import hanchan_import
 from scoring.models import Hanchan
-from scoring.sample_games import sample_hands
 from scoring.standings.periods import club_today
+from scoring.upkeep.sample_games import sample_hands
 from tests.browser import PHONE, game_in_play, screenshot
 from tests.test_browser_confirmation import log_in
 

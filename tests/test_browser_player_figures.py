@@ -14,9 +14,9 @@ import pytest
 from clubsite.models import Member
 from scoring import standings as st
 from scoring.ledger import hanchan_import
-from scoring.sample_games import sample_hands
 from scoring.stats.families import family_selection
 from scoring.stats.figures import player_figures
+from scoring.upkeep.sample_games import sample_hands
 from tests.browser import PHONE, screenshot
 from tests.test_browser_tap_targets import MEASURE, MINIMUM
 

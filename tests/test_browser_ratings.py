@@ -14,7 +14,7 @@ from clubsite.models import Member
 from ratings.models import Rating
 from scoring import standings as st
 from scoring.ledger import hanchan_import
-from scoring.sample_games import sample_hands
+from scoring.upkeep.sample_games import sample_hands
 from tests.browser import PHONE, screenshot
 from tests.test_browser_tap_targets import MEASURE, MINIMUM
 

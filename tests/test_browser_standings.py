@@ -18,7 +18,7 @@ from django.conf import settings
 from clubsite.models import Member
 from scoring import standings as st
 from scoring.ledger import hanchan_import
-from scoring.sample_games import sample_hands
+from scoring.upkeep.sample_games import sample_hands
 from scoring.views.standings_filters import thousands_one_decimal
 from tests.browser import PHONE, screenshot
 

@@ -39,8 +39,8 @@ from meetings import services as meetups
 from meetings.models import Venue
 from scoring.ledger import hanchan_import
 from scoring.models import Hanchan
-from scoring.sample_games import sample_hands
 from scoring.standings import club_today
+from scoring.upkeep.sample_games import sample_hands
 from tests.browser import PHONE, game_in_play, screenshot
 from tests.conftest import make_member
 from tests.test_browser_confirmation import log_in

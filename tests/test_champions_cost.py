@@ -11,9 +11,9 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from scoring import standings as st
-from scoring.history_seeding import seed_history
 from scoring.models import MemberMonth
 from scoring.standings.periods import half_year_of
+from scoring.upkeep.history_seeding import seed_history
 
 # The history's queries: the ruleset versions counted, the members' months, their names.
 HISTORY_QUERIES = 3

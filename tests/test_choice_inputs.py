@@ -12,10 +12,10 @@ from django.template import Context, Template
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from scoring.entry.value_pad import win_pads
 from scoring.ledger import hanchan_start
 from scoring.templatetags.choice_inputs import input_tag, limit_label
 from scoring.templatetags.value_grids import GRID_TEMPLATE, value_grid
-from scoring.value_pad import win_pads
 from scoring.views.hand_forms import new_hand_form
 from tests.conftest import make_member
 

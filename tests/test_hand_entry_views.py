@@ -1238,7 +1238,7 @@ def game_with_hands(players: list[Member], hands: int) -> Hanchan:
     import random
 
     from scoring.ledger import hanchan_import
-    from scoring.sample_games import sample_hands
+    from scoring.upkeep.sample_games import sample_hands
 
     record = {
         "format": "club-game/1",

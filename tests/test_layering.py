@@ -20,6 +20,7 @@ CONTRACTS = {
     "pure-python",
     "engine-innermost",
     "pure-layers",
+    "scoring-wings",
     "ledger-no-pages",
     "ledger-facade",
     "apps",
@@ -52,6 +53,109 @@ def test_the_imports_keep_every_contract():
     # No cache: the graph is built in well under a second, and nothing is left in the tree.
     result = subprocess.run(
         [LINT_IMPORTS, "--no-cache", "--no-logo"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def _wings_contract(config: dict) -> dict:
+    return next(
+        c for c in config["tool"]["importlinter"]["contracts"] if c["id"] == "scoring-wings"
+    )
+
+
+def _lint_wings_with(layers: list[str], tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    """lint-imports on a copy of the configuration whose wings contract has ``layers``."""
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    config = tomllib.loads(text)
+    wings = _wings_contract(config)
+    lines = "\n".join(f'    "{layer}",' for layer in layers)
+    start = text.index('id = "scoring-wings"')
+    begin = text.index("layers = [", start)
+    end = text.index("]", begin)
+    copy = tmp_path / "importlinter.toml"
+    copy.write_text(text[:begin] + f"layers = [\n{lines}\n" + text[end:], encoding="utf-8")
+    assert _wings_contract(tomllib.loads(copy.read_text(encoding="utf-8")))["layers"] == layers
+    assert wings["layers"] != layers
+    return subprocess.run(
+        [
+            LINT_IMPORTS,
+            "--no-cache",
+            "--no-logo",
+            "--config",
+            str(copy),
+            "--contract",
+            "scoring-wings",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_the_wings_contract_covers_every_package_of_scoring():
+    # A new package of scoring takes its place among the wings; the modules Django expects at
+    # the top (models, admin, urls, checks, apps) and the migrations stay outside them.
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    named = {
+        module.strip() for layer in _wings_contract(config)["layers"] for module in layer.split("|")
+    }
+    packages = {
+        f"scoring.{path.parent.name}"
+        for path in (ROOT / "scoring").glob("*/__init__.py")
+        if path.parent.name != "migrations"
+    }
+    assert packages == named
+
+
+def test_the_wings_contract_breaks_when_two_wings_are_swapped(tmp_path):
+    # The table's input reads the rulebook's labels: with the rulebook put above it, the
+    # contract must fail and name that import.
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    layers = list(_wings_contract(config)["layers"])
+    entry_line = next(i for i, layer in enumerate(layers) if "scoring.entry" in layer)
+    rulebook_line = next(i for i, layer in enumerate(layers) if "scoring.rulebook" in layer)
+    swapped = list(layers)
+    swapped[entry_line] = layers[entry_line].replace("scoring.entry", "scoring.rulebook")
+    swapped[rulebook_line] = layers[rulebook_line].replace("scoring.rulebook", "scoring.entry")
+    result = _lint_wings_with(swapped, tmp_path)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "BROKEN" in result.stdout
+    assert "scoring.entry" in result.stdout and "scoring.rulebook" in result.stdout
+
+
+def test_the_wings_contract_breaks_when_the_ledger_is_put_over_the_standings(tmp_path):
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    layers = list(_wings_contract(config)["layers"])
+    standings = layers.index("scoring.standings")
+    ledger_line = next(i for i, layer in enumerate(layers) if "scoring.ledger" in layer)
+    swapped = list(layers)
+    swapped[standings], swapped[ledger_line] = layers[ledger_line], layers[standings]
+    result = _lint_wings_with(swapped, tmp_path)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "scoring.standings" in result.stdout
+
+
+def test_the_wings_contract_holds_on_the_copy_unchanged(tmp_path):
+    # The copying itself breaks nothing: the same layers on the copy keep the contract, so
+    # the two tests above fail for the swap alone.
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    copy = tmp_path / "importlinter.toml"
+    copy.write_text(text, encoding="utf-8")
+    result = subprocess.run(
+        [
+            LINT_IMPORTS,
+            "--no-cache",
+            "--no-logo",
+            "--config",
+            str(copy),
+            "--contract",
+            "scoring-wings",
+        ],
         cwd=ROOT,
         capture_output=True,
         text=True,

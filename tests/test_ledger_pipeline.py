@@ -22,6 +22,7 @@ from django.urls import reverse
 
 from clubsite.models import Member
 from scoring.engine import Game, load_ruleset, replay_record
+from scoring.entry.offline_data import offline_rules
 from scoring.ledger import (
     Correction,
     GameToImport,
@@ -40,10 +41,9 @@ from scoring.ledger import (
 from scoring.ledger.online import verified_plan  # internal: the verified log's plan
 from scoring.ledger.plan import Record, StoredGame, plan  # internal: the pipeline's first step
 from scoring.models import Hanchan, HandEntry, HandSeat, Seat
-from scoring.offline_data import offline_rules
 from scoring.online.reading import read_game_file
 from scoring.online.verify import verify
-from scoring.sample_games import sample_hands
+from scoring.upkeep.sample_games import sample_hands
 
 DAY = datetime.date(2026, 11, 20)
 ONLINE = Path(__file__).parent / "data" / "online"
@@ -273,7 +273,7 @@ def test_the_correction_screen_plays_one_pass_to_show_and_one_to_store(
 ):
     client: Client = client_for(member)
     # The offline panel's figures are the engine's, played once per ruleset and process
-    # (scoring.offline_data.offline_rules, cached): not the ledger's passes counted here.
+    # (scoring.entry.offline_data.offline_rules, cached): not the ledger's passes counted here.
     offline_rules(six.ruleset())
     plays.reset()
     url = reverse("hand_edit", args=[six.pk, 1])

@@ -15,10 +15,10 @@ from django.apps import apps
 from clubsite.models import Member
 from scoring.ledger import hanchan_void
 from scoring.models import CountedSeat, MemberMonth, MemberYear
-from scoring.sample_games import sample_hands
 from scoring.standings import counted as counted_module
 from scoring.standings.counted import AGGREGATES, counted_seats, counted_versions
 from scoring.standings.periods import all_time_period, range_period, year_period
+from scoring.upkeep.sample_games import sample_hands
 from tests.conftest import make_member
 from tests.test_standings import store
 

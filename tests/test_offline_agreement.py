@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 
 from scoring.engine import Game, RecordError, available_rulesets, load_ruleset, parse_hand
-from scoring.offline_data import offline_rules, win_of
-from scoring.pad_values import value_choices
+from scoring.entry.offline_data import offline_rules, win_of
+from scoring.entry.pad_values import value_choices
 
 SEQUENCES = 1000
 TABLE_JS = Path(__file__).resolve().parent.parent / "static" / "js" / "offline_table.js"

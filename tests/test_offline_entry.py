@@ -198,8 +198,8 @@ def test_the_offline_table_names_its_position_in_the_engines_rounds() -> None:
     """The page's table is placed in offline_rules's positions (wind x players + dealer):
     South 2 of a 4-player hanchan is the 6th; a round the ruleset does not have, none."""
     from scoring.engine import load_ruleset
-    from scoring.offline_data import offline_data as table_data
-    from scoring.offline_data import offline_rules
+    from scoring.entry.offline_data import offline_data as table_data
+    from scoring.entry.offline_data import offline_rules
 
     rs = load_ruleset("tenhou-4p")
     table = {"round": "S2", "dealer": 1, "honba": 2, "deposits": 1000, "scores": [1, 2, 3, 4]}

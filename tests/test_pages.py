@@ -102,7 +102,7 @@ def test_it_lets_staff_into_the_admin(client: Client, staff: User) -> None:
 def test_every_rule_of_the_engine_is_on_the_sheet() -> None:
     import dataclasses
 
-    from scoring.ruleset_sheet import shown_parameters
+    from scoring.rulebook.sheet import shown_parameters
 
     fields = {f.name for f in dataclasses.fields(load_ruleset("makura-1.5"))}
     assert fields - set(shown_parameters()) == {"id", "name", "sources"}

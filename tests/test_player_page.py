@@ -19,8 +19,8 @@ from django.urls import reverse
 
 from clubsite.models import Member
 from scoring import standings as st
-from scoring.history_seeding import seed_history
-from scoring.sample_games import sample_hands as hands_of
+from scoring.upkeep.history_seeding import seed_history
+from scoring.upkeep.sample_games import sample_hands as hands_of
 from scoring.views import player as player_views
 from tests.test_standings import D, build_history, queries_of, store
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from scoring.record_files import MAX_RECORD_BYTES
+from scoring.upkeep.record_files import MAX_RECORD_BYTES
 
 
 def replay(path: Path) -> tuple[int, str]:

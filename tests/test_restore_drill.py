@@ -14,10 +14,10 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
 
-from scoring import restore_drill
-from scoring.history_seeding import seed_history
 from scoring.ledger import counted_games
 from scoring.models import CountedSeat
+from scoring.upkeep import restore_drill
+from scoring.upkeep.history_seeding import seed_history
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -236,7 +236,7 @@ def test_no_procedure_section_where_the_seed_gives_none(client_for, member, rule
 def test_the_japanese_procedure_is_the_seeds_text():
     """Every Japanese rule of the procedure is the seed's text as written (whitespace and the
     seed's private-use bullet aside): nothing paraphrased in the club's own words."""
-    from scoring import ruleset_procedure
+    from scoring.rulebook import procedure as ruleset_procedure
 
     seeds = {
         "makura-1.5": "001",

@@ -12,7 +12,7 @@ from django.urls import reverse
 from scoring.engine import RecordError, load_ruleset, replay_record, ruleset_variants, variant_of
 from scoring.ledger import hanchan_record
 from scoring.models import Hanchan
-from scoring.ruleset_choices import game_ruleset_choices, split_choice
+from scoring.rulebook.choices import game_ruleset_choices, split_choice
 from tests.test_engine_game import NAMES, draw, ron, tsumo
 from tests.test_game_views import token
 

@@ -13,7 +13,6 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from clubsite.models import Member
-from scoring import history_seeding
 from scoring.engine import HandResult, replay_record
 from scoring.ledger import (
     GameToImport,
@@ -23,7 +22,8 @@ from scoring.ledger import (
     hanchans_import_bulk,
 )
 from scoring.models import Hanchan, HandEntry, LedgerChange, Seat
-from scoring.sample_games import sample_hands
+from scoring.upkeep import history_seeding
+from scoring.upkeep.sample_games import sample_hands
 from tests.conftest import make_member
 
 DAY = datetime.date(2026, 11, 20)

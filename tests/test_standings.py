@@ -40,7 +40,7 @@ from clubsite.models import Member
 from scoring import standings as st
 from scoring.ledger import hanchan_import, hanchan_start, hanchan_void, hand_record
 from scoring.models import Hanchan
-from scoring.sample_games import sample_hands
+from scoring.upkeep.sample_games import sample_hands
 from tests.conftest import make_member
 
 D = datetime.date

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from scoring.history_seeding import seed_history
+from scoring.upkeep.history_seeding import seed_history
 from tests.standings_snapshot import SEED, snapshot
 
 GOLDEN = Path(__file__).parent / "data" / "standings_golden.json"

@@ -1,6 +1,6 @@
 """The table screen's code in the shape of the screen (issue 25 item 8): the hand form only
 parses taps, the tiles are valued before it by the hand-value contract
-(:mod:`scoring.tile_entry`, the valuation of ``POST /api/hand-value/``), each region of the
+(:mod:`scoring.entry.tile_entry`, the valuation of ``POST /api/hand-value/``), each region of the
 screen has its view-model (:mod:`scoring.views.table_regions`), and the table's confirm and
 the offline outbox record through one path (:func:`scoring.views.hands._record`)."""
 
@@ -19,9 +19,9 @@ from django.urls import reverse
 from django.utils import translation
 
 from scoring.engine import load_ruleset
-from scoring.hand_form import HandForm
+from scoring.entry.hand_form import HandForm
+from scoring.entry.tile_entry import read_tiles
 from scoring.models import Hanchan, HandEntry
-from scoring.tile_entry import read_tiles
 from scoring.tiles.contract import answer, hand_value
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -124,14 +124,14 @@ def test_the_form_reads_the_valued_tiles_into_the_win_without_valuing_them(db: N
 
 def test_the_hand_form_module_values_no_tiles_and_draws_nothing() -> None:
     """The form imports neither the tile evaluation nor the pads' view-model."""
-    tree = ast.parse((ROOT / "scoring" / "hand_form.py").read_text())
+    tree = ast.parse((ROOT / "scoring" / "entry" / "hand_form.py").read_text())
     imported = {
         node.module
         for node in ast.walk(tree)
         if isinstance(node, ast.ImportFrom) and node.module is not None
     }
     assert not any(name.startswith("scoring.tiles") for name in imported)
-    assert "scoring.value_pad" not in imported
+    assert "scoring.entry.value_pad" not in imported
     assert not any(name.startswith("scoring.views") for name in imported)
 
 

@@ -22,9 +22,9 @@ from django.test import Client
 
 from clubsite.models import Member
 from scoring.engine import ERROR_CODES, available_rulesets, load_ruleset
-from scoring.history_seeding import seed_history
 from scoring.ledger import counted_games, counted_results, hanchan_import, hanchan_record
 from scoring.models import RulesetVersion
+from scoring.upkeep.history_seeding import seed_history
 from scoring.whatif.games import (
     NOT_FINISHED,
     PENDING,

@@ -23,7 +23,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from clubsite.htmx import wants_fragment
 from clubsite.models import Member
 from clubsite.names import quoted_names
-from scoring.ruleset_choices import ruleset_choices
+from scoring.rulebook.choices import ruleset_choices
 from tournaments import forms, services, substitutions
 from tournaments.models import Event
 from tournaments.views import event_page, steward_only

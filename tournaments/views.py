@@ -33,8 +33,8 @@ from clubsite.formatting import MINUS, settlement_points
 from clubsite.models import Member
 from clubsite.permissions import is_steward
 from clubsite.spreadsheet import safe_cell
-from scoring.ruleset_choices import ruleset_choices
-from scoring.ruleset_names import ruleset_label
+from scoring.rulebook.choices import ruleset_choices
+from scoring.rulebook.names import ruleset_label
 from scoring.standings.periods import club_today
 from tournaments import forms, services
 from tournaments.clock_display import round_clock_context

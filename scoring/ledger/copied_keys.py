@@ -13,7 +13,7 @@ Django still cascades and protects through them.
 
 :func:`copied_key_disagreements` counts the rows whose copy differs from its source: none in
 a sound ledger. The tests check it after every kind of write; the restore drill
-(:mod:`scoring.restore_drill`) checks it on the restored database.
+(:mod:`scoring.upkeep.restore_drill`) checks it on the restored database.
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
-from scoring.value_pad import GridRow, ValueTap
+from scoring.entry.value_pad import GridRow, ValueTap
 
 register = template.Library()
 

@@ -152,7 +152,7 @@ def hand_value(data: Any, ruleset: Ruleset | None = None) -> HandValue:
     """The value of one contract object under ``ruleset`` (a game's own, possibly a stored
     version; default: the built-in ruleset ``data`` names): the one valuation behind the
     endpoint, ``manage.py hand_value`` and the table's tile keyboard
-    (:mod:`scoring.tile_entry`).
+    (:mod:`scoring.entry.tile_entry`).
 
     Raises:
         ContractError: input that does not follow the contract (:func:`read_hand`).

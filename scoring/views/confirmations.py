@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST
 
 from clubsite.models import Member
 from clubsite.permissions import is_steward
-from scoring.game_forms import GameVersionForm
+from scoring.entry.game_forms import GameVersionForm
 from scoring.ledger import LedgerError, StaleHanchan, confirmation_state, hanchan_confirm
 from scoring.models import Hanchan, Seat
 from scoring.standings.periods import club_today

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
 from clubsite.formatting import MINUS, format_points, signed_points
-from scoring.hand_labels import (
+from scoring.rulebook.hand_labels import (
     ABORT_LABELS,
     LIMIT_LABELS,
     PENALTY_LABELS,
@@ -28,8 +28,8 @@ from scoring.hand_labels import (
 )
 
 # The ledger's pages take it from here with the rest of what they show.
-from scoring.ruleset_names import game_ruleset_title as game_ruleset_title
-from scoring.ruleset_names import ruleset_title as ruleset_title
+from scoring.rulebook.names import game_ruleset_title as game_ruleset_title
+from scoring.rulebook.names import ruleset_title as ruleset_title
 
 ROUND_WINDS: dict[str, Promise] = {
     "E": pgettext_lazy("round wind", "East"),

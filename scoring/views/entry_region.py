@@ -16,9 +16,9 @@ import functools
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from scoring.hand_form import HandForm
-from scoring.hand_labels import MISSING
-from scoring.value_pad import PenaltyRow, WinPad, penalty_rows, win_pads
+from scoring.entry.hand_form import HandForm
+from scoring.entry.value_pad import PenaltyRow, WinPad, penalty_rows, win_pads
+from scoring.rulebook.hand_labels import MISSING
 
 # The built-in rulesets under which a riichi player found noten at an exhaustive draw has
 # committed a chombo (none if someone wins), with the clause (docs/rules-spec.md §1F). The
@@ -92,12 +92,12 @@ class EntryView:
 
     @functools.cached_property
     def win_pads(self) -> list[WinPad]:
-        """A value pad for each winner tapped so far (:func:`scoring.value_pad.win_pads`);
+        """A value pad for each winner tapped so far (:func:`scoring.entry.value_pad.win_pads`);
         built once, as the page shows the pads in two places."""
         return win_pads(self.form)
 
     def penalty_rows(self) -> list[PenaltyRow]:
-        """The penalty toggles of the ruleset (:func:`scoring.value_pad.penalty_rows`)."""
+        """The penalty toggles of the ruleset (:func:`scoring.entry.value_pad.penalty_rows`)."""
         return penalty_rows(self.form)
 
     def extras_open(self) -> bool:

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django_htmx.http import HttpResponseClientRedirect
 
 from clubsite.formatting import settlement_points
-from scoring.game_forms import GameStartForm, UndoLastHandForm, VoidGameForm, member_options
+from scoring.entry.game_forms import GameStartForm, UndoLastHandForm, VoidGameForm, member_options
 from scoring.ledger import (
     LedgerError,
     StaleHanchan,
@@ -27,7 +27,7 @@ from scoring.ledger import (
     hand_undo_last,
 )
 from scoring.models import Hanchan, Seat
-from scoring.ruleset_choices import game_ruleset_choices
+from scoring.rulebook.choices import game_ruleset_choices
 from scoring.views.access import (
     acting_member,
     actor,

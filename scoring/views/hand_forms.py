@@ -1,6 +1,6 @@
 """The hand forms of the table screen, built for one game at one point of it: the next hand's
 (:func:`new_hand_form`) and a correction's (:func:`correction_form`). Each values the winners'
-tiles first (:func:`scoring.tile_entry.read_tiles`) and hands the form the table it needs
+tiles first (:func:`scoring.entry.tile_entry.read_tiles`) and hands the form the table it needs
 (dealer, all-last, round wind, honba, paarenchan); the form only parses the taps."""
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from scoring.engine import Ruleset, TableState, dealer_win_streak, is_paarenchan_next
-from scoring.hand_form import HandForm, hand_form_data
+from scoring.entry.hand_form import HandForm, hand_form_data
+from scoring.entry.tile_entry import read_tiles
 from scoring.ledger import state_before, stored_game
 from scoring.models import Hanchan, HandEntry
-from scoring.tile_entry import read_tiles
 from scoring.views.access import names_of
 
 

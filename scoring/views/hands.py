@@ -19,7 +19,7 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from scoring.hand_form import HandForm
+from scoring.entry.hand_form import HandForm
 from scoring.ledger import (
     LedgerError,
     Recorded,

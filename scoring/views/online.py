@@ -31,7 +31,7 @@ from clubsite.models import ONLINE_SERVICES, Member
 from clubsite.names import quoted_names
 from clubsite.permissions import is_steward
 from scoring.engine import load_ruleset
-from scoring.game_forms import MemberChoiceField
+from scoring.entry.game_forms import MemberChoiceField
 from scoring.ledger import (
     AlreadyImported,
     DuplicateGame,

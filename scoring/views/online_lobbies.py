@@ -21,7 +21,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from clubsite.models import ONLINE_SERVICES, OnlineLobby, lobby_number
 from clubsite.permissions import is_steward
-from scoring.ruleset_choices import ruleset_choices
+from scoring.rulebook.choices import ruleset_choices
 
 # mjai logs come from bots' matches, never from a lobby of the club's.
 LOBBY_SERVICES = tuple(choice for choice in ONLINE_SERVICES if choice[0] != "mjai")

@@ -20,7 +20,7 @@ from django.views.decorators.http import require_safe
 from clubsite.formatting import format_points, format_thousands
 from clubsite.models import ONLINE_SERVICES, Member
 from scoring import standings as st
-from scoring.hand_labels import SEAT_WINDS
+from scoring.rulebook.hand_labels import SEAT_WINDS
 from scoring.views.charts import LineChart, value_chart
 from scoring.views.display import Cell, rank_label
 from scoring.views.manners import member_warnings

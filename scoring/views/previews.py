@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from clubsite.formatting import format_points, settlement_points
-from scoring.hand_form import HandForm
+from scoring.entry.hand_form import HandForm
 from scoring.ledger import Correction, LedgerError, NewHand, plan_for
 from scoring.models import Hanchan, HandEntry
 from scoring.views.display import (

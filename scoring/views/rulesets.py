@@ -22,11 +22,11 @@ from scoring.engine import (
     load_ruleset,
     ruleset_variants,
 )
-from scoring.ruleset_manners import ruleset_manners
-from scoring.ruleset_names import ruleset_title
-from scoring.ruleset_procedure import ruleset_procedure
-from scoring.ruleset_sheet import SheetRow, rules_sheet
-from scoring.ruleset_yaku import yaku_table
+from scoring.rulebook.manners import ruleset_manners
+from scoring.rulebook.names import ruleset_title
+from scoring.rulebook.procedure import ruleset_procedure
+from scoring.rulebook.sheet import SheetRow, rules_sheet
+from scoring.rulebook.yaku_table import yaku_table
 from scoring.views.display import signed_count
 
 # The built-in rulesets' source citations that carry English words (scoring/rulesets/*.toml),
@@ -95,8 +95,8 @@ def ruleset_list(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 def ruleset_detail(request: HttpRequest, ruleset_id: str) -> HttpResponse:
-    """One built-in ruleset's rules sheet (:func:`scoring.ruleset_sheet.rules_sheet`), yaku,
-    play procedure (:func:`scoring.ruleset_procedure.ruleset_procedure`), manners and sources in
+    """One built-in ruleset's rules sheet (:func:`scoring.rulebook.sheet.rules_sheet`), yaku,
+    play procedure (:func:`scoring.rulebook.procedure.ruleset_procedure`), manners and sources in
     the reader's language, under an index of its sections; 404 for an id the engine does not
     know."""
     try:

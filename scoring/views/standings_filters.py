@@ -15,9 +15,9 @@ from django.utils.translation import gettext as _
 
 from clubsite.formatting import MINUS
 from scoring import standings as st
-from scoring.ruleset_names import ruleset_label
-from scoring.standings_forms import StandingsFilterForm
+from scoring.rulebook.names import ruleset_label
 from scoring.views.display import Cell, sign_class, signed_count
+from scoring.views.standings_forms import StandingsFilterForm
 
 
 def thousands_one_decimal(points: int | Fraction) -> str:

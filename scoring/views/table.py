@@ -20,7 +20,7 @@ from django.shortcuts import redirect, render
 from django_htmx.middleware import HtmxDetails
 
 from clubsite.htmx import wants_fragment
-from scoring.hand_form import HandForm
+from scoring.entry.hand_form import HandForm
 from scoring.models import Hanchan, HandEntry
 from scoring.views.access import hanchan_for_member
 from scoring.views.display import Preview

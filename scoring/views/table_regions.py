@@ -27,9 +27,9 @@ from django.utils.translation import gettext as _
 from clubsite.formatting import format_points, settlement_points
 from clubsite.permissions import is_steward
 from scoring.engine import Ruleset
-from scoring.hand_form import HandForm
+from scoring.entry.hand_form import HandForm
+from scoring.entry.offline_data import offline_data, offline_values_script
 from scoring.models import Hanchan, HandEntry, OnlineGame, Seat
-from scoring.offline_data import offline_data, offline_values_script
 from scoring.views.access import may_keep_score, names_of, seats_of
 from scoring.views.charts import LineChart, hand_scores_chart
 from scoring.views.confirmation_panel import (

@@ -11,9 +11,9 @@ from django.shortcuts import render
 
 from clubsite.fields import is_key
 from clubsite.models import Member
+from scoring.rulebook.yaku_labels import yaku_label
 from scoring.standings.yaku import YakumanRecord, yaku_counts, yakuman_records
 from scoring.tiles.notation import SUITS, TileError, tile_types
-from scoring.yaku_labels import yaku_label
 
 HONOURS = ("東", "南", "西", "北", "白", "發", "中")
 SUIT_MARKS = {"m": "萬", "p": "筒", "s": "索"}

@@ -7,7 +7,7 @@
 //   draw, riichi, the value (on the same han x fu grid as online). The table it shows is the
 //   table after every hand waiting to send, and each hand's payments on the table before
 //   it: static/js/offline_table.js adds up the engine's figures the page carries
-//   (#offline-values, scoring/offline_data.py), and shows no figure where they cannot tell
+//   (#offline-values, scoring/entry/offline_data.py), and shows no figure where they cannot tell
 //   (tests/test_offline_agreement.py). The server's result is the one that stands.
 // - A hand kept offline goes into an outbox in IndexedDB (idb) with its request id and the
 //   game version it was entered on, shows in the table as "waiting to send", and is sent in

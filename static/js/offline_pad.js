@@ -1,7 +1,7 @@
 // The value pad of the offline panel (static/js/offline.js), drawn as the online pad is
 // (templates/scoring/_value_grid.html: radios in label.tap, the han x fu grid, fu above 40
 // and the counted han folded), from the pad the page carries (#offline-values "pad",
-// scoring/offline_data.py offline_pads). Only the values the engine takes for this hand on
+// scoring/entry/offline_data.py offline_pads). Only the values the engine takes for this hand on
 // this table are offered (offline_rules, through OfflineTable).
 (function (root) {
   "use strict";

@@ -2,7 +2,7 @@
 // (static/js/offline.js) and by tests/test_offline_agreement.py under Node.
 //
 // It holds no rule of the game. Every figure comes from the engine through the page
-// (#offline-values: scoring/offline_data.py, offline_rules): each seat's change per kind of
+// (#offline-values: scoring/entry/offline_data.py, offline_rules): each seat's change per kind of
 // hand and value, per honba and per deposit on the table; the position and honba after each
 // kind of hand at each position, or the way the game ends; the riichi minimum and the bust
 // line. Where the engine's answer depends on more than these (a dealer-top end, an extension

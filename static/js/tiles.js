@@ -6,7 +6,7 @@
 // last tile entered is the winning tile, or tap another tile of the hand. The keyboard only
 // writes the hidden field tiles_<seat> (the hand-value contract's keys, JSON); the server
 // values the tiles under the game's ruleset and shows the yaku and fu in the preview
-// (scoring/tile_entry.py), so the page and the ledger never value a hand differently.
+// (scoring/entry/tile_entry.py), so the page and the ledger never value a hand differently.
 //
 // The keys are the ruleset's set (issue 20; templates/scoring/_tile_keyboard.html): no 2m-8m
 // in a 3-player set, a red five key only where the set has red fives of that suit (two red 5p

@@ -25,7 +25,7 @@ from meetings import services as meetups
 from meetings.models import Meetup, Venue
 from scoring.engine import load_ruleset
 from scoring.ledger import hanchan_import
-from scoring.sample_games import sample_hands
+from scoring.upkeep.sample_games import sample_hands
 
 DEMO_PASSWORD = "mahjong-demo"
 DEMO_MEMBERS = [

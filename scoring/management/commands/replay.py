@@ -10,7 +10,7 @@ from typing import Any
 from django.core.management.base import BaseCommand
 
 from scoring.engine import RecordError, replay_record
-from scoring.record_files import RecordFileError, read_json
+from scoring.upkeep.record_files import RecordFileError, read_json
 
 
 class Command(BaseCommand):

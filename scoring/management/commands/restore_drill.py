@@ -1,6 +1,6 @@
 """``python manage.py restore_drill``: dump the club's database, restore it into a fresh one,
 and check that the standings, the champions, every counted result and the replay of every
-counted game are the same after (scoring/restore_drill.py). Exit status 1 on any difference
+counted game are the same after (scoring/upkeep/restore_drill.py). Exit status 1 on any difference
 or a failed step; ``make drill`` runs it."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring.restore_drill import METHODS, DrillError, figures, run_drill
+from scoring.upkeep.restore_drill import METHODS, DrillError, figures, run_drill
 
 
 class Command(BaseCommand):

@@ -10,7 +10,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring.history_seeding import seed_history
+from scoring.upkeep.history_seeding import seed_history
 
 
 class Command(BaseCommand):

@@ -4,7 +4,7 @@ checks what it can explain best itself (a seat that is missing, a discarder who 
 fu the ruleset does not allow); everything else is the engine's check, whose errors name a
 record key that :meth:`HandForm.add_record_error` puts next to the matching field.
 
-No points are worked out here, no tiles valued (:mod:`scoring.tile_entry` does that before
+No points are worked out here, no tiles valued (:mod:`scoring.entry.tile_entry` does that before
 the form reads the taps) and nothing is drawn: what the entry region shows is
 :mod:`scoring.views.entry_region`'s view-model."""
 
@@ -24,7 +24,9 @@ from django.utils.translation import gettext_lazy as _
 from clubsite.fields import posted_number
 from scoring.engine import Ruleset, legal_fu
 from scoring.engine.ruleset import MAX_CHIPS_PER_PAYER
-from scoring.hand_labels import (
+from scoring.entry.pad_values import active_value_choices, stored_value_choice
+from scoring.entry.tile_entry import TileEntry
+from scoring.rulebook.hand_labels import (
     ABORT_LABELS,
     GRID_HAN,
     LIMIT_LABELS,
@@ -33,8 +35,6 @@ from scoring.hand_labels import (
     SEAT_WINDS,
     yakuman_label,
 )
-from scoring.pad_values import active_value_choices, stored_value_choice
-from scoring.tile_entry import TileEntry
 
 
 def _implied_ron(data: Any) -> Any:
@@ -131,7 +131,7 @@ class HandForm(forms.Form):
         self.honba = honba
         # The dealer's win in this hand is paarenchan (Makura §44f; the view counts the wins).
         self.paarenchan = paarenchan
-        # The winners' tiles, valued before the taps were read (scoring.tile_entry).
+        # The winners' tiles, valued before the taps were read (scoring.entry.tile_entry).
         self.tiles = tiles if tiles is not None else TileEntry()
         self._riichi: set[int] = set()
         self._open_riichi: set[int] = set()

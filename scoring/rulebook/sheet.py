@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 
 from clubsite.formatting import format_points
 from scoring.engine import Ruleset
-from scoring.hand_labels import ABORT_LABELS, LIMIT_LABELS, PENALTY_LABELS
+from scoring.rulebook.hand_labels import ABORT_LABELS, LIMIT_LABELS, PENALTY_LABELS
 
 
 @dataclass(frozen=True)

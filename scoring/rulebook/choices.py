@@ -8,7 +8,7 @@ from django.conf import settings
 from django.utils.translation import gettext
 
 from scoring.engine import available_rulesets, load_ruleset, ruleset_variants
-from scoring.ruleset_names import ruleset_title
+from scoring.rulebook.names import ruleset_title
 
 
 def ruleset_choices() -> list[tuple[str, str]]:

@@ -34,7 +34,9 @@ from django.utils.translation import gettext as _
 
 from scoring.engine import Game, RecordError, Ruleset, basic_points, legal_fu, parse_hand
 from scoring.engine.hand_value import LIMIT_BASIC_POINTS
-from scoring.hand_labels import (
+from scoring.entry.pad_values import value_choices
+from scoring.entry.value_pad import COMMON_FU_MAX
+from scoring.rulebook.hand_labels import (
     FU_VALUES,
     GRID_HAN,
     LIMIT_LABELS,
@@ -45,8 +47,6 @@ from scoring.hand_labels import (
     payment_lines,
     top_counted_han,
 )
-from scoring.pad_values import value_choices
-from scoring.value_pad import COMMON_FU_MAX
 
 # Probe scores: high enough that no probe payment busts anyone or trips a riichi minimum.
 _PROBE_SCORE = 1_000_000
@@ -320,7 +320,7 @@ def _gate(rs: Ruleset, hand: Mapping[str, Any], position: int) -> dict[str, Any]
 
 
 def offline_pads(rs: Ruleset) -> dict[str, Any]:
-    """The value pad of the offline panel, as the online pad draws it (scoring.value_pad):
+    """The value pad of the offline panel, as the online pad draws it (scoring.entry.value_pad):
     the limits; the han x fu grid, rows of fu up to 40 shown, the rest folded; the counted han.
     Per pad ``"ron"``, ``"tsumo"``, ``"dealerRon"``, ``"dealerTsumo"``: each cell
     ``{"value", "lines", "spoken", "capped"}`` or None where the value is not possible."""

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 
 from scoring.engine import Ruleset
-from scoring.yaku_labels import yaku_label
+from scoring.rulebook.yaku_labels import yaku_label
 
 # (id, han closed, han open; None: closed only). The standard table.
 _COMMON: tuple[tuple[str, int, int | None], ...] = (
@@ -91,7 +91,7 @@ _LOCAL: dict[str, tuple[int, int | None]] = {
     "shiisanputa": (0, None),
 }
 
-# Rows of the table that are not one yaku id of the shared labels (scoring.yaku_labels).
+# Rows of the table that are not one yaku id of the shared labels (scoring.rulebook.yaku_labels).
 _NAMES = {
     "nagashi_mangan": "Nagashi mangan",
     "yakuhai_winds": "Yakuhai: seat wind, round wind",

@@ -1,7 +1,7 @@
 """The values a winner's pad may send, and their labels: ``"3-30"`` (han-fu), ``"6"`` (counted
 han), a limit (``"mangan"`` ... ``"yakuman"``). Shared by the hand form (which parses a tap),
-the pad's view-model (:mod:`scoring.value_pad`, which draws the buttons), the tile entry
-(:mod:`scoring.tile_entry`, which turns an evaluation into a pad value) and the offline panel.
+the pad's view-model (:mod:`scoring.entry.value_pad`, which draws the buttons), the tile entry
+(:mod:`scoring.entry.tile_entry`, which turns an evaluation into a pad value) and the offline panel.
 No Django forms here."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from django.utils.functional import Promise
 from django.utils.translation import get_language
 
 from scoring.engine import Ruleset
-from scoring.hand_labels import (
+from scoring.rulebook.hand_labels import (
     FU_VALUES,
     GRID_HAN,
     LIMIT_LABELS,

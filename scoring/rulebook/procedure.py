@@ -12,7 +12,7 @@ own words on a Japanese page, an English rendering on an English one.
   L420-435 (pao).
 - Shinbashi FUJI Club (``fuji-sanma``): seed 004 L40-46 (open riichi), L62-138 (false and
   mistaken acts, special cases, too many or too few tiles, open riichi rulings, chombo and
-  agari-houki); its manners (L140-163) are :mod:`scoring.ruleset_manners`'.
+  agari-houki); its manners (L140-163) are :mod:`scoring.rulebook.manners`'.
 
 Each item is ``(number, japanese, english)``: ``number`` is the seed's own item number
 (``"13)"``, ``"a)"``) or ``""`` where the seed numbers none; the Japanese is the seed's text as

@@ -16,10 +16,10 @@ from clubsite.fields import KeyModelChoiceField, is_key
 from clubsite.models import Member
 from clubsite.permissions import is_steward
 from scoring.engine import load_ruleset
-from scoring.hand_labels import (
+from scoring.rulebook.choices import split_choice
+from scoring.rulebook.hand_labels import (
     MAX_PLAYERS,
 )
-from scoring.ruleset_choices import split_choice
 
 
 class MemberChoiceField(KeyModelChoiceField):

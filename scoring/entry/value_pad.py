@@ -2,7 +2,7 @@
 tapped, the limits, the han x fu grid of the values the ruleset allows (each button saying
 what it pays), the counted han and what the winner's tiles make; the template renders these
 plain objects (no HTML here). Read from the hand form's taps (:class:`HandForm`) and the
-tile entry (:class:`scoring.tile_entry.TileEntry`); nothing here parses or values a hand."""
+tile entry (:class:`scoring.entry.tile_entry.TileEntry`); nothing here parses or values a hand."""
 
 from __future__ import annotations
 
@@ -15,8 +15,9 @@ from django.utils.translation import get_language
 
 from scoring.engine import Ruleset, basic_points, legal_fu
 from scoring.engine.hand_value import LIMIT_BASIC_POINTS
-from scoring.hand_form import HandForm
-from scoring.hand_labels import (
+from scoring.entry.hand_form import HandForm
+from scoring.entry.pad_values import pad_value, value_label
+from scoring.rulebook.hand_labels import (
     GRID_HAN,
     LIMIT_LABELS,
     PENALTY_LABELS,
@@ -27,7 +28,6 @@ from scoring.hand_labels import (
     payment_lines,
     top_counted_han,
 )
-from scoring.pad_values import pad_value, value_label
 
 if TYPE_CHECKING:
     from scoring.tiles.evaluate import HandValue
@@ -216,7 +216,7 @@ def win_pads(form: HandForm) -> list[WinPad]:
 
 
 def _tile_parts(form: HandForm, seat: int) -> dict[str, Any]:
-    from scoring.yaku_labels import fu_label_of, yaku_label
+    from scoring.rulebook.yaku_labels import fu_label_of, yaku_label
 
     value = form.tiles.values.get(seat)
     if value is None:

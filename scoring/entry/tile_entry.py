@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 
 from clubsite.fields import posted_number
 from scoring.engine import Ruleset
-from scoring.pad_values import pad_value, value_label
+from scoring.entry.pad_values import pad_value, value_label
 from scoring.tiles.contract import FLAGS, TILE_KEYS, ContractError, hand_value
 from scoring.tiles.evaluate import HandRefused, HandValue
 

@@ -1,9 +1,10 @@
 """A synthetic club history for development and benchmarks (``manage.py seed_history``).
 
-Years of club nights are made of random but legal games (:func:`scoring.sample_games.sample_hands`)
-stored through :func:`scoring.ledger.hanchans_import_bulk`: the ledger's own import path
-(:func:`scoring.ledger.prepare_import`, then its writer), a whole night at a time with a
-few bulk inserts instead of a dozen queries per game. Voided games go through
+Years of club nights are made of random but legal games
+(:func:`scoring.upkeep.sample_games.sample_hands`) stored through
+:func:`scoring.ledger.hanchans_import_bulk`: the ledger's own import path
+(:func:`scoring.ledger.prepare_import`, then its writer), a whole night at a time with a few
+bulk inserts instead of a dozen queries per game. Voided games go through
 :func:`scoring.ledger.hanchan_void`. Everything is drawn from one seeded ``random.Random``:
 the same arguments on the same database give the same history.
 """
@@ -23,7 +24,7 @@ from clubsite.dates import club_today
 from clubsite.models import Member
 from scoring.ledger import GameToImport, hanchan_void, hanchans_import_bulk
 from scoring.models import RulesetVersion
-from scoring.sample_games import sample_hands
+from scoring.upkeep.sample_games import sample_hands
 
 # -- the synthetic club -------------------------------------------------------------------------
 
