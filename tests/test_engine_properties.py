@@ -36,7 +36,8 @@ from scoring.engine import (
     parse_hand,
     replay_record,
 )
-from scoring.engine.ruleset import ABORTIVE_KINDS, LIMITS
+from scoring.engine.limits import LIMITS
+from scoring.engine.ruleset import ABORTIVE_KINDS
 
 NAMES = ("Aoki", "Baba", "Chiba", "Doi")
 MAX_HANDS = 300

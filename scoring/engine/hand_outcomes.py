@@ -15,10 +15,12 @@ from typing import TYPE_CHECKING
 from .errors import RecordError
 from .hand_value import check_win, ron_value, round_up, tsumo_shares, win_basic_points
 from .hands import Hand
+from .limits import LIMIT_BASIC_POINTS, MANGAN_BASIC_POINTS
 from .ruleset import MAX_CHIPS_PER_PAYER, Ruleset
 from .settlement import Payment, rank_order
 
-NAGASHI_BASIC_POINTS = {"mangan": 2000, "baiman": 4000, "yakuman": 8000}
+# Nagashi paid as a mangan, a baiman or a yakuman (the ruleset's ``nagashi``).
+NAGASHI_BASIC_POINTS = {name: LIMIT_BASIC_POINTS[name] for name in ("mangan", "baiman", "yakuman")}
 
 
 class HandLedger:
@@ -332,9 +334,9 @@ class HandOutcomes:
             if rs.chombo_payment == "fixed":
                 amount = rs.chombo_each
             elif offender == dealer or seat == dealer:
-                amount = 4000
+                amount = 2 * MANGAN_BASIC_POINTS
             else:
-                amount = 2000
+                amount = MANGAN_BASIC_POINTS
             ledger.pay(offender, seat, amount, "chombo")
 
     def _chombo(self, hand: Hand, dealer: int, honba: int, ledger: HandLedger) -> tuple[bool, int]:

@@ -6,22 +6,17 @@ or han >= 5 (b = 2,000), haneman 6-7 han (3,000), baiman 8-10 (4,000), sanbaiman
 8,000 per multiple up to ``yakuman_max``. A ron pays 4b (dealer winner 6b); a 4-player tsumo
 pays 2b from the dealer and b from each other player (dealer winner: 2b from each). Every
 payment is rounded up to ``payment_rounding`` (100, or 1,000 for seed 002, S-03 B). Points are
-integers in points.
+integers in points. The limits' names, basic points and han are the limit table's
+(:mod:`scoring.engine.limits`).
 """
 
 from __future__ import annotations
 
 from .errors import RecordError
 from .hands import Win
+from .limits import LIMIT_BASIC_POINTS, MANGAN_BASIC_POINTS, YAKUMAN_BASIC_POINTS, counted_limit
 from .ruleset import Ruleset
 
-LIMIT_BASIC_POINTS = {
-    "mangan": 2000,
-    "haneman": 3000,
-    "baiman": 4000,
-    "sanbaiman": 6000,
-    "yakuman": 8000,
-}
 LEGAL_FU = frozenset((20, 25, *range(30, 111, 10)))
 
 
@@ -32,30 +27,31 @@ def basic_points(rs: Ruleset, han: int, fu: int) -> int:
     ``counted_yakuman_han`` or more is a single yakuman (M-21: it never combines). Does not
     validate ``fu``; see :func:`check_win`.
     """
-    if han >= 5:
-        if han >= rs.counted_yakuman_han:
-            return 8000
-        if han >= rs.sanbaiman_han:
-            return 6000
-        if han >= 8:
-            return 4000
-        if han >= 6:
-            return 3000
-        return 2000
-    b = fu << (han + 2)
-    if b >= 2000:
-        return 2000
+    limit = counted_limit(
+        han, sanbaiman_han=rs.sanbaiman_han, counted_yakuman_han=rs.counted_yakuman_han
+    )
+    if limit is not None:
+        return limit.basic_points
+    b = counted_basic_points(han, fu)
+    if b >= MANGAN_BASIC_POINTS:
+        return MANGAN_BASIC_POINTS
     # 1,920 is 30 fu 4 han or 60 fu 3 han.
     if b == 1920 and (rs.kiriage == "both" or (rs.kiriage == "4han30fu" and han == 4)):
-        return 2000
+        return MANGAN_BASIC_POINTS
     return b
+
+
+def counted_basic_points(han: int, fu: int) -> int:
+    """The formula alone, before any limit: b = fu x 2^(han+2) (rules-spec §0 [SK]). A hand
+    below mangan is worth exactly this; :func:`basic_points` applies the limits."""
+    return fu << (han + 2)
 
 
 def win_basic_points(rs: Ruleset, win: Win) -> int:
     """Basic points of ``win`` (han/fu or limit); fixed-fu rulesets use ``rs.fixed_fu``."""
     if win.limit is not None:
         if win.limit == "yakuman":
-            return 8000 * min(win.yakuman, rs.yakuman_max)
+            return YAKUMAN_BASIC_POINTS * min(win.yakuman, rs.yakuman_max)
         return LIMIT_BASIC_POINTS[win.limit]
     assert win.han is not None
     fu = win.fu if rs.fu_scoring and win.fu is not None else rs.fixed_fu

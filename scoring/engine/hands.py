@@ -11,7 +11,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from .errors import RecordError
-from .ruleset import ABORTIVE_KINDS, LIMITS
+from .limits import LIMITS
+from .ruleset import ABORTIVE_KINDS
 
 RESULTS = ("ron", "tsumo", "draw", "abort", "chombo")
 # ``time_up`` is this repository's extension (docs/game-record-format.md, "Extensions"):

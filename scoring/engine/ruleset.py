@@ -16,7 +16,6 @@ from typing import Any
 
 WINDS = ("E", "S", "W", "N")
 ABORTIVE_KINDS = ("kyuushu_kyuuhai", "suufon_renda", "suucha_riichi", "suukaikan", "sancha_ron")
-LIMITS = ("mangan", "haneman", "baiman", "sanbaiman", "yakuman")
 # Local yaku a hand's tiles can show (issue 13; 004 L56–L60, L26): rules-spec F-15.
 LOCAL_YAKU = (
     "daisharin",

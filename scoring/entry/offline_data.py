@@ -33,7 +33,7 @@ from django.utils.translation import get_language, pgettext_lazy
 from django.utils.translation import gettext as _
 
 from scoring.engine import Game, RecordError, Ruleset, basic_points, legal_fu, parse_hand
-from scoring.engine.hand_value import LIMIT_BASIC_POINTS
+from scoring.engine.limits import LIMIT_BASIC_POINTS
 from scoring.entry.pad_values import value_choices
 from scoring.entry.value_pad import COMMON_FU_MAX
 from scoring.rulebook.hand_labels import (

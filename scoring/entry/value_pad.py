@@ -14,7 +14,7 @@ from django.forms.boundfield import BoundField, BoundWidget
 from django.utils.translation import get_language
 
 from scoring.engine import Ruleset, basic_points, legal_fu
-from scoring.engine.hand_value import LIMIT_BASIC_POINTS
+from scoring.engine.limits import LIMIT_BASIC_POINTS
 from scoring.entry.hand_form import HandForm
 from scoring.entry.pad_values import pad_value, value_label
 from scoring.rulebook.hand_labels import (

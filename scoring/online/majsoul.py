@@ -42,6 +42,8 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
+from scoring.engine.limits import counted_limit
+
 from .links import replay_url
 from .log import (
     LogError,
@@ -564,9 +566,9 @@ def _values(hule: dict[str, Any]) -> tuple[dict[str, Any], ...]:
     if han >= 13:
         return ({"limit": "yakuman", "yakuman": 1},)
     if fu == 0:
-        limits = ((11, "sanbaiman"), (8, "baiman"), (6, "haneman"), (5, "mangan"))
-        limit = next((name for least, name in limits if han >= least), None)
-        return ({"limit": limit},) if limit else VALUE_CANDIDATES
+        # The limit of the record's han (below 13, a yakuman above), by the standard table.
+        limit = counted_limit(han)
+        return ({"limit": limit.name},) if limit else VALUE_CANDIDATES
     return ({"han": han, "fu": fu},)
 
 

@@ -22,6 +22,9 @@ import itertools
 import json
 from typing import Any
 
+from scoring.engine.hand_value import counted_basic_points
+from scoring.engine.limits import LIMITS, MANGAN_BASIC_POINTS
+
 from .log import (
     LogError,
     LogHand,
@@ -53,16 +56,17 @@ NAGASHI = ("nagashimangan", "nagashi_mangan")
 # three-player start for a 3-player log.
 START_POINTS = {4: 25000, 3: 35000}
 Kyoku = tuple[int, dict[str, Any], list[tuple[int, dict[str, Any]]]]
-# Counted hands below mangan only (fu x 2^(han+2) < 2,000): the others pay a mangan.
+# Counted hands below mangan only (the engine's basic points before any limit, under a
+# mangan's): the others pay a mangan.
 _COUNTED = [
     (han, fu)
     for han in (1, 2, 3, 4)
     for fu in (30, 40, 20, 25, 50, 60, 70, 80, 90, 100, 110)
-    if fu << (han + 2) < 2000
+    if counted_basic_points(han, fu) < MANGAN_BASIC_POINTS
 ]
 VALUE_CANDIDATES: tuple[dict[str, Any], ...] = (
     *({"han": han, "fu": fu} for han, fu in _COUNTED),
-    *({"limit": limit} for limit in ("mangan", "haneman", "baiman", "sanbaiman")),
+    *({"limit": limit} for limit in LIMITS if limit != "yakuman"),
     *({"limit": "yakuman", "yakuman": n} for n in range(1, 7)),
 )
 

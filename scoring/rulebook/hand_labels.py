@@ -11,7 +11,7 @@ from django.utils.translation import pgettext_lazy
 
 from clubsite.formatting import format_points
 from scoring.engine import Ruleset, basic_points, hand_payment
-from scoring.engine.hand_value import LIMIT_BASIC_POINTS
+from scoring.engine.limits import LIMIT_BASIC_POINTS
 
 MAX_PLAYERS = 4
 # The value pad: a han x fu grid for 1-4 han (where hands carry fu), one button per counted

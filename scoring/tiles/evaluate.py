@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 
 from scoring.engine import Ruleset, basic_points
+from scoring.engine.limits import LIMIT_OF_BASIC_POINTS, YAKUMAN_BASIC_POINTS
 
 from . import house_rules
 from .hand import HandRefused, HandTiles, HandValue, Meld, RawValue, Situation
@@ -36,8 +37,6 @@ __all__ = [
     "package_meld",
     "pocchi_is_wild",
 ]
-
-_LIMIT_OF_BASIC = {2000: "mangan", 3000: "haneman", 4000: "baiman", 6000: "sanbaiman"}
 
 
 def evaluate(
@@ -125,7 +124,7 @@ def best_stand_in(
 
 def _basic_points(ruleset: Ruleset, value: HandValue) -> int:
     if value.yakuman:
-        return 8000 * value.yakuman
+        return YAKUMAN_BASIC_POINTS * value.yakuman
     return basic_points(ruleset, value.han, value.fu if ruleset.fu_scoring else ruleset.fixed_fu)
 
 
@@ -151,7 +150,7 @@ def finish(ruleset: Ruleset, raw: RawValue) -> HandValue:
     if yakuman:
         limit: str | None = "yakuman"
     else:
-        limit = _LIMIT_OF_BASIC.get(basic_points(ruleset, han, raw.fu))
+        limit = LIMIT_OF_BASIC_POINTS.get(basic_points(ruleset, han, raw.fu))
     return HandValue(
         han=han,
         fu=raw.fu,
