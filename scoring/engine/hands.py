@@ -13,6 +13,7 @@ from typing import Any, NamedTuple
 from .errors import RecordError
 from .limits import LIMITS
 from .ruleset import ABORTIVE_KINDS
+from .situations import RECORD_FLAGS
 
 RESULTS = ("ron", "tsumo", "draw", "abort", "chombo")
 # ``time_up`` is this repository's extension (docs/game-record-format.md, "Extensions"):
@@ -37,18 +38,12 @@ _WIN_KEYS = frozenset(
 # extension, docs/game-record-format.md): ``yaku`` the yaku with their han, as the tile
 # evaluation names them; ``tiles`` the winning hand in the hand-value contract's keys (the
 # hand, calls and winning tile; the dora indicators, kita and the situational flags that are
-# true), so that the hand can be valued again.
+# true, :data:`.situations.RECORD_FLAGS`), so that the hand can be valued again.
 # ``flowers``: 004's flowers set aside (L27), as the hand-value contract takes them (issue 32
 # item 7: a FUJI win entered by its tiles with a flower was refused as malformed).
 _TILE_KEYS = frozenset(
     {"hand", "melds", "win_tile", "dora_indicators", "ura_indicators", "kita", "flowers"}
 )
-_TILE_FLAGS = frozenset(
-    {
-        "ippatsu", "double_riichi", "open_riichi", "haitei", "houtei", "rinshan", "chankan",
-        "tenhou", "chiihou", "renhou",
-    }
-)  # fmt: skip
 _PENALTY_KEYS = frozenset({"seat", "kind"})
 
 
@@ -520,8 +515,8 @@ def _parse_tiles(value: Any, index: int, prefix: str) -> tuple[tuple[str, Any], 
         return ()
     ok = (
         isinstance(value, Mapping)
-        and set(value) <= _TILE_KEYS | _TILE_FLAGS
-        and all(isinstance(value[f], bool) for f in _TILE_FLAGS & set(value))
+        and set(value) <= _TILE_KEYS | RECORD_FLAGS
+        and all(isinstance(value[f], bool) for f in RECORD_FLAGS & set(value))
         and all(
             isinstance(value.get(k, []), list)
             and len(value.get(k, [])) <= 5
@@ -570,7 +565,7 @@ def _parse_tiles(value: Any, index: int, prefix: str) -> tuple[tuple[str, Any], 
     for key in ("kita", "flowers"):
         if value.get(key):
             out.append((key, value[key]))
-    out += sorted((flag, True) for flag in _TILE_FLAGS if value.get(flag))
+    out += sorted((flag, True) for flag in RECORD_FLAGS if value.get(flag))
     return tuple(out)
 
 

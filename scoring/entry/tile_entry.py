@@ -21,13 +21,14 @@ from django.utils.translation import gettext as _
 
 from clubsite.fields import posted_number
 from scoring.engine import Ruleset
+from scoring.engine.situations import SITUATION_FLAGS
 from scoring.entry.pad_values import pad_value, value_label
-from scoring.tiles.contract import FLAGS, TILE_KEYS, ContractError, hand_value
+from scoring.tiles.contract import TILE_KEYS, ContractError, hand_value
 from scoring.tiles.evaluate import HandRefused, HandValue
 
 # What a winner's tiles may say (the contract's keys but those the table knows: ruleset,
-# tsumo, riichi, winds, honba).
-TILE_SPEC_KEYS = TILE_KEYS + tuple(flag for flag in FLAGS if flag not in ("tsumo", "riichi"))
+# tsumo, riichi, winds, honba): the flags a record's win carries.
+TILE_SPEC_KEYS = TILE_KEYS + tuple(flag.name for flag in SITUATION_FLAGS if flag.in_record)
 
 
 @dataclass

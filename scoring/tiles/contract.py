@@ -28,25 +28,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from scoring.engine import Ruleset, load_ruleset
+from scoring.engine.situations import FLAGS
 
 from .evaluate import HandValue, evaluate
 from .hand import MELD_KINDS, WINDS, HandRefused, HandTiles, Meld, Situation
 from .notation import TileError, TileSet, tile_types
 
-FLAGS = (
-    "tsumo",
-    "riichi",
-    "ippatsu",
-    "double_riichi",
-    "open_riichi",
-    "haitei",
-    "houtei",
-    "rinshan",
-    "chankan",
-    "tenhou",
-    "chiihou",
-    "renhou",
-)
+# The situational flags are the engine's declaration (:mod:`scoring.engine.situations`).
 # What the tiles themselves say (the rest is the ruleset, the seat's situation and flags).
 TILE_KEYS = ("hand", "melds", "win_tile", "dora_indicators", "ura_indicators", "kita", "flowers")
 KEYS = frozenset({"ruleset", "seat_wind", "round_wind", "honba", *TILE_KEYS, *FLAGS})

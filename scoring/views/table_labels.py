@@ -7,8 +7,19 @@ from __future__ import annotations
 import functools
 import json
 
-from django.utils.translation import get_language, pgettext
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+
+from scoring.engine.situations import KEYBOARD_FLAGS
+from scoring.rulebook.yaku_labels import yaku_label
+
+_TILE_FLAGS = json.dumps([flag.name for flag in KEYBOARD_FLAGS])
+
+
+def tile_flags() -> str:
+    """The tile keyboard's situational flags (:data:`scoring.engine.situations.KEYBOARD_FLAGS`,
+    in order), as JSON for its ``data-flags``: static/js/tiles.js draws a key for each."""
+    return _TILE_FLAGS
 
 
 def tile_labels() -> str:
@@ -32,15 +43,8 @@ def _tile_labels(language: str) -> str:
             "back": _("Back"),
             "clear": _("Clear"),
             "check": _("Value the tiles"),
-            "ippatsu": _("Ippatsu"),
-            "double_riichi": _("Double riichi"),
-            "haitei": _("Haitei"),
-            "houtei": _("Houtei"),
-            "rinshan": _("Rinshan kaihou"),
-            "chankan": _("Chankan"),
-            "tenhou": pgettext("yaku", "Tenhou"),
-            "chiihou": _("Chiihou"),
-            "renhou": _("Renhou"),
+            # The situational flags' keys, named as their yaku.
+            **{flag.name: yaku_label(flag.yaku) for flag in KEYBOARD_FLAGS},
             "calls": _("Calls"),
             "indicators": _("Indicators"),
         },

@@ -56,7 +56,7 @@ from scoring.views.display import (
 )
 from scoring.views.entry_region import EntryView
 from scoring.views.hand_forms import new_hand_form
-from scoring.views.table_labels import offline_labels, tile_labels
+from scoring.views.table_labels import offline_labels, tile_flags, tile_labels
 
 
 def online_origin(hanchan: Hanchan) -> OnlineGame | None:
@@ -148,6 +148,7 @@ def entry_region(
         "form": shown,
         "entry": EntryView(shown) if shown is not None else None,
         "tile_labels": tile_labels(),
+        "tile_flags": tile_flags(),
         "preview": preview,
         "notice": notice,
         "notice_is_success": notice_is_success,

@@ -26,7 +26,6 @@
   var HONOURS = { 1: "東", 2: "南", 3: "西", 4: "北", 5: "白", 6: "發", 7: "中" };
   var SUIT_MARKS = { m: "萬", p: "筒", s: "索" };
   var MELD_SIZE = { chi: 3, pon: 3, kan: 4, ankan: 4 };
-  var FLAGS = ["ippatsu", "double_riichi", "haitei", "houtei", "rinshan", "chankan", "tenhou", "chiihou", "renhou"];
 
   function node(tag, attrs, text) {
     var el = document.createElement(tag);
@@ -96,6 +95,9 @@
       return;
     }
     var labels = JSON.parse(root.dataset.labels || "{}");
+    // The situational flags' keys: the engine's list (scoring/engine/situations.py), as the
+    // page renders it.
+    var FLAGS = JSON.parse(root.dataset.flags || "[]");
     var tileSet = readSet(root.dataset);
     var state = load(input.value);
     var mode = "hand";
