@@ -16,19 +16,6 @@ from typing import Any
 
 WINDS = ("E", "S", "W", "N")
 ABORTIVE_KINDS = ("kyuushu_kyuuhai", "suufon_renda", "suucha_riichi", "suukaikan", "sancha_ron")
-# Local yaku a hand's tiles can show (issue 13; 004 L56–L60, L26): rules-spec F-15.
-LOCAL_YAKU = (
-    "daisharin",
-    "shousharin",
-    "sanpuu",
-    "north_yakuhai",
-    # Issue 20: 004 L54 (manzu honitsu, yakuman), L57 (suurenkou, yakuman), L61 (sanrenkou,
-    # 2 han); Makura 1.3/1.5 §43 (13-futou, yakuman on the first draw).
-    "manzu_honitsu",
-    "suurenkou",
-    "sanrenkou",
-    "shiisanputa",
-)
 # Yakuman a ruleset may count double (issue 20; Makura §43 L352-356, 003 L559-560).
 DOUBLE_YAKUMAN = ("kokushi_13_sided", "suuankou_tanki", "junsei_chuuren", "daisuushii")
 # Yakuman that may stand alone, never added to another (Makura 1.3 §43 L360, 1.5 L295).
@@ -305,9 +292,8 @@ class Ruleset:
         doc="Renhou: not a yaku, a yakuman, or 6 han plus the hand's yaku (002 Y L143, S-20).",
     )
     local_yaku: tuple[str, ...] = _param(
-        "Local yaku the tiles can show: daisharin (yakuman), shousharin (6 han), sanpuu (2 han), "
-        "north_yakuhai (004 L26, L56-L60, F-15); manzu_honitsu, suurenkou (yakuman), sanrenkou "
-        "(2 han) (004 L54, L57, L61); shiisanputa (13-futou, yakuman; Makura §43)."
+        "Local yaku the tiles can show: ids of the local yaku table, which gives each one's "
+        "han and seed rule (scoring/engine/local_yaku.py; 004 L26, L54-L61, F-15; Makura §43)."
     )
     # Issue 20: the seeds' own valuations of a hand's tiles (defaults = Tenhou's).
     double_yakuman: tuple[str, ...] = _param(

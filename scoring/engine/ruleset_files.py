@@ -12,11 +12,11 @@ from pathlib import Path
 from typing import Any
 
 from .errors import RecordError
+from .local_yaku import LOCAL_YAKU
 from .ruleset import (
     ABORTIVE_KINDS,
     DOUBLE_YAKUMAN,
     FIVE_SUITS,
-    LOCAL_YAKU,
     LONE_YAKUMAN,
     WINDS,
     Ruleset,

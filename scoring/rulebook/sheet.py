@@ -12,12 +12,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.utils.functional import Promise
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
 from clubsite.formatting import format_points
 from scoring.engine import Ruleset
+from scoring.engine.local_yaku import LOCAL_YAKU
 from scoring.rulebook.hand_labels import ABORT_LABELS, LIMIT_LABELS, PENALTY_LABELS
+from scoring.rulebook.yaku_labels import yaku_label
 
 
 @dataclass(frozen=True)
@@ -85,6 +87,25 @@ def _list_of(labels: Mapping[str, Promise]) -> Callable[[object], str]:
         return gettext(", ").join(str(labels.get(str(item), item)) for item in value)
 
     return label
+
+
+def _local_yaku(value: object) -> str:
+    """The local yaku, each named with its han in the engine's table (a yakuman as such)."""
+    assert isinstance(value, tuple)
+    if not value:
+        return gettext("none")
+    return gettext(", ").join(_local_yaku_and_han(str(item)) for item in value)
+
+
+def _local_yaku_and_han(yaku: str) -> str:
+    local = LOCAL_YAKU.get(yaku)
+    if local is None:
+        return yaku
+    if local.yakuman:
+        han = gettext("yakuman")
+    else:
+        han = pgettext("the han of one yaku", "%(n)s han") % {"n": local.han_closed}
+    return gettext("%(yaku)s (%(han)s)") % {"yaku": yaku_label(yaku), "han": han}
 
 
 def _winds(value: object) -> str:
@@ -174,16 +195,6 @@ KIRIAGE = {
 }
 SANMA_TSUMO = {"tsumo_loss": _("tsumo loss (the absent seat's share is not paid)")}
 RENHOU = {"none": _("not a yaku"), "yakuman": _("yakuman"), "6han": _("6 han")}
-LOCAL_YAKU = {
-    "daisharin": _("daisharin (yakuman)"),
-    "shousharin": _("shousharin (6 han)"),
-    "sanpuu": _("sanpuu (2 han)"),
-    "north_yakuhai": _("north a yakuhai for everyone"),
-    "manzu_honitsu": _("manzu honitsu (yakuman)"),
-    "suurenkou": _("suurenkou (yakuman)"),
-    "sanrenkou": _("sanrenkou (2 han)"),
-    "shiisanputa": _("13-futou (yakuman)"),
-}
 DOUBLE_YAKUMAN = {
     "kokushi_13_sided": _("kokushi with a 13-sided wait"),
     "suuankou_tanki": _("suuankou tanki"),
@@ -351,7 +362,7 @@ SECTIONS: list[tuple[Promise, list[Row]]] = [
             ("chiitoitsu_four_of_a_kind", _("Chiitoitsu with four of a kind"), _yes_no),
             ("renhou", _("Renhou"), _choice(RENHOU)),
             ("paarenchan", _("Paarenchan (8th consecutive dealer win)"), _yes_no),
-            ("local_yaku", _("Local yaku"), _list_of(LOCAL_YAKU)),
+            ("local_yaku", _("Local yaku"), _local_yaku),
             ("double_yakuman", _("Double yakuman"), _list_of(DOUBLE_YAKUMAN)),
             (
                 "lone_yakuman",

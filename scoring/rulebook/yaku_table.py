@@ -4,11 +4,13 @@ and open, the yakuman and the double yakuman as that club's seed says them.
 The han are the standard ones (rules-spec §2, "the common yaku"), changed where the ruleset's
 parameters change them: open tanyao (kuitan, ``open_tanyao``), open riichi and its kinds
 (``open_riichi``, ``riichi_kinds_combine``: Makura 1.5 §23 3 han, 1.3 §44d 2 han), renhou
-(``renhou``), nagashi mangan (``nagashi``), the local yaku (``local_yaku``: seed 004 L54-L61),
-paarenchan (``paarenchan``: Makura §44f), the double yakuman (``double_yakuman``: Makura §43
-L352-356, seed 003 L559-560) and the yakuman that never combine (``lone_yakuman``: Makura 1.3
-§43 L360, 1.5 L291-295). The same parameters drive the tile keyboard's evaluation
-(``scoring.tiles``), so the table and the keyboard cannot disagree.
+(``renhou``), nagashi mangan (``nagashi``), the local yaku (``local_yaku``, with their han
+from the engine's local yaku table :data:`scoring.engine.local_yaku.LOCAL_YAKU`: seed 004
+L26, L54-L61, Makura §43 L350), paarenchan (``paarenchan``: Makura §44f), the double yakuman
+(``double_yakuman``: Makura §43 L352-356, seed 003 L559-560) and the yakuman that never
+combine (``lone_yakuman``: Makura 1.3 §43 L360, 1.5 L291-295). The same parameters and the
+same local yaku table drive the tile keyboard's evaluation (``scoring.tiles``), so the table
+and the keyboard cannot disagree.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 
 from scoring.engine import Ruleset
+from scoring.engine.local_yaku import LOCAL_YAKU
 from scoring.rulebook.yaku_labels import yaku_label
 
 # (id, han closed, han open; None: closed only). The standard table.
@@ -79,18 +82,6 @@ _DOUBLE_FORMS = {
     "daisuushii": "daisuushi",
 }
 
-# The local yaku: (han closed, han open; 0 = yakuman).
-_LOCAL: dict[str, tuple[int, int | None]] = {
-    "daisharin": (0, None),
-    "shousharin": (6, None),
-    "sanpuu": (2, 2),
-    "north_yakuhai": (1, 1),
-    "manzu_honitsu": (0, 0),
-    "suurenkou": (0, 0),
-    "sanrenkou": (2, 2),
-    "shiisanputa": (0, None),
-}
-
 # Rows of the table that are not one yaku id of the shared labels (scoring.rulebook.yaku_labels).
 _NAMES = {
     "nagashi_mangan": "Nagashi mangan",
@@ -148,9 +139,9 @@ def yaku_table(rs: Ruleset) -> YakuTable:
         if yaku == "daburu_riichi" and rs.open_riichi:
             both = 3 if rs.riichi_kinds_combine else 2
             common.append(YakuRow(yaku_label("daburu_open_riichi"), str(both), "—"))
-    for yaku, (closed, opened) in _LOCAL.items():
-        if yaku in rs.local_yaku and closed:
-            common.append(YakuRow(_name(yaku), _han(closed), _han(opened)))
+    for local in LOCAL_YAKU.values():
+        if local.id in rs.local_yaku and not local.yakuman:
+            common.append(YakuRow(_name(local.id), _han(local.han_closed), _han(local.han_open)))
     if rs.renhou == "6han":
         common.append(YakuRow(yaku_label("renhou"), "6", "—"))
     if rs.nagashi == "mangan":
@@ -172,12 +163,11 @@ def yaku_table(rs: Ruleset) -> YakuTable:
         yakuman.append(YakuRow(yaku_label("renhou_yakuman"), yakuman_word, "—", note))
     if rs.paarenchan:
         yakuman.append(YakuRow(yaku_label("paarenchan"), yakuman_word, yakuman_word))
-    for yaku, (closed, opened) in _LOCAL.items():
-        if yaku in rs.local_yaku and not closed:
-            note = lone_note if yaku in rs.lone_yakuman else ""
-            yakuman.append(
-                YakuRow(_name(yaku), yakuman_word, "—" if opened is None else yakuman_word, note)
-            )
+    for local in LOCAL_YAKU.values():
+        if local.id in rs.local_yaku and local.yakuman:
+            note = lone_note if local.id in rs.lone_yakuman else ""
+            open_word = "—" if local.han_open is None else yakuman_word
+            yakuman.append(YakuRow(_name(local.id), yakuman_word, open_word, note))
     for form, yaku in _DOUBLE_FORMS.items():
         if form in rs.double_yakuman and form != "daisuushii":
             yakuman.append(YakuRow(_name(yaku), double_word, "—"))

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scoring.engine import Ruleset
+from scoring.engine.local_yaku import LOCAL_YAKU
 
 MELD_KINDS = ("chi", "pon", "kan", "ankan")
 WINDS = "ESWN"
@@ -127,3 +128,11 @@ class RawValue:
     yakuman_names: frozenset[str]
     fu: int
     fu_details: tuple[tuple[str, int], ...]
+
+
+def local_yaku(name: str, tiles: HandTiles) -> Yaku:
+    """The local yaku ``name`` of a hand of ``tiles``, with its han in the engine's table
+    (:data:`scoring.engine.local_yaku.LOCAL_YAKU`) as the hand is closed (closed kans
+    only) or open."""
+    closed = all(meld.kind == "ankan" for meld in tiles.melds)
+    return Yaku(name, LOCAL_YAKU[name].han(closed=closed))

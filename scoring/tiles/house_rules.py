@@ -10,8 +10,9 @@ Each adjustment is a ruleset parameter (``scoring/rulesets/*.toml``, docs/rules-
   and the yaku a chiitoitsu can have.
 - ``renhou``: ``6han`` (002 Y L143, S-20) makes the package's 5-han renhou worth 6.
 - ``local_yaku`` (004): ``north_yakuhai`` (L26, a north pung is a yakuhai for everyone),
-  ``sanpuu`` (L60, F-15: three different wind pungs, 2 han), ``shousharin`` (L59: any
-  honitsu chiitoitsu is 6 han, in place of the two); ``daisharin`` (L56) is the package's.
+  ``sanpuu`` (L60, F-15: three different wind pungs), ``shousharin`` (L59: any honitsu
+  chiitoitsu, in place of the two); ``daisharin`` (L56) is the package's. Their han are the
+  engine's local yaku table (:data:`scoring.engine.local_yaku.LOCAL_YAKU`).
 - ``atozuke`` false (003 L264–L292): every winning tile of the hand must give a yaku, and an
   open hand whose only yaku are yakuhai must have made its first call on one of them or hold
   one closed; otherwise the hand is refused. (A reading of the home rules' text: yaku that
@@ -23,7 +24,7 @@ Issue 20 (each a ruleset parameter; Tenhou's presets keep the package's reading)
 
 - yakuman as the seeds value them (:mod:`scoring.tiles.yakuman_rules`): double yakuman,
   yakuman that never combine, manzu honitsu and suurenkou (004 L54, L57), 13-futou;
-- ``sanrenkou`` (004 L61, 2 han): three pungs of one suit in a row, read as pungs where that
+- ``sanrenkou`` (004 L61): three pungs of one suit in a row, read as pungs where that
   pays more than the package's best reading;
 - a local yaku as a hand's only yaku (004 L26: an open hand with a north pung and nothing
   else): the package refuses a hand without its own yaku, so such a hand is read with a
@@ -47,7 +48,7 @@ from collections import Counter
 from scoring.engine import Ruleset
 
 from . import dora_rules, yakuman_rules
-from .hand import HandRefused, HandTiles, HandValue, RawValue, Situation, Yaku
+from .hand import HandRefused, HandTiles, HandValue, RawValue, Situation, Yaku, local_yaku
 from .package_reading import package_reading
 
 NORTH = 30
@@ -130,7 +131,7 @@ def _sanrenkou_reading(
     ruleset: Ruleset, tiles: HandTiles, situation: Situation, run: tuple[int, ...]
 ) -> RawValue | None:
     """The hand read with ``run`` (three types) held as pungs, plus sanrenkou (004 L61,
-    2 han open or closed, F-15); ``None`` where that reading is no hand or a yakuman."""
+    F-15; its han the local yaku table's); ``None`` where that reading is no hand or a yakuman."""
     called = {m.tiles[0] // 4 for m in tiles.melds if m.kind != "chi"}
     pungs = []
     for kind in run:
@@ -152,7 +153,7 @@ def _sanrenkou_reading(
         if sum(1 for k in closed if k != win_kind) + ankan < 3:
             yaku = [y for y in yaku if y.name != "sanankou"]
     position = next((i for i, y in enumerate(yaku) if y.name in DORA), len(yaku))
-    yaku.insert(position, Yaku("sanrenkou", 2))
+    yaku.insert(position, local_yaku("sanrenkou", tiles))
     return dataclasses.replace(raw, yaku=tuple(yaku))
 
 
@@ -165,7 +166,8 @@ def adjust(ruleset: Ruleset, tiles: HandTiles, situation: Situation, raw: RawVal
     list)."""
     if "daisharin" in ruleset.local_yaku and _seven_pairs_of_one_suit(ruleset, tiles):
         # 004 L56: any chinitsu chiitoitsu, whatever reading (ryanpeikou) pays more.
-        return RawValue((Yaku("daisharin", 13),), frozenset({"daisharin"}), 25, (("base", 25),))
+        daisharin = local_yaku("daisharin", tiles)
+        return RawValue((daisharin,), frozenset({"daisharin"}), 25, (("base", 25),))
     raw = yakuman_rules.apply(ruleset, tiles, raw)
     if raw.yakuman_names:
         return raw
@@ -190,13 +192,13 @@ def adjust(ruleset: Ruleset, tiles: HandTiles, situation: Situation, raw: RawVal
         yaku = [Yaku(y.name, 6) if y.name == "renhou" else y for y in yaku]
     pungs = _pung_types(tiles)
     if "north_yakuhai" in ruleset.local_yaku and NORTH in pungs:
-        yaku.append(Yaku("north_yakuhai", 1))
+        yaku.append(local_yaku("north_yakuhai", tiles))
     if "sanpuu" in ruleset.local_yaku and len(pungs & set(WIND_TYPES)) == 3:
-        yaku.append(Yaku("sanpuu", 2))
+        yaku.append(local_yaku("sanpuu", tiles))
     names = {y.name for y in yaku}
     if "shousharin" in ruleset.local_yaku and {"chiitoitsu", "honitsu"} <= names:
         yaku = [y for y in yaku if y.name not in ("chiitoitsu", "honitsu")]
-        yaku.insert(0, Yaku("shousharin", 6))
+        yaku.insert(0, local_yaku("shousharin", tiles))
     adjusted = dataclasses.replace(raw, yaku=tuple(yaku), fu=fu, fu_details=details)
     return dora_rules.recount(ruleset, tiles, adjusted)
 
@@ -304,7 +306,8 @@ def chiitoitsu_with_four(
         yaku.append(Yaku("honroto", 2))
     if len(suits) == 1 and not honours:
         if "daisharin" in ruleset.local_yaku:
-            return RawValue((Yaku("daisharin", 13),), frozenset({"daisharin"}), 25, (("base", 25),))
+            daisharin = local_yaku("daisharin", tiles)
+            return RawValue((daisharin,), frozenset({"daisharin"}), 25, (("base", 25),))
         yaku.append(Yaku("chinitsu", 6))
     elif len(suits) == 1:
         yaku.append(Yaku("honitsu", 3))

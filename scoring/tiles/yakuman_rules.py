@@ -23,9 +23,10 @@ from __future__ import annotations
 from collections import Counter
 
 from scoring.engine import Ruleset
+from scoring.engine.local_yaku import YAKUMAN_HAN
 
 from .dora_rules import all_tiles
-from .hand import HandTiles, RawValue, Situation, Yaku
+from .hand import HandTiles, RawValue, Situation, Yaku, local_yaku
 
 # The package's ids of the hands a ruleset may count double.
 DOUBLE_NAMES = {
@@ -40,7 +41,6 @@ LONE_NAMES = {
     "renhou": ("renhou_yakuman", "renhou"),
     "shiisanputa": ("shiisanputa",),
 }
-YAKUMAN_HAN = 13
 
 
 def local_yakuman(ruleset: Ruleset, tiles: HandTiles) -> tuple[Yaku, ...]:
@@ -53,9 +53,9 @@ def local_yakuman(ruleset: Ruleset, tiles: HandTiles) -> tuple[Yaku, ...]:
         and all(k < 9 or k >= 27 for k in kinds)
         and any(k >= 27 for k in kinds)
     ):
-        found.append(Yaku("manzu_honitsu", YAKUMAN_HAN))
+        found.append(local_yaku("manzu_honitsu", tiles))
     if "suurenkou" in ruleset.local_yaku and longest_pung_run(tiles) >= 4:
-        found.append(Yaku("suurenkou", YAKUMAN_HAN))
+        found.append(local_yaku("suurenkou", tiles))
     return tuple(found)
 
 
@@ -147,7 +147,7 @@ def shiisanputa(ruleset: Ruleset, tiles: HandTiles, situation: Situation) -> Raw
         numbers = sorted(k for k in counts if k // 9 == suit)
         if any(b - a <= 2 for a, b in zip(numbers, numbers[1:], strict=False)):
             return None
-    return RawValue((Yaku("shiisanputa", YAKUMAN_HAN),), frozenset({"shiisanputa"}), 0, ())
+    return RawValue((local_yaku("shiisanputa", tiles),), frozenset({"shiisanputa"}), 0, ())
 
 
 def apply(ruleset: Ruleset, tiles: HandTiles, raw: RawValue) -> RawValue:
