@@ -98,6 +98,8 @@ def _local_yaku(value: object) -> str:
 
 
 def _local_yaku_and_han(yaku: str) -> str:
+    if yaku in LOCAL_YAKU_PHRASES:
+        return str(LOCAL_YAKU_PHRASES[yaku])
     local = LOCAL_YAKU.get(yaku)
     if local is None:
         return yaku
@@ -195,6 +197,10 @@ KIRIAGE = {
 }
 SANMA_TSUMO = {"tsumo_loss": _("tsumo loss (the absent seat's share is not paid)")}
 RENHOU = {"none": _("not a yaku"), "yakuman": _("yakuman"), "6han": _("6 han")}
+# A local rule the sheet says in words rather than as a yaku and its han: a north that is a
+# yakuhai is worth what any yakuhai is (FUJI, seed 004 L26), and the point is that it is one
+# for every seat, not only the north seat.
+LOCAL_YAKU_PHRASES = {"north_yakuhai": _("north a yakuhai for everyone")}
 DOUBLE_YAKUMAN = {
     "kokushi_13_sided": _("kokushi with a 13-sided wait"),
     "suuankou_tanki": _("suuankou tanki"),
