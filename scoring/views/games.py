@@ -38,7 +38,7 @@ from scoring.views.access import (
 from scoring.views.confirmations import awaiting_viewer
 from scoring.views.display import (
     Cell,
-    TableView,
+    TableScores,
     game_ruleset_title,
     sign_class,
 )
@@ -69,7 +69,7 @@ class GameCard:
     ruleset_name: str
     table_name: str
     venue: str
-    table: TableView | None
+    table: TableScores | None
     players: list[PlayerLine]
     awaiting: bool = False
     confirmed_by: tuple[str, ...] = ()
@@ -98,7 +98,7 @@ class GameCard:
             ),
             table_name=hanchan.table_name,
             venue=hanchan.venue,
-            table=TableView.of(hanchan.state["table"], names) if in_play else None,
+            table=TableScores.of(hanchan.state["table"], names) if in_play else None,
             players=[] if in_play else players,
             awaiting=awaiting,
             confirmed_by=_confirmed_by(hanchan, seats) if awaiting else (),

@@ -43,7 +43,7 @@ from scoring.views.display import (
     EndRow,
     HandRow,
     Preview,
-    TableView,
+    TableScores,
     ended_by_label,
     game_ruleset_title,
     hand_extras,
@@ -187,7 +187,7 @@ def status_region(
             ),
         )
     return {
-        "table": TableView.of(table, page.names),
+        "table": TableScores.of(table, page.names),
         "finished": finished,
         "end_rows": end_rows(page.seats) if finished else [],
         "has_chips": finished and any(seat.chips is not None for seat in page.seats),
