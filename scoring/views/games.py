@@ -25,6 +25,7 @@ from scoring.ledger import (
     hanchan_start,
     hanchan_void,
     hand_undo_last,
+    is_finished_waiting,
 )
 from scoring.models import Hanchan, Seat
 from scoring.rulebook.choices import game_ruleset_choices
@@ -81,7 +82,7 @@ class GameCard:
         seats = seats_of(hanchan)
         names = [seat.member.display_name for seat in seats]
         in_play = hanchan.status == Hanchan.Status.IN_PLAY
-        awaiting = awaiting_confirmation(hanchan)
+        awaiting = is_finished_waiting(hanchan)
         players = [
             PlayerLine(
                 seat.member.display_name,
@@ -110,11 +111,6 @@ def _confirmed_by(hanchan: Hanchan, seats: list[Seat]) -> tuple[str, ...]:
     """Names of the seated players who confirmed the current version (prefetched)."""
     members = {c.member_id for c in hanchan.confirmations.all() if c.version == hanchan.version}
     return tuple(seat.member.display_name for seat in seats if seat.member_id in members)
-
-
-def awaiting_confirmation(hanchan: Hanchan) -> bool:
-    """A finished game whose current result does not count yet."""
-    return hanchan.status == Hanchan.Status.FINISHED and hanchan.counted_version != hanchan.version
 
 
 @require_safe
