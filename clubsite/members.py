@@ -15,7 +15,7 @@ from __future__ import annotations
 import secrets
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from clubsite.models import Member
@@ -72,7 +72,7 @@ def member_create(
 
 def member_profile_create(
     *,
-    user: AbstractBaseUser,
+    user: User,
     display_name: str,
     furigana: str = "",
     phone: str = "",

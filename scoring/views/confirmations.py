@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clubsite.models import Member
-from clubsite.permissions import is_steward
+from clubsite.permissions import may_keep_every_game
 from scoring.entry.game_forms import GameVersionForm
 from scoring.ledger import (
     LedgerError,
@@ -48,7 +48,7 @@ def awaiting_viewer(request: HttpRequest) -> list[Hanchan]:
         )
         .order_by("-played_on", "-pk")
     )
-    steward = is_steward(request.user)
+    steward = may_keep_every_game(request.user)
     member = Member.for_user(request.user)
     if not steward:
         if member is None:
@@ -79,7 +79,7 @@ def game_confirm(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             expected_version=form.cleaned_data["version"],
             user_id=request.user.pk or 0,
             by=acting_member(request, hanchan),
-            steward=is_steward(request.user),
+            steward=may_keep_every_game(request.user),
         )
     except StaleHanchan as stale:
         return render_table(
