@@ -2,8 +2,9 @@
 
 A member is a Django ``User`` (the login; ``is_staff`` for a steward) and its
 :class:`clubsite.models.Member` profile. Whoever adds one, the steward's desk, the admin's
-member page, ``manage.py create_member``, the demo club or an online import that meets a
-player no member is, writes them here, so a member is made the same way everywhere.
+member page, ``manage.py create_member``, the demo club, a seeded history or an online
+import that meets a player no member is, writes them here, so a member is made the same way
+everywhere.
 
 The callers check what people typed before (the desk's form, the command's ``full_clean``,
 the admin's model form); these functions write, and the database's unique keys refuse a
@@ -13,6 +14,8 @@ login or display name taken meanwhile (``IntegrityError``; nothing is written th
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
@@ -90,6 +93,36 @@ def member_profile_create(
         furigana=furigana,
         phone=phone,
         women_division=women_division,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class NewMember:
+    """A member for :func:`members_create_many`: a login name and the profile's names."""
+
+    username: str
+    display_name: str
+    furigana: str = ""
+
+
+@transaction.atomic
+def members_create_many(*, new: Sequence[NewMember]) -> list[Member]:
+    """Create many members at once, as a seeded history of the club needs hundreds: logins
+    without a usable password and their profiles, in two statements, in the order given.
+
+    The logins are written as given (no normalization): the caller makes the names.
+
+    Raises:
+        IntegrityError: a login or display name is taken; nothing is written.
+    """
+    user_model = get_user_model()
+    users = [user_model(username=one.username) for one in new]
+    for user in users:
+        user.set_unusable_password()
+    users = user_model.objects.bulk_create(users)
+    return Member.objects.bulk_create(
+        Member(user=user, display_name=one.display_name, furigana=one.furigana)
+        for user, one in zip(users, new, strict=True)
     )
 
 

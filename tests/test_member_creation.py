@@ -12,7 +12,13 @@ from django.db import IntegrityError
 from django.test import Client
 from django.urls import reverse
 
-from clubsite.members import imported_member_create, member_create, member_profile_create
+from clubsite.members import (
+    NewMember,
+    imported_member_create,
+    member_create,
+    member_profile_create,
+    members_create_many,
+)
 from clubsite.models import Member, OnlineName
 
 
@@ -81,6 +87,38 @@ def test_it_gives_an_imported_player_a_login_nobody_logs_in_with(db: None) -> No
         assert not member.user.is_staff
     assert first.user.username != second.user.username
     assert [first.display_name, second.display_name] == ["NoName (2)", "傍若無人51"]
+
+
+def test_it_creates_many_members_at_once_in_order(db: None) -> None:
+    created = members_create_many(
+        new=[
+            NewMember(
+                username="history-1-0001", display_name="佐藤 一郎", furigana="さとう いちろう"
+            ),
+            NewMember(username="history-1-0002", display_name="鈴木 花子"),
+        ]
+    )
+
+    assert [m.display_name for m in created] == ["佐藤 一郎", "鈴木 花子"]
+    stored = list(Member.objects.select_related("user").order_by("pk"))
+    assert [(m.user.username, m.display_name, m.furigana) for m in stored] == [
+        ("history-1-0001", "佐藤 一郎", "さとう いちろう"),
+        ("history-1-0002", "鈴木 花子", ""),
+    ]
+    assert not any(m.user.has_usable_password() or m.user.is_staff for m in stored)
+
+
+def test_it_creates_none_of_many_when_one_name_is_taken(member: Member) -> None:
+    with pytest.raises(IntegrityError):
+        members_create_many(
+            new=[
+                NewMember(username="history-1-0001", display_name="Fresh"),
+                NewMember(username="history-1-0002", display_name="Aoki"),
+            ]
+        )
+
+    assert list(Member.objects.values_list("display_name", flat=True)) == ["Aoki"]
+    assert not User.objects.filter(username__startswith="history-").exists()
 
 
 def test_the_desk_adds_a_member_through_the_service(staff_member: Member) -> None:
