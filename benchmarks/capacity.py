@@ -274,17 +274,17 @@ def _backends() -> list[int]:
 def _seat_tables(count: int) -> list[tuple[list[Any], list[str]]]:
     """``count`` tables of four new members, each with a logged-in session: [(members,
     session keys)]."""
-    from django.contrib.auth import get_user_model
     from django.contrib.sessions.backends.db import SessionStore
 
-    from clubsite.models import Member
+    from clubsite.members import member_create
 
     tables = []
     for table in range(count):
         members, sessions = [], []
         for seat in range(PHONES_PER_TABLE):
-            user = get_user_model().objects.create_user(f"c{table}-{seat}")
-            members.append(Member.objects.create(user=user, display_name=f"C{table}-{seat}"))
+            member = member_create(username=f"c{table}-{seat}", display_name=f"C{table}-{seat}")
+            members.append(member)
+            user = member.user
             session = SessionStore()
             session["_auth_user_id"] = str(user.pk)
             session["_auth_user_backend"] = "clubsite.auth_backends.MemberModelBackend"

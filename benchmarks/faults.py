@@ -558,17 +558,16 @@ def _fault(kind: str, arbiter: int, port: int, venue: Venue, length: float) -> l
 
 def _members() -> list[list[tuple[Any, str]]]:
     """Per table, four members with a logged-in session each: [[(member, session key)]]."""
-    from django.contrib.auth import get_user_model
     from django.contrib.sessions.backends.db import SessionStore
 
-    from clubsite.models import Member
+    from clubsite.members import member_create
 
     tables = []
     for table in range(TABLES):
         seats = []
         for seat in range(PHONES_PER_TABLE):
-            user = get_user_model().objects.create_user(f"f{table}-{seat}")
-            member = Member.objects.create(user=user, display_name=f"F{table}-{seat}")
+            member = member_create(username=f"f{table}-{seat}", display_name=f"F{table}-{seat}")
+            user = member.user
             session = SessionStore()
             session["_auth_user_id"] = str(user.pk)
             session["_auth_user_backend"] = "clubsite.auth_backends.MemberModelBackend"

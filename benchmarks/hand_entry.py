@@ -61,11 +61,10 @@ def _setup_club() -> list[tuple[int, str]]:
     """Members, one game per client, and a session per client: [(game id, session key)]."""
     import datetime
 
-    from django.contrib.auth import get_user_model
     from django.contrib.sessions.backends.db import SessionStore
     from django.core.management import call_command
 
-    from clubsite.models import Member
+    from clubsite.members import member_create
     from scoring.ledger import hanchan_start
 
     call_command("migrate", verbosity=0)
@@ -75,8 +74,9 @@ def _setup_club() -> list[tuple[int, str]]:
     for table in range(CLIENTS):
         members = []
         for seat in range(4):
-            user = get_user_model().objects.create_user(f"p{table}-{seat}")
-            members.append(Member.objects.create(user=user, display_name=f"P{table}-{seat}"))
+            members.append(
+                member_create(username=f"p{table}-{seat}", display_name=f"P{table}-{seat}")
+            )
         game = hanchan_start(
             ruleset_id="makura-1.5",
             members=members,

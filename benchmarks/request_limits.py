@@ -220,15 +220,14 @@ def _setup() -> tuple[str, int, list[str]]:
     from django.contrib.sessions.backends.db import SessionStore
     from django.core.management import call_command
 
-    from clubsite.models import Member
+    from clubsite.members import member_create
     from scoring.ledger import hanchan_start
 
     call_command("migrate", verbosity=0)
     call_command("collectstatic", interactive=False, verbosity=0)
     members = []
     for seat in range(4):
-        user = get_user_model().objects.create_user(f"l{seat}")
-        members.append(Member.objects.create(user=user, display_name=f"L{seat}"))
+        members.append(member_create(username=f"l{seat}", display_name=f"L{seat}"))
     game = hanchan_start(
         ruleset_id="makura-1.5", members=members, played_on=datetime.date(2026, 11, 22)
     )

@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy as _
 from django_tasks_db.admin import DBTaskResultAdmin
 from django_tasks_db.models import DBTaskResult
 
+from clubsite.members import member_profile_create
 from clubsite.models import Member, OnlineName
 
 admin.site.site_header = _("Mahjong club: admin")
@@ -62,6 +63,23 @@ class MemberAdmin(admin.ModelAdmin):
         if db_field.name == "user" and formfield is not None:
             formfield.label = _("Login")
         return formfield
+
+    def save_model(self, request: HttpRequest, obj: Member, form: Any, change: bool) -> None:
+        """A new profile (for a login made on the user page) is written by the one
+        member-creation service, as the desk's members are; a change is saved as usual."""
+        if change:
+            super().save_model(request, obj, form, change)
+            return
+        created = member_profile_create(
+            user=obj.user,
+            display_name=obj.display_name,
+            furigana=obj.furigana,
+            phone=obj.phone,
+            women_division=obj.women_division,
+        )
+        # The admin goes on with this object: its online names' inline and its log entry.
+        obj.pk = created.pk
+        obj.refresh_from_db()
 
 
 admin.site.unregister(DBTaskResult)

@@ -1,8 +1,10 @@
 """What every page's header needs to know about who is looking at it."""
 
+from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest
 from django.utils.functional import SimpleLazyObject
 
+from clubsite import permissions
 from clubsite.models import Member
 
 
@@ -11,3 +13,14 @@ def current_member(request: HttpRequest) -> dict[str, object]:
     account without a profile). No query: the login backend loads the profile with the user
     (clubsite/auth_backends.py; a session from before it reads it here, lazily)."""
     return {"current_member": SimpleLazyObject(lambda: Member.for_user(request.user))}
+
+
+def steward_rights(request: HttpRequest) -> dict[str, object]:
+    """``rights``: what the page may offer the viewer beyond a member's
+    (:func:`clubsite.permissions.steward_rights`: ``rights.desk``, ``rights.manners``, ...).
+    Templates ask it, never ``user.is_staff``. No query."""
+    return {
+        "rights": SimpleLazyObject(
+            lambda: permissions.steward_rights(getattr(request, "user", None) or AnonymousUser())
+        )
+    }

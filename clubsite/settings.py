@@ -121,6 +121,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "clubsite.context_processors.current_member",
+                "clubsite.context_processors.steward_rights",
             ],
         },
     },

@@ -14,7 +14,6 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass
 
-from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.tasks import TaskResultStatus
@@ -22,7 +21,7 @@ from django.utils.translation import gettext_lazy as _
 from django_tasks_db.models import DBTaskResult, get_date_max
 
 from clubsite.mail import resend_email
-from clubsite.permissions import is_steward
+from clubsite.permissions import task_queue_steward
 from clubsite.task_retries import MAX_ATTEMPTS
 from clubsite.worker_health import heartbeat, uses_worker, worker_state
 
@@ -82,8 +81,7 @@ def task_queue_page(request: HttpRequest) -> HttpResponse:
     Raises:
         PermissionDenied: not a steward.
     """
-    if not is_steward(request.user):
-        raise PermissionDenied(_("Only stewards may see the task queue."))
+    task_queue_steward(request)
     context: dict[str, object] = {"uses_worker": uses_worker(), "max_attempts": MAX_ATTEMPTS}
     if uses_worker():
         tasks = DBTaskResult.objects.exclude(task_path=heartbeat.module_path)

@@ -21,7 +21,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from clubsite.models import Member
-from clubsite.permissions import is_steward
+from clubsite.permissions import may_act_for_coordinators, may_see_every_phone
 from meetings.display import (
     GameResult,
     format_day,
@@ -265,13 +265,15 @@ class Meetup(models.Model):
 
     def can_manage(self, viewer: Viewer) -> bool:
         """The coordinator, or a steward acting for them."""
-        return self.is_coordinated_by(viewer) or is_steward(viewer)
+        return self.is_coordinated_by(viewer) or may_act_for_coordinators(viewer)
 
     def phones_visible_to(self, viewer: Viewer) -> bool:
         """Whether this meetup's pages may show its applicants' phone numbers to ``viewer``:
         stewards always, the coordinator while the meetup is being arranged. Each number is
         also checked with :func:`phone_visible_to`."""
-        return is_steward(viewer) or (self.state in ARRANGING and self.is_coordinated_by(viewer))
+        return may_act_for_coordinators(viewer) or (
+            self.state in ARRANGING and self.is_coordinated_by(viewer)
+        )
 
     def refusal(self, action: Action, viewer: Viewer) -> Refusal | None:
         """Why ``viewer`` may not take ``action`` now, or None if they may (the table of
@@ -364,7 +366,7 @@ def phone_visible_to(member: Member, viewer: Viewer) -> bool:
     Nobody else, not even other members of the same meetup."""
     if not viewer.is_authenticated:
         return False
-    if is_steward(viewer):
+    if may_see_every_phone(viewer):
         return True
     return (
         Meetup.objects.being_arranged()

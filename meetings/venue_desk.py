@@ -14,8 +14,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from clubsite.desk.access import steward_user
 from clubsite.desk.members import one_line
+from clubsite.permissions import desk_steward
 from meetings.models import Venue
 
 
@@ -60,7 +60,7 @@ def _venue_form(request: HttpRequest, venue: Venue | None) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def venue_new(request: HttpRequest) -> HttpResponse:
     """``/meetups/venues/new/``: add a venue (stewards only, 403 for anyone else)."""
-    steward_user(request)
+    desk_steward(request)
     return _venue_form(request, None)
 
 
@@ -68,5 +68,5 @@ def venue_new(request: HttpRequest) -> HttpResponse:
 def venue_edit(request: HttpRequest, pk: int) -> HttpResponse:
     """``/meetups/venues/<pk>/edit/``: edit a venue (stewards only); its meetups show the new
     details."""
-    steward_user(request)
+    desk_steward(request)
     return _venue_form(request, get_object_or_404(Venue, pk=pk))

@@ -28,7 +28,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from clubsite.htmx import wants_fragment
 from clubsite.models import Member
-from clubsite.permissions import is_steward
+from clubsite.permissions import may_use_desk
 from meetings import forms, services
 from meetings.ical import calendar_of
 from meetings.models import (
@@ -439,7 +439,7 @@ def venue_list(request: HttpRequest) -> HttpResponse:
     context = {
         "venues": Venue.objects.all(),
         # The steward's desk edits venues (meetings.venue_desk), as it does members.
-        "can_edit": is_steward(request.user),
+        "can_edit": may_use_desk(request.user),
     }
     return render(request, "meetings/venues.html", context)
 

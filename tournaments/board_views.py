@@ -22,7 +22,7 @@ from clubsite.htmx import wants_fragment
 from scoring.ledger import is_settled, is_waiting
 from scoring.models import Hanchan
 from tournaments.clock_display import round_clock_context
-from tournaments.display import EventView, RoundView, TableView, event_view, phase_label
+from tournaments.display import EventView, RoundTable, RoundView, event_view, phase_label
 from tournaments.models import Event, Round
 
 BOARD_POLL_SECONDS = 20
@@ -35,11 +35,11 @@ class BoardTable:
     started), ``"playing"``, ``"time_up"`` (time called: the hand in play is the last),
     ``"waiting"`` (a result waiting for confirmation), ``"confirmed"`` or ``"voided"``."""
 
-    table: TableView
+    table: RoundTable
     state: str
 
 
-def board_state(table: TableView) -> str:
+def board_state(table: RoundTable) -> str:
     """The table's state on the board, from its game as the ledger counts it."""
     hanchan = table.hanchan
     if hanchan is None:

@@ -32,7 +32,7 @@ WIND_NAMES: tuple[Promise, ...] = (
 
 
 @dataclass(frozen=True, slots=True)
-class SeatView:
+class RoundSeat:
     """One seat of a table: ``wind`` name, the participant's ``number`` and ``name``, and
     their ``points`` in the table's game once it is finished."""
 
@@ -46,13 +46,13 @@ class SeatView:
 
 
 @dataclass(frozen=True, slots=True)
-class TableView:
+class RoundTable:
     """A table of a round: its ``number`` (from 1), ``seats`` in order East, South, West,
     North, and once the round started its ``hanchan`` (``None`` before). ``confirmation``:
     where the game's result stands with confirmation while it waits (issue 19 item 2)."""
 
     number: int
-    seats: tuple[SeatView, ...]
+    seats: tuple[RoundSeat, ...]
     hanchan: Hanchan | None
     confirmation: ConfirmationState | None = None
 
@@ -83,7 +83,7 @@ class RoundView:
 
     round: Round
     phase: Phase
-    tables: tuple[TableView, ...]
+    tables: tuple[RoundTable, ...]
 
     @property
     def number(self) -> int:
@@ -147,11 +147,11 @@ class MyTable:
     others at the table in seat order."""
 
     round: RoundView
-    table: TableView
-    seat: SeatView
+    table: RoundTable
+    seat: RoundSeat
 
     @property
-    def others(self) -> tuple[SeatView, ...]:
+    def others(self) -> tuple[RoundSeat, ...]:
         return tuple(s for s in self.table.seats if s.number != self.seat.number)
 
 
@@ -272,7 +272,7 @@ def event_view(event: Event) -> EventView:
                 if points is not None:
                     results.setdefault(number, {})[rnd.number] = points
                 seats.append(
-                    SeatView(
+                    RoundSeat(
                         WIND_NAMES[wind],
                         number,
                         participant.member.display_name,
@@ -283,7 +283,7 @@ def event_view(event: Event) -> EventView:
                     )
                 )
             table_views.append(
-                TableView(
+                RoundTable(
                     index,
                     tuple(seats),
                     hanchan,

@@ -31,7 +31,7 @@ from icalendar import Event as CalendarEvent
 
 from clubsite.formatting import MINUS, settlement_points
 from clubsite.models import Member
-from clubsite.permissions import is_steward
+from clubsite.permissions import may_run_tournaments
 from clubsite.spreadsheet import safe_cell
 from scoring.rulebook.choices import ruleset_choices
 from scoring.rulebook.names import ruleset_label
@@ -49,7 +49,7 @@ def steward_only[**P](view: View[P]) -> View[P]:
 
     @wraps(view)
     def wrapper(request: HttpRequest, *args: P.args, **kwargs: P.kwargs) -> HttpResponse:
-        if not is_steward(request.user):
+        if not may_run_tournaments(request.user):
             return HttpResponseForbidden(gettext("Only a steward runs tournaments."))
         return view(request, *args, **kwargs)
 
@@ -68,7 +68,7 @@ def event_list(request: HttpRequest) -> HttpResponse:
             "coming": [e for e in events if e.status == Event.Status.OPEN],
             "finished": [e for e in events if e.status == Event.Status.FINISHED],
             "cancelled": [e for e in events if e.status == Event.Status.CANCELLED],
-            "steward": is_steward(request.user),
+            "steward": may_run_tournaments(request.user),
             "year": club_today().year,
         },
     )
@@ -122,7 +122,7 @@ def event_page(
     """The event page, with ``error`` (a refused step) shown at the top."""
     view = event_view(event)
     member = Member.for_user(request.user)
-    steward = is_steward(request.user)
+    steward = may_run_tournaments(request.user)
     context: dict[str, Any] = {
         "event": event,
         "ruleset_name": ruleset_label(event.ruleset_id),

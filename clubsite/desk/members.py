@@ -32,6 +32,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from clubsite.desk.welcome import send_welcome_email
+from clubsite.members import member_create
 from clubsite.models import Member
 from clubsite.names import NAME_LIMIT, clean_display_name
 
@@ -157,17 +158,18 @@ class MemberForm(forms.Form):
 @transaction.atomic
 def member_add(*, data: dict[str, Any], language: str) -> Member:
     """Write a new member from :class:`MemberForm`'s ``cleaned_data``: the ``User`` (no
-    usable password yet) and its ``Member`` in one transaction, then, once committed, enqueue
+    usable password yet) and its ``Member`` in one transaction
+    (:func:`clubsite.members.member_create`), then, once committed, enqueue
     the welcome e-mail in ``language`` (:func:`clubsite.desk.welcome.send_welcome_email`).
 
     Raises ``IntegrityError`` when another request took the name, login or address between
     the form's check and the write; nothing is written then.
     """
-    user = get_user_model().objects.create_user(
-        username=data["username"], email=data["email"], password=None, is_staff=data["steward"]
-    )
-    member = Member.objects.create(
-        user=user,
+    member = member_create(
+        username=data["username"],
+        email=data["email"],
+        password=None,
+        steward=data["steward"],
         display_name=data["display_name"],
         furigana=data["furigana"],
         phone=data["phone"],

@@ -16,7 +16,6 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from clubsite.desk.access import steward_user
 from clubsite.desk.members import (
     DeskError,
     MemberForm,
@@ -31,6 +30,7 @@ from clubsite.desk.members import (
 from clubsite.desk.welcome import send_welcome_email
 from clubsite.models import Member, OnlineName
 from clubsite.online_names import OnlineNameForm
+from clubsite.permissions import desk_steward
 
 
 def _statuses() -> list[tuple[str, str]]:
@@ -48,7 +48,7 @@ def _taken_again(form: MemberForm) -> None:
 def member_list(request: HttpRequest) -> HttpResponse:
     """``/desk/members/?q=<text>&status=active|inactive|all``: the members in reading order,
     each with their login state (deactivated, locked out)."""
-    steward_user(request)
+    desk_steward(request)
     query = request.GET.get("q", "")
     status = request.GET.get("status", "active")
     statuses = _statuses()
@@ -73,7 +73,7 @@ def member_list(request: HttpRequest) -> HttpResponse:
 def member_new(request: HttpRequest) -> HttpResponse:
     """``/desk/members/new/``: add a member in one step; the welcome e-mail goes out once the
     member is written."""
-    steward_user(request)
+    desk_steward(request)
     form = MemberForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -121,7 +121,7 @@ def _member(pk: int) -> Member:
 @require_http_methods(["GET", "POST"])
 def member_edit(request: HttpRequest, pk: int) -> HttpResponse:
     """``/desk/members/<pk>/``: a member's details, their login state and online names."""
-    steward = steward_user(request)
+    steward = desk_steward(request)
     member = _member(pk)
     if request.method != "POST":
         return _member_page(request, member)
@@ -143,7 +143,7 @@ def member_edit(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def member_active(request: HttpRequest, pk: int) -> HttpResponse:
     """Deactivate (``active=0``) or reactivate (``active=1``) a member's login."""
-    steward = steward_user(request)
+    steward = desk_steward(request)
     member = _member(pk)
     active = request.POST.get("active") == "1"
     try:
@@ -164,7 +164,7 @@ def member_active(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def member_unlock(request: HttpRequest, pk: int) -> HttpResponse:
     """Lift the login lockout of a member: their failed logins are forgotten."""
-    steward_user(request)
+    desk_steward(request)
     member = _member(pk)
     lockout_lift(member=member)
     messages.success(
@@ -179,7 +179,7 @@ def member_unlock(request: HttpRequest, pk: int) -> HttpResponse:
 def member_welcome(request: HttpRequest, pk: int) -> HttpResponse:
     """Send the welcome e-mail with a new set-password link again (an expired link, a
     member who forgot before choosing a password)."""
-    steward_user(request)
+    desk_steward(request)
     member = _member(pk)
     if not member.user.email or not member.user.is_active:
         return _member_page(
@@ -199,7 +199,7 @@ def member_welcome(request: HttpRequest, pk: int) -> HttpResponse:
 def member_password(request: HttpRequest, pk: int) -> HttpResponse:
     """Set a member's password (Django's password rules), for a member without an e-mail
     address; the steward tells them in person."""
-    steward = steward_user(request)
+    steward = desk_steward(request)
     member = _member(pk)
     form = SetPasswordForm(member.user, request.POST)
     if not form.is_valid():
@@ -218,7 +218,7 @@ def member_password(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def member_online_name_add(request: HttpRequest, pk: int) -> HttpResponse:
     """Give a member an online name (the form of ``/members/online-names/``)."""
-    steward_user(request)
+    desk_steward(request)
     member = _member(pk)
     name_form = OnlineNameForm(request.POST)
     if name_form.is_valid():
@@ -240,7 +240,7 @@ def member_online_name_add(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def member_online_name_delete(request: HttpRequest, pk: int, name_pk: int) -> HttpResponse:
     """Remove one of a member's online names (404 for a name that is not theirs)."""
-    steward_user(request)
+    desk_steward(request)
     member = _member(pk)
     get_object_or_404(OnlineName, pk=name_pk, member=member).delete()
     messages.success(request, _("Online name removed."))

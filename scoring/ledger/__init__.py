@@ -18,8 +18,9 @@ contract checks it). What it offers:
 - **Loading a game** for a page: :func:`hanchan_with_seats` (one query).
 - **The one read of what counts**: :func:`counted_results`, :func:`counted_games`,
   :func:`counted_yaku`, :func:`settled`, :func:`is_settled`, :func:`is_waiting`,
-  :func:`waiting_states`, :func:`confirmation_state`, the signal :data:`games_counted`
-  (sent when what counts changes); the roll-ups' figures
+  :func:`is_finished_waiting`, :func:`waiting_games`, :func:`waiting_states`,
+  :func:`has_counted_version`, :func:`counts_current_version`, :func:`confirmation_state`,
+  the signal :data:`games_counted` (sent when what counts changes); the roll-ups' figures
   (:data:`TOTALS_AGGREGATES` and friends) for the standings.
 - **Export**: :func:`hanchan_record`.
 - **Soundness**: :func:`copied_key_disagreements` (the keys copied onto derived rows agree
@@ -43,6 +44,9 @@ from scoring.ledger.counts import (
     counted_games,
     counted_results,
     counted_yaku,
+    counts_current_version,
+    has_counted_version,
+    is_finished_waiting,
     is_settled,
     is_waiting,
     settled,
@@ -117,6 +121,7 @@ __all__ = [
     "counted_games",
     "counted_results",
     "counted_yaku",
+    "counts_current_version",
     "games_counted",
     "hand_correct",
     "hand_record",
@@ -129,11 +134,13 @@ __all__ = [
     "hanchan_start",
     "hanchan_void",
     "hanchan_with_seats",
+    "has_counted_version",
     "hanchans_import_bulk",
     "import_line_game",
     "import_logs",
     "import_verified",
     "one_refresh",
+    "is_finished_waiting",
     "is_settled",
     "is_waiting",
     "match_players",

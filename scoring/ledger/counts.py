@@ -59,13 +59,33 @@ def settled(prefix: str = "") -> Q:
     )
 
 
-def waiting_games() -> QuerySet[Hanchan]:
+def waiting_games(*, never_counted: bool = False) -> QuerySet[Hanchan]:
     """The games with a result waiting for confirmation: finished and not counted at their
-    current version, or a void of a counted game not yet confirmed (as :func:`is_waiting`)."""
+    current version, or a void of a counted game not yet confirmed (as :func:`is_waiting`).
+
+    ``never_counted``: only those no version of which was ever confirmed, whose result
+    counts nowhere yet (a correction waiting on a counted game is left out: its confirmed
+    result still counts)."""
     not_now = ~Q(counted_version=F("version")) | Q(counted_version__isnull=True)
-    return Hanchan.objects.filter(
+    games = Hanchan.objects.filter(
         Q(status=FINISHED) | Q(status=VOIDED, counted_version__isnull=False), not_now
     )
+    if never_counted:
+        games = games.filter(counted_version__isnull=True)
+    return games
+
+
+def has_counted_version(hanchan: Hanchan) -> bool:
+    """Whether a version of ``hanchan`` was confirmed: its confirmed result is in force (a
+    finished game's, while a later correction, undo or void waits) or its void was
+    confirmed. No query."""
+    return hanchan.counted_version is not None
+
+
+def counts_current_version(hanchan: Hanchan) -> bool:
+    """Whether ``hanchan``'s current version is the confirmed one: the game counts as it
+    stands (or, voided, its void was confirmed); nothing about it waits. No query."""
+    return hanchan.counted_version == hanchan.version
 
 
 def is_settled(hanchan: Hanchan) -> bool:
@@ -81,6 +101,13 @@ def is_waiting(hanchan: Hanchan) -> bool:
     """Whether ``hanchan`` has a result (a finish, a correction, a void of a counted game)
     that waits for confirmation. No query."""
     return hanchan.status in (FINISHED, VOIDED) and not is_settled(hanchan)
+
+
+def is_finished_waiting(hanchan: Hanchan) -> bool:
+    """Whether ``hanchan`` is finished and its current result does not count yet (its first
+    result or a correction waiting for confirmation). A void waiting for confirmation is
+    :func:`is_waiting` but not this. No query."""
+    return hanchan.status == FINISHED and not is_settled(hanchan)
 
 
 def waiting_states(

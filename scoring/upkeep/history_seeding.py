@@ -21,6 +21,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from clubsite.dates import club_today
+from clubsite.members import NewMember, members_create_many
 from clubsite.models import Member
 from scoring.ledger import GameToImport, hanchan_void, hanchans_import_bulk
 from scoring.models import RulesetVersion
@@ -187,15 +188,12 @@ def _make_members(
         user_model.objects.filter(username__startswith=prefix).values_list("username", flat=True)
     )
     numbers = (n for n in range(1, 10**6) if f"{prefix}{n:04d}" not in existing)
-    users = [user_model(username=f"{prefix}{next(numbers):04d}") for _ in chosen]
-    for user in users:
-        user.set_unusable_password()
-    with transaction.atomic():
-        users = user_model.objects.bulk_create(users)
-        created = Member.objects.bulk_create(
-            Member(user=user, display_name=name, furigana=kana)
-            for user, (name, kana) in zip(users, chosen, strict=True)
-        )
+    created = members_create_many(
+        new=[
+            NewMember(username=f"{prefix}{next(numbers):04d}", display_name=name, furigana=kana)
+            for name, kana in chosen
+        ]
+    )
     span = (last - first).days
     club = []
     for member in created:

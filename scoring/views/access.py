@@ -2,10 +2,12 @@
 item 1, as healthchecks' ``_get_check_for_user`` / ``_get_rw_check_for_user``).
 
 A view loads its game and authorizes the request in one call: :func:`hanchan_for_member`
-(every page is for members only, so any logged-in member may see a game) or
+(every page is for members only, so any logged-in member may see a game),
 :func:`hanchan_for_keeper` (the seated players and stewards may enter, correct, undo and
-void). Both load the game with its ruleset version, online origin and seated members in one
-query. Who confirms a result is the ledger's rule (``scoring.ledger.confirmation_state``).
+void) or :func:`hanchan_for_manners` (stewards note manners warnings). Each loads the game
+with its ruleset version, online origin and seated members in one query; a steward's part of
+each right is asked of :mod:`clubsite.permissions`. Who confirms a result is the ledger's
+rule (``scoring.ledger.confirmation_state``).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from django.http import Http404, HttpRequest
 from django.utils.translation import gettext as _
 
 from clubsite.models import Member
-from clubsite.permissions import is_steward
+from clubsite.permissions import may_keep_every_game, may_note_manners
 from scoring.ledger import hanchan_with_seats
 from scoring.models import Hanchan, Seat
 
@@ -50,6 +52,18 @@ def hanchan_for_keeper(request: HttpRequest, pk: int) -> Hanchan:
     return hanchan
 
 
+def hanchan_for_manners(request: HttpRequest, pk: int) -> Hanchan:
+    """The game ``pk`` for its manners warnings: only stewards note and read them.
+
+    Raises:
+        PermissionDenied: not a steward (asked first: anyone else learns nothing of the game).
+        Http404: there is no such game.
+    """
+    if not may_note_manners(request.user):
+        raise PermissionDenied(_("Only stewards note manners warnings."))
+    return hanchan_for_member(request, pk)
+
+
 def seats_of(hanchan: Hanchan) -> list[Seat]:
     """The game's seats in seat order (prefetched with the game)."""
     return sorted(hanchan.seats.all(), key=lambda seat: seat.index)
@@ -64,7 +78,7 @@ def may_keep_score(user: AbstractBaseUser | AnonymousUser, seats: Sequence[Seat]
     """Members seated at the game, and staff, may enter, correct, undo and void."""
     if not user.is_authenticated:
         return False
-    if is_steward(user):
+    if may_keep_every_game(user):
         return True
     return any(seat.member.user_id == user.pk for seat in seats)
 
@@ -84,6 +98,6 @@ def actor(request: HttpRequest, hanchan: Hanchan) -> dict[str, Any]:
     (a steward's authority: their change confirms the result) and ``user_id``."""
     return {
         "by": acting_member(request, hanchan),
-        "steward": is_steward(request.user),
+        "steward": may_keep_every_game(request.user),
         "user_id": request.user.pk,
     }

@@ -10,7 +10,12 @@ from datetime import datetime
 from django.utils.translation import gettext as _
 
 from clubsite.models import Member
-from scoring.ledger import ConfirmationState, confirmation_state
+from scoring.ledger import (
+    ConfirmationState,
+    confirmation_state,
+    counts_current_version,
+    has_counted_version,
+)
 from scoring.models import Hanchan, HandEntry, LedgerChange, Seat
 from scoring.standings.periods import club_today
 
@@ -56,14 +61,14 @@ def confirmation_panel(
     """The panel for ``hanchan`` (its ``seats`` in order, members loaded) as the viewer
     (login ``user_id``, a ``steward`` or not) sees it; ``None`` for a game in play that
     never counted (no query then)."""
-    if hanchan.status == Hanchan.Status.IN_PLAY and hanchan.counted_version is None:
+    if hanchan.status == Hanchan.Status.IN_PLAY and not has_counted_version(hanchan):
         return None
     names = {seat.member_id: seat.member.display_name for seat in seats}
     state = state_for(hanchan, seats)
     viewer = next((s.member_id for s in seats if s.member.user_id == user_id), None)
     if state.pending:
         kind = "awaiting"
-    elif hanchan.counted_version == hanchan.version:
+    elif counts_current_version(hanchan):
         kind = "counted"
     elif state.counted:
         kind = "changed"
@@ -76,7 +81,7 @@ def confirmation_panel(
         steward_only=STEWARD_ONLY_REASONS[state.why]() if state.why else "",
         can_confirm=state.may_confirm(viewer, steward),
         as_steward=steward and viewer not in state.waiting_for,
-        still_counts=state.counted and hanchan.counted_version != hanchan.version,
+        still_counts=state.counted and not counts_current_version(hanchan),
     )
 
 

@@ -6,15 +6,21 @@ confirmation (issue 9, item 1). The rules are the ledger's
 
 from __future__ import annotations
 
-from django.db.models import F, Prefetch, Q
+from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clubsite.models import Member
-from clubsite.permissions import is_steward
+from clubsite.permissions import may_keep_every_game
 from scoring.entry.game_forms import GameVersionForm
-from scoring.ledger import LedgerError, StaleHanchan, confirmation_state, hanchan_confirm
+from scoring.ledger import (
+    LedgerError,
+    StaleHanchan,
+    confirmation_state,
+    hanchan_confirm,
+    waiting_games,
+)
 from scoring.models import Hanchan, Seat
 from scoring.standings.periods import club_today
 from scoring.views.access import (
@@ -34,11 +40,7 @@ def awaiting_viewer(request: HttpRequest) -> list[Hanchan]:
     still wanted from them), or, for a steward, every game only a steward can confirm.
     Two queries."""
     pending = (
-        Hanchan.objects.exclude(counted_version=F("version"))
-        .filter(
-            Q(status=Hanchan.Status.FINISHED)
-            | Q(status=Hanchan.Status.VOIDED, counted_version__isnull=False)
-        )
+        waiting_games()
         .select_related("ruleset_version")
         .prefetch_related(
             Prefetch("seats", queryset=Seat.objects.select_related("member")),
@@ -46,7 +48,7 @@ def awaiting_viewer(request: HttpRequest) -> list[Hanchan]:
         )
         .order_by("-played_on", "-pk")
     )
-    steward = is_steward(request.user)
+    steward = may_keep_every_game(request.user)
     member = Member.for_user(request.user)
     if not steward:
         if member is None:
@@ -77,7 +79,7 @@ def game_confirm(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             expected_version=form.cleaned_data["version"],
             user_id=request.user.pk or 0,
             by=acting_member(request, hanchan),
-            steward=is_steward(request.user),
+            steward=may_keep_every_game(request.user),
         )
     except StaleHanchan as stale:
         return render_table(

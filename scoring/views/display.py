@@ -118,7 +118,9 @@ class Cell:
 
 
 @dataclass(frozen=True)
-class SeatView:
+class SeatScore:
+    """One seat of :class:`TableScores`: its name, score, wind and whether it deals."""
+
     index: int
     name: str
     score: str
@@ -127,7 +129,7 @@ class SeatView:
 
 
 @dataclass(frozen=True)
-class TableView:
+class TableScores:
     """The table before the next hand: round, honba, deposits and each seat's score."""
 
     round: str
@@ -135,10 +137,10 @@ class TableView:
     honba_count: int
     deposits: str
     deposits_points: int
-    seats: list[SeatView]
+    seats: list[SeatScore]
 
     @classmethod
-    def of(cls, table: Mapping[str, Any], names: Sequence[str]) -> TableView:
+    def of(cls, table: Mapping[str, Any], names: Sequence[str]) -> TableScores:
         n = len(names)
         dealer = table["dealer"]
         return cls(
@@ -148,7 +150,7 @@ class TableView:
             deposits=format_points(table["deposits"]),
             deposits_points=table["deposits"],
             seats=[
-                SeatView(
+                SeatScore(
                     index=seat,
                     name=names[seat],
                     score=format_points(table["scores"][seat]),

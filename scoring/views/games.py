@@ -25,6 +25,7 @@ from scoring.ledger import (
     hanchan_start,
     hanchan_void,
     hand_undo_last,
+    is_finished_waiting,
 )
 from scoring.models import Hanchan, Seat
 from scoring.rulebook.choices import game_ruleset_choices
@@ -38,7 +39,7 @@ from scoring.views.access import (
 from scoring.views.confirmations import awaiting_viewer
 from scoring.views.display import (
     Cell,
-    TableView,
+    TableScores,
     game_ruleset_title,
     sign_class,
 )
@@ -69,7 +70,7 @@ class GameCard:
     ruleset_name: str
     table_name: str
     venue: str
-    table: TableView | None
+    table: TableScores | None
     players: list[PlayerLine]
     awaiting: bool = False
     confirmed_by: tuple[str, ...] = ()
@@ -81,7 +82,7 @@ class GameCard:
         seats = seats_of(hanchan)
         names = [seat.member.display_name for seat in seats]
         in_play = hanchan.status == Hanchan.Status.IN_PLAY
-        awaiting = awaiting_confirmation(hanchan)
+        awaiting = is_finished_waiting(hanchan)
         players = [
             PlayerLine(
                 seat.member.display_name,
@@ -98,7 +99,7 @@ class GameCard:
             ),
             table_name=hanchan.table_name,
             venue=hanchan.venue,
-            table=TableView.of(hanchan.state["table"], names) if in_play else None,
+            table=TableScores.of(hanchan.state["table"], names) if in_play else None,
             players=[] if in_play else players,
             awaiting=awaiting,
             confirmed_by=_confirmed_by(hanchan, seats) if awaiting else (),
@@ -110,11 +111,6 @@ def _confirmed_by(hanchan: Hanchan, seats: list[Seat]) -> tuple[str, ...]:
     """Names of the seated players who confirmed the current version (prefetched)."""
     members = {c.member_id for c in hanchan.confirmations.all() if c.version == hanchan.version}
     return tuple(seat.member.display_name for seat in seats if seat.member_id in members)
-
-
-def awaiting_confirmation(hanchan: Hanchan) -> bool:
-    """A finished game whose current result does not count yet."""
-    return hanchan.status == Hanchan.Status.FINISHED and hanchan.counted_version != hanchan.version
 
 
 @require_safe

@@ -13,9 +13,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib import messages
 from django.http import Http404, HttpResponse, JsonResponse
-from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -42,7 +40,7 @@ from scoring.views.hand_forms import (
     table_before,
 )
 from scoring.views.previews import preview_correction, preview_next_hand
-from scoring.views.table import HtmxHttpRequest, render_table, wants_fragment
+from scoring.views.table import HtmxHttpRequest, render_table, table_changed, wants_fragment
 
 
 def _game_over(request: HtmxHttpRequest, hanchan: Hanchan) -> HttpResponse:
@@ -58,20 +56,6 @@ def _stale(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return render_table(request, hanchan, update_all=True, notice=str(StaleHanchan(hanchan)))
 
 
-def _saved(request: HtmxHttpRequest, pk: int, notice: str) -> HttpResponse:
-    """Post/redirect/get for a page; for htmx, a fresh form and the updated regions."""
-    if wants_fragment(request):
-        return render_table(
-            request,
-            hanchan_for_member(request, pk),
-            update_all=True,
-            notice=notice,
-            notice_is_success=True,
-        )
-    messages.success(request, notice)
-    return redirect("game_detail", pk)
-
-
 def _hand_saved(
     request: HtmxHttpRequest, hanchan: Hanchan, recorded: Recorded, notice: str
 ) -> HttpResponse:
@@ -79,10 +63,10 @@ def _hand_saved(
     new hand's row, from the game as the ledger left it (no second read of the game); a
     game that just ended, or a hand recorded before (a resent form), is read again."""
     if not wants_fragment(request) or not recorded.created:
-        return _saved(request, hanchan.pk, notice)
+        return table_changed(request, hanchan.pk, notice)
     written = recorded.entry.hanchan
     if written.status != Hanchan.Status.IN_PLAY:
-        return _saved(request, hanchan.pk, notice)
+        return table_changed(request, hanchan.pk, notice)
     for field in ("state", "version", "status", "ended_by", "finished_at"):
         setattr(hanchan, field, getattr(written, field))
     return render_table(
@@ -249,7 +233,7 @@ def hand_edit(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
         except LedgerError as error:
             form.add_record_error("" if error.later_hand else error.field, str(error))
         else:
-            return _saved(request, pk, _("Hand %(n)d corrected.") % {"n": number})
+            return table_changed(request, pk, _("Hand %(n)d corrected.") % {"n": number})
     return render_table(request, hanchan, form=form, editing=number)
 
 

@@ -16,9 +16,9 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from clubsite.models import Member
-from clubsite.permissions import is_steward
-from scoring.models import Hanchan, MannersWarning
-from scoring.views.access import acting_member, hanchan_for_member, seats_of
+from clubsite.permissions import may_note_manners
+from scoring.models import MannersWarning
+from scoring.views.access import acting_member, hanchan_for_manners, seats_of
 
 
 class MannersWarningForm(forms.Form):
@@ -52,16 +52,10 @@ class MannersWarningForm(forms.Form):
         return note
 
 
-def _steward_game(request: HttpRequest, pk: int) -> Hanchan:
-    if not is_steward(request.user):
-        raise PermissionDenied(gettext("Only stewards note manners warnings."))
-    return hanchan_for_member(request, pk)
-
-
 def game_manners(request: HttpRequest, pk: int) -> HttpResponse:
     """The warnings noted at game ``pk`` and the form to note one (stewards only; 403 for
     anyone else, 404 for no such game). A POST validates before writing and writes one row."""
-    hanchan = _steward_game(request, pk)
+    hanchan = hanchan_for_manners(request, pk)
     players = [seat.member for seat in seats_of(hanchan)]
     form = MannersWarningForm(request.POST or None, players=players)
     if request.method == "POST" and form.is_valid():
@@ -90,6 +84,6 @@ def game_manners(request: HttpRequest, pk: int) -> HttpResponse:
 def member_warnings(viewer: Any, member: Member) -> list[MannersWarning] | None:
     """A member's warnings, newest first, for a steward (``None`` for anyone else: the member
     page shows no such section)."""
-    if not is_steward(viewer):
+    if not may_note_manners(viewer):
         return None
     return list(member.manners_warnings.select_related("hanchan", "noted_by"))

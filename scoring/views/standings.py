@@ -159,8 +159,7 @@ def standings_page(request: HtmxHttpRequest) -> HttpResponse:
         min_games=filters.min_games,
         tournaments=filters.tournaments,
     )
-    waiting = waiting_games().filter(
-        counted_version__isnull=True,
+    waiting = waiting_games(never_counted=True).filter(
         played_on__range=(filters.period.start, filters.period.end),
         ruleset_version_id__in=table.version_ids,
     )

@@ -25,7 +25,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from clubsite.formatting import format_points, settlement_points
-from clubsite.permissions import is_steward
+from clubsite.permissions import may_keep_every_game
 from scoring.engine import Ruleset
 from scoring.entry.hand_form import HandForm
 from scoring.entry.offline_data import offline_data, offline_values_script
@@ -43,7 +43,7 @@ from scoring.views.display import (
     EndRow,
     HandRow,
     Preview,
-    TableView,
+    TableScores,
     ended_by_label,
     game_ruleset_title,
     hand_extras,
@@ -93,7 +93,7 @@ class TablePage:
             online=online_origin(hanchan),
             can_keep=may_keep_score(request.user, seats),
             user_id=request.user.pk,
-            steward=is_steward(request.user),
+            steward=may_keep_every_game(request.user),
         )
 
     @property
@@ -188,7 +188,7 @@ def status_region(
             ),
         )
     return {
-        "table": TableView.of(table, page.names),
+        "table": TableScores.of(table, page.names),
         "finished": finished,
         "end_rows": end_rows(page.seats) if finished else [],
         "has_chips": finished and any(seat.chips is not None for seat in page.seats),

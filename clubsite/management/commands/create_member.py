@@ -11,8 +11,9 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, no_translations
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError
 
+from clubsite.members import member_create
 from clubsite.models import Member
 
 
@@ -75,18 +76,23 @@ class Command(BaseCommand):
             validate_password(password, user)
         except ValidationError as error:
             raise CommandError(" ".join(error.messages)) from None
-        user.set_password(password)
 
         try:
-            with transaction.atomic():
-                user.save()
-                member.user = user
-                member.save()
+            # The login as full_clean normalized it, written with its profile in one
+            # transaction by the one member-creation service.
+            created = member_create(
+                username=user.get_username(),
+                password=password,
+                steward=options["staff"],
+                display_name=member.display_name,
+                furigana=member.furigana,
+                phone=member.phone,
+            )
         except IntegrityError as error:
             # Someone else took the username or display name since the checks above.
             raise CommandError(f"Nothing was created: {error}") from None
 
-        role = "staff member" if user.is_staff else "member"
+        role = "staff member" if created.user.is_staff else "member"
         self.stdout.write(
             self.style.SUCCESS(f"Created {role} {display_name!r} with the username {username!r}.")
         )

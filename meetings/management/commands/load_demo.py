@@ -14,12 +14,12 @@ from typing import Any
 from unittest import mock
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.test.utils import override_settings
 from django.utils import timezone
 
+from clubsite.members import member_create
 from clubsite.models import Member
 from meetings import services as meetups
 from meetings.models import Meetup, Venue
@@ -127,16 +127,16 @@ class Command(BaseCommand):
         )
 
     def _member(self, username: str, name: str, furigana: str, *, staff: bool) -> Member:
-        user = get_user_model().objects.create_user(
+        number = Member.objects.count() + 1
+        return member_create(
             username=username,
             password=DEMO_PASSWORD,
             email=f"{username}@example.org",
-            is_staff=staff,
-            is_superuser=staff,
-        )
-        number = Member.objects.count() + 1
-        return Member.objects.create(
-            user=user, display_name=name, furigana=furigana, phone=f"090-0000-{number:04d}"
+            steward=staff,
+            superuser=staff,
+            display_name=name,
+            furigana=furigana,
+            phone=f"090-0000-{number:04d}",
         )
 
     def _held_meetup(self, members: Sequence[Member], today: datetime.date) -> None:
