@@ -312,7 +312,7 @@ def test_import_games_stores_consecutive_logs_in_one_batch(tmp_path: Path, monke
 def test_a_batch_another_import_overtook_is_stored_log_by_log(monkeypatch) -> None:
     from django.db import IntegrityError
 
-    import scoring.ledger.online
+    import scoring.ledger.online.store
 
     games = logs(3)
     known_players(games)
@@ -323,7 +323,7 @@ def test_a_batch_another_import_overtook_is_stored_log_by_log(monkeypatch) -> No
         calls.append(1)
         raise IntegrityError("duplicate key value violates unique constraint")
 
-    monkeypatch.setattr(scoring.ledger.online, "create_games", overtaken)
+    monkeypatch.setattr(scoring.ledger.online.store, "create_games", overtaken)
     outcomes = import_logs([games[0], games[1], games[0], games[2]], played_on=PLAYED_ON)
     assert calls == [1]
     assert [type(o).__name__ for o in outcomes] == [

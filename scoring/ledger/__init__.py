@@ -30,7 +30,8 @@ contract checks it). What it offers:
 Modules (internal): ``plan`` (the engine once), ``create`` and ``write`` (the only code that
 stores engine results; ``rows`` builds the rows), ``confirmation`` (the trust rule),
 ``counts`` (what counts), ``totals`` (members' monthly and yearly totals), ``fingerprint``
-(one game stored once), ``services``, ``records`` and ``online`` (the writes above),
+(one game stored once), ``services``, ``records`` and ``online`` (the writes above;
+``online`` by idea: ``club``, ``players``, ``store``, ``lines``),
 ``checks`` (what a write checks first), ``copied_keys``, ``loading``, ``facts``, ``stored``,
 ``errors``, ``refusals``.
 """
@@ -52,16 +53,9 @@ from scoring.ledger.counts import (
 from scoring.ledger.errors import LedgerError, StaleHanchan
 from scoring.ledger.fingerprint import DuplicateGame
 from scoring.ledger.loading import hanchan_with_seats
-from scoring.ledger.online import (
-    AlreadyImported,
-    Players,
-    UnknownNames,
-    import_line_game,
-    import_logs,
-    import_verified,
-    match_players,
-    result_line_game,
-)
+from scoring.ledger.online.lines import import_line_game, result_line_game
+from scoring.ledger.online.players import Players, UnknownNames, match_players
+from scoring.ledger.online.store import AlreadyImported, import_logs, import_verified
 from scoring.ledger.plan import (
     Correction,
     NewHand,
