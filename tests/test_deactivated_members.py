@@ -17,8 +17,7 @@ from meetings import services as meetup_services
 from meetings.models import Application
 from meetings.services import MeetupError
 from meetings.views import declare_picks
-from scoring.ledger import LedgerError, hanchan_start
-from scoring.ledger.online import match_players
+from scoring.ledger import LedgerError, hanchan_start, match_players
 from scoring.models import Hanchan
 from scoring.online.log import OnlineLog
 from scoring.standings import club_today

@@ -170,7 +170,7 @@ def test_an_import_writes_the_rows_bulk_create_writes(monkeypatch: pytest.Monkey
     MemberYear.objects.all().delete()
     monkeypatch.setattr("scoring.ledger.create.insert_rows", orm_insert)
     monkeypatch.setattr("scoring.ledger.create.insert_objects", orm_insert_objects)
-    monkeypatch.setattr("scoring.ledger.online.insert_objects", orm_insert_objects)
+    monkeypatch.setattr("scoring.ledger.online.store.insert_objects", orm_insert_objects)
     monkeypatch.setattr("scoring.ledger.confirmation.insert_objects", orm_insert_objects)
     monkeypatch.setattr("scoring.ledger.confirmation.insert_rows", orm_insert)
     outcomes = import_logs(games, played_on=PLAYED_ON)

@@ -38,7 +38,7 @@ from scoring.ledger import (
     hand_undo_last,
     plan_for,
 )
-from scoring.ledger.online import verified_plan  # internal: the verified log's plan
+from scoring.ledger.online.club import verified_plan  # internal: the verified log's plan
 from scoring.ledger.plan import Record, StoredGame, plan  # internal: the pipeline's first step
 from scoring.models import Hanchan, HandEntry, HandSeat, Seat
 from scoring.online.reading import read_game_file

@@ -212,7 +212,7 @@ def test_the_upload_page_stores_its_logs_in_one_batch(staff_member, monkeypatch)
     from django.test import Client
     from django.urls import reverse
 
-    import scoring.views.online
+    import scoring.ledger.online.path as ledger_path
 
     games = logs(6)
     known_players(games)
@@ -220,13 +220,13 @@ def test_the_upload_page_stores_its_logs_in_one_batch(staff_member, monkeypatch)
     client = Client(HTTP_ACCEPT_LANGUAGE="en")
     client.force_login(staff_member.user)
     batches: list[int] = []
-    real = scoring.views.online.import_logs
+    real = ledger_path.import_logs
 
     def spy(games: list[VerifiedGame], **kwargs: object) -> list[object]:
         batches.append(len(games))
         return real(games, **kwargs)
 
-    monkeypatch.setattr(scoring.views.online, "import_logs", spy)
+    monkeypatch.setattr(ledger_path, "import_logs", spy)
     statements = []
     for count in (2, 5):
         Hanchan.objects.all().delete()
@@ -275,7 +275,7 @@ def test_import_games_stores_consecutive_logs_in_one_batch(tmp_path: Path, monke
 
     from django.core.management import call_command
 
-    import scoring.management.commands.import_games as command
+    import scoring.ledger.online.path as command  # where import_games' logs are stored
 
     batches: list[int] = []
     real = command.import_logs
@@ -312,7 +312,7 @@ def test_import_games_stores_consecutive_logs_in_one_batch(tmp_path: Path, monke
 def test_a_batch_another_import_overtook_is_stored_log_by_log(monkeypatch) -> None:
     from django.db import IntegrityError
 
-    import scoring.ledger.online
+    import scoring.ledger.online.store
 
     games = logs(3)
     known_players(games)
@@ -323,7 +323,7 @@ def test_a_batch_another_import_overtook_is_stored_log_by_log(monkeypatch) -> No
         calls.append(1)
         raise IntegrityError("duplicate key value violates unique constraint")
 
-    monkeypatch.setattr(scoring.ledger.online, "create_games", overtaken)
+    monkeypatch.setattr(scoring.ledger.online.store, "create_games", overtaken)
     outcomes = import_logs([games[0], games[1], games[0], games[2]], played_on=PLAYED_ON)
     assert calls == [1]
     assert [type(o).__name__ for o in outcomes] == [

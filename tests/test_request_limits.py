@@ -126,13 +126,15 @@ def test_a_paste_over_40000_characters_is_refused_without_its_text(member):
 def test_an_uploaded_file_over_256_kb_is_streamed_to_a_temporary_file(member):
     """Django's upload handlers stream the files of a request over FILE_UPLOAD_MAX_MEMORY_SIZE
     to disk; a small upload stays in memory."""
+    from scoring.views.online import _source
+
     seen = []
 
     def look(upload):
         seen.append(type(upload))
-        return None
+        return _source(upload)
 
-    with mock.patch("scoring.views.online._result_lines_text", side_effect=look):
+    with mock.patch("scoring.views.online._source", side_effect=look):
         logged_in(member).post(
             reverse("game_import"),
             {
@@ -143,7 +145,7 @@ def test_an_uploaded_file_over_256_kb_is_streamed_to_a_temporary_file(member):
             },
         )
     assert seen == [TemporaryUploadedFile, TemporaryUploadedFile]
-    with mock.patch("scoring.views.online._result_lines_text", side_effect=look):
+    with mock.patch("scoring.views.online._source", side_effect=look):
         logged_in(member).post(
             reverse("game_import"), {"logs": [SimpleUploadedFile("small.json", b"[]")]}
         )
@@ -171,9 +173,9 @@ def test_an_uploaded_file_unpacks_to_at_most_2_mb(member):
     4 s; the upload page unpacks a file only to 2 MB (the command still to 20 MB)."""
     import gzip
 
+    from scoring.ledger.online import path as online  # where the upload's files are read
     from scoring.online.log import LogError
     from scoring.online.reading import NotAGameLog, read_game_file
-    from scoring.views import online
 
     bomb = gzip.compress(b"[" * (3 * MIB))
     with mock.patch.object(online, "read_game_file", wraps=read_game_file) as reader:

@@ -7,12 +7,15 @@ contract checks it). What it offers:
   plan and confirms it by the one trust rule: :func:`hanchan_start`, :func:`hand_record`,
   :func:`hand_correct`, :func:`hand_undo_last`, :func:`hanchan_void`,
   :func:`hanchan_final_scores`, :func:`hanchan_call_time`, :func:`hanchan_confirm`; imports:
-  :func:`hanchan_import`, :func:`prepare_import`, :func:`hanchans_import_bulk`,
-  :func:`import_verified` (an online log, with :func:`match_players` and its
-  :class:`Players`; many at once, as the upload page and ``import_games`` store them:
-  :func:`import_logs`; any imports in one transaction with the roll-ups refreshed
-  once: :func:`one_refresh`),
-  :func:`result_line_game` and :func:`import_line_game` (a Tenhou result line).
+  :func:`hanchan_import`, :func:`prepare_import`, :func:`hanchans_import_bulk`; online
+  games by one path, whoever imports them (the upload page, ``import_games``):
+  :func:`import_online` (files read, each log verified once, players matched, stored,
+  an :class:`ImportOutcome` for each log, line and file; :class:`GameSource`,
+  :class:`ImportOptions`, :class:`ImportStatus`), built on :func:`import_logs` (many
+  logs in one batch),
+  :func:`import_verified` (one log, with :func:`match_players` and its :class:`Players`),
+  :func:`result_line_game` and :func:`import_line_game` (a Tenhou result line); any
+  imports in one transaction with the roll-ups refreshed once: :func:`one_refresh`.
 - **Previews**: :func:`stored_game`, :func:`plan_for` (the plan a write would store) and
   :func:`state_before`, with the changes :class:`NewHand`, :class:`Correction`, ...
 - **Loading a game** for a page: :func:`hanchan_with_seats` (one query).
@@ -31,7 +34,8 @@ contract checks it). What it offers:
 Modules (internal): ``plan`` (the engine once), ``create`` and ``write`` (the only code that
 stores engine results; ``rows`` builds the rows), ``confirmation`` (the trust rule),
 ``counts`` (what counts), ``totals`` (members' monthly and yearly totals), ``fingerprint``
-(one game stored once), ``services``, ``records`` and ``online`` (the writes above),
+(one game stored once), ``services``, ``records`` and ``online`` (the writes above;
+``online`` by idea: ``path``, ``club``, ``players``, ``store``, ``lines``),
 ``checks`` (what a write checks first), ``copied_keys``, ``loading``, ``facts``, ``stored``,
 ``errors``, ``refusals``.
 """
@@ -56,16 +60,18 @@ from scoring.ledger.counts import (
 from scoring.ledger.errors import LedgerError, StaleHanchan
 from scoring.ledger.fingerprint import DuplicateGame
 from scoring.ledger.loading import hanchan_with_seats
-from scoring.ledger.online import (
-    AlreadyImported,
-    Players,
-    UnknownNames,
-    import_line_game,
-    import_logs,
-    import_verified,
-    match_players,
-    result_line_game,
+from scoring.ledger.online.lines import import_line_game, result_line_game
+from scoring.ledger.online.path import (
+    NOT_READ,
+    TOO_LARGE,
+    GameSource,
+    ImportOptions,
+    ImportOutcome,
+    ImportStatus,
+    import_online,
 )
+from scoring.ledger.online.players import Players, UnknownNames, match_players
+from scoring.ledger.online.store import AlreadyImported, import_logs, import_verified
 from scoring.ledger.plan import (
     Correction,
     NewHand,
@@ -103,11 +109,17 @@ __all__ = [
     "TOTALS_ADDED",
     "TOTALS_AGGREGATES",
     "TOTALS_MONTH_SUMS",
+    "NOT_READ",
+    "TOO_LARGE",
     "AlreadyImported",
     "ConfirmationState",
     "Correction",
     "DuplicateGame",
+    "GameSource",
     "GameToImport",
+    "ImportOptions",
+    "ImportOutcome",
+    "ImportStatus",
     "LedgerError",
     "NewHand",
     "Players",
@@ -138,6 +150,7 @@ __all__ = [
     "hanchans_import_bulk",
     "import_line_game",
     "import_logs",
+    "import_online",
     "import_verified",
     "one_refresh",
     "is_finished_waiting",

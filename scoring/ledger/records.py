@@ -46,7 +46,7 @@ def prepare_import(
     The record's hands are played through the engine once, here, unless ``planned`` is
     their plan already: the :class:`Record` plan of this record's hands on a new game under
     its ruleset, made where they were played first (an online log's verification,
-    :func:`scoring.ledger.online.verified_plan`, issue 19 item 6); then nothing is played.
+    :func:`scoring.ledger.online.club.verified_plan`, issue 19 item 6); then nothing is played.
     ``versions`` caches :meth:`RulesetVersion.current` per ruleset id (a caller importing
     many games); ``service`` names the online service of an imported online game (issue 12)
     and ``origin`` its log's format and id (``OnlineGame``'s: what the game is, for its

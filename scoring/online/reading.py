@@ -63,7 +63,8 @@ def read_game_file(raw: bytes, filename: str = "", *, limit: int = MAX_LOG_BYTES
     if not stripped:
         raise NotAGameLog("empty file: not a game log")
     if result_lines.looks_like(stripped):
-        return GameFile(lines=result_lines.read_lines(stripped))
+        # Numbered as the file's own lines (blank lines before the first one included).
+        return GameFile(lines=result_lines.read_lines(text))
     if stripped[0] not in "[{":
         raise NotAGameLog(
             "not a game log: neither a club record, a Tenhou JSON log, an mjlog nor an mjai log"

@@ -22,7 +22,7 @@ Nothing is guessed past that: a log that agrees under no ruleset is refused with
 likeliest ruleset and both figures. Each hand is played once per candidate tried, and an
 attempt stops at its first hand that differs; the plays of the attempt that agrees are kept
 (:attr:`VerifiedGame.played`), so the ledger writes them without playing again
-(:func:`scoring.ledger.verified_plan`). Pure Python: no Django import.
+(:func:`scoring.ledger.online.club.verified_plan`). Pure Python: no Django import.
 """
 
 from __future__ import annotations
@@ -112,8 +112,8 @@ def verify(
     :func:`.lobby_rules.lobby_overrides`: a private lobby's start points, return, uma,
     rounding, open tanyao), and a private lobby's game may also have no extension
     (:data:`.lobby_rules.PRIVATE_VARIANTS`); ``overrides`` given instead are applied as they
-    are under every ruleset, with no variant (a club's ruleset for the lobby,
-    :func:`scoring.ledger.import_verified`).
+    are under every ruleset, with no variant (a club's ruleset for the lobby is not verified
+    again: :func:`scoring.ledger.online.club.club_rules` stores these plays under it).
 
     Returns:
         The :class:`VerifiedGame` of the first ruleset (and variant) under which every hand,

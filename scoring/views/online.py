@@ -12,7 +12,6 @@ who claimed another player's online name moves nobody's result.
 
 from __future__ import annotations
 
-import datetime
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -33,22 +32,20 @@ from clubsite.permissions import is_steward
 from scoring.engine import load_ruleset
 from scoring.entry.game_forms import MemberChoiceField
 from scoring.ledger import (
-    AlreadyImported,
-    DuplicateGame,
+    NOT_READ,
+    TOO_LARGE,
+    GameSource,
+    ImportOptions,
+    ImportOutcome,
+    ImportStatus,
     LedgerError,
-    Players,
     UnknownNames,
-    import_line_game,
-    import_logs,
-    match_players,
-    one_refresh,
-    result_line_game,
+    import_online,
 )
 from scoring.models import Hanchan, Seat
 from scoring.online import result_lines
-from scoring.online.log import LogError, LogMismatch, NotAGameLog
-from scoring.online.reading import read_game_file
-from scoring.online.verify import VerifiedGame, verify
+from scoring.online.log import LogMismatch, NotAGameLog
+from scoring.online.verify import VerifiedGame
 from scoring.views.display import honba_label, round_label, ruleset_title
 
 MAX_FILES = 20  # as DATA_UPLOAD_MAX_NUMBER_FILES, which refuses more before the form sees them
@@ -190,9 +187,10 @@ class Outcome:
 
 @require_http_methods(["GET", "POST"])
 def game_import(request: HttpRequest) -> HttpResponse:
-    """``/games/import/``: upload online game logs; each is read, re-scored and stored as
-    ``manage.py import_games`` does (:mod:`scoring.ledger`), and the page lists what
-    became of each file. Members may import games they played in, stewards any game."""
+    """``/games/import/``: upload online game logs; each is read, re-scored and stored by
+    the ledger's one online import path (:func:`scoring.ledger.import_online`), as
+    ``manage.py import_games`` stores them, and the page lists what became of each file.
+    Members may import games they played in, stewards any game."""
     steward = is_steward(request.user)
     member = Member.for_user(request.user)
     outcomes: list[Outcome] = []
@@ -202,44 +200,29 @@ def game_import(request: HttpRequest) -> HttpResponse:
             form.for_member()
         if form.is_valid():
             data = form.cleaned_data
-            create = bool(data.get("create_members"))
-            check = bool(data.get("check_only"))
-            played_on = data.get("played_on") or timezone.localdate()
-            # One transaction for the upload: the logs stored in one batch, each refused
-            # alone (issue 24 item 3), the members' roll-ups refreshed once for all.
-            with one_refresh():
-                texts = []
-                logs: list[tuple[int, str, VerifiedGame, str]] = []
-                deadline = _clock() + UPLOAD_READ_SECONDS
-                for upload in data["logs"]:
-                    if _clock() > deadline:
-                        outcomes.append(_not_read(upload))
-                        continue
-                    text = _result_lines_text(upload)
-                    if text is not None:
-                        texts.append(text)
-                        continue
-                    read = _read(upload, check_only=check)
-                    if isinstance(read, Outcome):
-                        outcomes.append(read)
-                    else:
-                        logs.append((len(outcomes), upload.name or "?", *read))
-                        outcomes.append(Outcome(upload.name or "?", "refused", ""))
-                for index, outcome in _store(logs, member=member, steward=steward,
-                                             create_members=create,
-                                             mapping=form.seat_mapping()):  # fmt: skip
-                    outcomes[index] = outcome
-                if (data.get("lines") or "").strip():
-                    texts.append(data["lines"])
-                for text in texts:
-                    outcomes += _import_lines(
-                        text,
-                        played_on,
-                        member=member,
-                        steward=steward,
-                        create_members=create,
-                        check_only=check,
-                    )
+            options = ImportOptions(
+                played_on=data.get("played_on") or timezone.localdate(),
+                logs_played_on=timezone.localdate(),
+                by=member,
+                steward=steward,
+                own_games_only=not steward,
+                create_members=steward and bool(data.get("create_members")),
+                # A steward's members by seat go with every log of the upload, not its lines.
+                mapping=form.seat_mapping() if steward else {},
+                map_lines=False,
+                check_only=bool(data.get("check_only")),
+                limit=UPLOAD_LOG_BYTES,
+                deadline=_clock() + UPLOAD_READ_SECONDS,
+                clock=_clock,
+                # Each file's outcome at its place, the result lines' after every log's.
+                lines_after_logs=True,
+            )
+            done = import_online(
+                [_source(upload) for upload in data["logs"]],
+                options,
+                pasted=data.get("lines") or "",
+            )
+            outcomes = [_outcome(o, member, steward) for o in sorted(done, key=lambda o: o.place)]
         elif "lines" in form.errors:
             # A refused paste is not sent back into the text box (issue 32 item 3): a page
             # of 900 KB for a 10,000-line paste, and the refusal says why already.
@@ -260,232 +243,128 @@ def game_import(request: HttpRequest) -> HttpResponse:
     return render(request, "scoring/game_import.html", context)
 
 
-def _not_read(upload: UploadedFile) -> Outcome:
-    """A file left when the upload's reading time ran out (:data:`UPLOAD_READ_SECONDS`)."""
-    return Outcome(
-        upload.name or "?",
-        "refused",
-        _("Not read: this upload took too long to read. Send this file again with fewer others."),
-    )
+def _source(upload: UploadedFile) -> GameSource:
+    """An uploaded file as the ledger reads it: its size known before reading."""
+    return GameSource(name=upload.name or "?", read=upload.read, size=upload.size)
 
 
-def _read(upload: UploadedFile, *, check_only: bool) -> Outcome | tuple[VerifiedGame, str]:
-    """An uploaded file read and re-scored: the log with its summary for the page, or its
-    outcome when it goes no further (refused; ``agrees`` when only checking)."""
-    name = upload.name or "?"
-    if upload.size is not None and upload.size > UPLOAD_LOG_BYTES:
-        return Outcome(name, "refused", _("Too large to be a game log."))
-    raw = upload.read(UPLOAD_LOG_BYTES + 1)
-    try:
-        game_file = read_game_file(raw, name, limit=UPLOAD_LOG_BYTES)
-        log = game_file.log
-        if log is None:
-            return Outcome(
-                name,
-                "refused",
-                _("A club game record: a steward imports those with the import_games command."),
-            )
-        verified = verify(log)
-    except NotAGameLog:
+def _outcome(done: ImportOutcome, member: Member | None, steward: bool) -> Outcome:
+    """What the page says of one log, result line or file the ledger imported or refused."""
+    name = _name(done)
+    refusal = done.refusal
+    if done.status == ImportStatus.ALREADY:
+        assert done.hanchan is not None
+        return _already(name, done.hanchan, member, steward)
+    if done.status == ImportStatus.RECORDS:
         return Outcome(
             name,
             "refused",
-            _(
-                "Not a game log: this page takes Tenhou logs (JSON or mjlog), Mahjong Soul logs "
-                "in Tenhou's JSON and mjai logs."
-            ),
+            _("A club game record: a steward imports those with the import_games command."),
         )
-    except LogMismatch as mismatch:
-        return Outcome(name, "refused", _mismatch_sentence(mismatch))
-    except LogError as error:
-        return Outcome(name, "refused", _("Not a game log we can read: %(why)s") % {"why": error})
-    summary = _("%(service)s game, %(ruleset)s, %(hands)d hands, final %(scores)s") % {
-        "service": dict(ONLINE_SERVICES).get(log.service, log.service),
-        "ruleset": ruleset_title(load_ruleset(verified.ruleset).name),
-        "hands": len(log.hands),
-        "scores": " / ".join(format_points(s) for s in verified.final["scores"]),
-    }
-    if check_only:
+    if done.status == ImportStatus.REFUSED:
+        message, about_names = _refusal(done, refusal)
+        return Outcome(name, "refused", message, names_link=about_names)
+    if done.status == ImportStatus.AGREES:
+        if done.line_game is not None:
+            return Outcome(name, "agrees", _line_summary(done.line_game.settled))
+        assert done.verified is not None
+        summary = _log_summary(done.verified)
         return Outcome(
             name, "agrees", _("Agrees hand by hand: %(summary)s.") % {"summary": summary}
         )
-    return verified, summary
-
-
-def _store(
-    logs: list[tuple[int, str, VerifiedGame, str]],
-    *,
-    member: Member | None,
-    steward: bool,
-    create_members: bool,
-    mapping: dict[str, str],
-) -> list[tuple[int, Outcome]]:
-    """The re-scored logs (``(place on the page, file name, log, summary)``) stored in one
-    batch (:func:`scoring.ledger.import_logs`), each stored or refused alone; the outcome of
-    each at its place. A member stores only the games they sat in; a steward's ``mapping``
-    (``{"seat 1": display name}``) gives the members at seats no online name can find."""
-    if not logs:
-        return []
-    created: dict[int, list[Member]] = {}
-
-    def seated(index: int, players: Players) -> None:
-        if not steward and (member is None or member not in players.members):
-            raise LedgerError(
-                _(
-                    "You did not play in this game (none of its online names is yours): a "
-                    "member imports their own games; a steward imports anyone's."
-                )
+    hanchan = done.hanchan
+    assert hanchan is not None
+    waits = hanchan.counted_version is None
+    if done.line_game is not None:
+        message = _("Stored: %(summary)s.") % {"summary": _line_summary(done.line_game.settled)}
+        if waits:
+            message += " " + _(
+                "It counts in the standings once the other players at the table confirm it "
+                "(or a steward does): it waits on their home pages."
             )
-        created[index] = [new for _name, new in players.created]
-
-    stored = import_logs(
-        [verified for _place, _name, verified, _summary in logs],
-        played_on=timezone.localdate(),
-        mapping=mapping if steward else {},
-        create_members=steward and create_members,
-        by=member,
-        steward=steward,
-        check=seated,
-    )
-    return [
-        (place, _outcome(name, summary, done, created.get(index, []), member, steward))
-        for index, ((place, name, _verified, summary), done) in enumerate(
-            zip(logs, stored, strict=True)
-        )
-    ]
-
-
-def _already(
-    name: str, done: AlreadyImported | DuplicateGame, member: Member | None, steward: bool
-) -> Outcome:
-    """A game stored already (the same log, or the same game from another file: its mjlog
-    and its JSON, a changed log id), named with its link only to a reader who may see it
-    as its own: a steward or a player of it (issue 32 item 1); anyone else is told it is
-    stored, not which game it is."""
-    stored: Hanchan = done.hanchan
-    if steward or (
-        member is not None and Seat.objects.filter(hanchan=stored, member=member).exists()
-    ):
-        return Outcome(name, "already", _("Already imported: nothing stored."), stored)
-    return Outcome(name, "already", _("This game is stored already: nothing stored."))
-
-
-def _outcome(
-    name: str,
-    summary: str,
-    done: Hanchan | LedgerError,
-    new_members: list[Member],
-    member: Member | None,
-    steward: bool,
-) -> Outcome:
-    """What the page says of one stored or refused log."""
-    if isinstance(done, AlreadyImported | DuplicateGame):
-        return _already(name, done, member, steward)
-    if isinstance(done, UnknownNames):
-        return Outcome(name, "refused", _unknown_sentence(done), names_link=True)
-    if isinstance(done, LedgerError):
-        return Outcome(name, "refused", str(done))
-    hanchan = done
-    message = _("Stored: %(summary)s.") % {"summary": summary}
+        return Outcome(name, "stored", message, hanchan)
+    assert done.verified is not None
+    message = _("Stored: %(summary)s.") % {"summary": _log_summary(done.verified)}
     version = hanchan.ruleset_version
     if not version.service:
         # A lobby the club lists: stored under the club's ruleset (issue 22 item 2).
         message += " " + _("It counts under the club's %(ruleset)s.") % {
             "ruleset": ruleset_title(version.name)
         }
-    if hanchan.counted_version is None:
+    if waits:
         # Issue 19 item 3: the uploader vouches for their own seat; the others confirm.
         message += " " + _(
             "It counts in the standings once the other players at the table confirm it (or a "
             "steward does): it waits on their home pages."
         )
-    if new_members:
+    if done.new_members:
         # Issue 22 item 1: under which names the unknown players joined ("NoName (2)").
         message += " " + _("New members: %(names)s.") % {
-            "names": ", ".join(m.display_name for m in new_members)
+            "names": ", ".join(m.display_name for _name, m in done.new_members)
         }
     return Outcome(name, "stored", message, hanchan)
 
 
-def _result_lines_text(upload: UploadedFile) -> str | None:
-    """The text of an uploaded file of Tenhou result lines (issue 22 item 7), else ``None``
-    (the file is read again as a game log)."""
-    if upload.size is not None and upload.size > UPLOAD_LOG_BYTES:
-        return None
-    raw = upload.read(UPLOAD_LOG_BYTES + 1)
-    upload.seek(0)
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return None
-    return text if result_lines.looks_like(text.strip()) else None
+def _name(done: ImportOutcome) -> str:
+    """How the page names an outcome: a result line by its lobby and time, a faulty line by
+    its number, result lines refused as a whole as such, anything else by its file."""
+    if done.line is not None:
+        return f"{done.line.lobby} {done.line.time}".strip()
+    if isinstance(done.refusal, result_lines.LineUnreadable):
+        if done.refusal.number:
+            return _("Line %(n)d") % {"n": done.refusal.number}
+        return _("Result lines")
+    return done.name
 
 
-def _import_lines(
-    text: str,
-    played_on: datetime.date,
-    *,
-    member: Member | None,
-    steward: bool,
-    create_members: bool,
-    check_only: bool,
-) -> list[Outcome]:
-    """Tenhou result lines, each a final-scores game on ``played_on`` (issue 22 item 7):
-    settled under the lobby's rules (the club's ruleset for a lobby it counts), the
-    players matched by their online names, stored through the ledger; one outcome a line."""
-    try:
-        lines = result_lines.read_lines(text)
-    except result_lines.LineUnreadable as error:
-        return [Outcome(_("Result lines"), "refused", _unreadable_sentence(error))]
-    outcomes = []
-    for line in lines:
-        if isinstance(line, result_lines.LineUnreadable):
-            # Issue 37 item 3: a faulty line is refused alone; the other lines go on.
-            outcomes.append(
-                Outcome(_("Line %(n)d") % {"n": line.number}, "refused", _unreadable_sentence(line))
-            )
-            continue
-        name = f"{line.lobby} {line.time}".strip()
-        try:
-            game = result_line_game(line, played_on)
-            if check_only:
-                outcomes.append(Outcome(name, "agrees", _line_summary(game.settled)))
-                continue
-            players = match_players(game.log, create_members=steward and create_members)
-            if not steward and (member is None or member not in players.members):
-                outcomes.append(
-                    Outcome(
-                        name,
-                        "refused",
-                        _(
-                            "You did not play in this game (none of its online names is "
-                            "yours): a member imports their own games; a steward imports "
-                            "anyone's."
-                        ),
-                    )
-                )
-                continue
-            hanchan = import_line_game(game, players, by=member, steward=steward)
-        except (AlreadyImported, DuplicateGame) as done:
-            outcomes.append(_already(name, done, member, steward))
-            continue
-        except result_lines.LineUnsettled as unsettled:
-            outcomes.append(Outcome(name, "refused", _unsettled_sentence(unsettled)))
-            continue
-        except UnknownNames as unknown:
-            outcomes.append(Outcome(name, "refused", _unknown_sentence(unknown), names_link=True))
-            continue
-        except (LogError, LedgerError) as error:
-            outcomes.append(Outcome(name, "refused", str(error)))
-            continue
-        message = _("Stored: %(summary)s.") % {"summary": _line_summary(game.settled)}
-        if hanchan.counted_version is None:
-            message += " " + _(
-                "It counts in the standings once the other players at the table confirm it "
-                "(or a steward does): it waits on their home pages."
-            )
-        outcomes.append(Outcome(name, "stored", message, hanchan))
-    return outcomes
+def _refusal(done: ImportOutcome, refusal: Exception | None) -> tuple[str, bool]:
+    """Why the ledger refused a log, a line or a file, in the reader's words; and whether
+    the message is about online names (the page links the page to add them)."""
+    if done.code == NOT_READ:
+        return _(
+            "Not read: this upload took too long to read. Send this file again with fewer others."
+        ), False
+    if done.code == TOO_LARGE:
+        return _("Too large to be a game log."), False
+    if isinstance(refusal, UnknownNames):
+        return _unknown_sentence(refusal), True
+    if isinstance(refusal, result_lines.LineUnreadable):
+        return _unreadable_sentence(refusal), False
+    if isinstance(refusal, result_lines.LineUnsettled):
+        return _unsettled_sentence(refusal), False
+    if done.line is not None or isinstance(refusal, LedgerError):
+        return str(refusal), False
+    if isinstance(refusal, NotAGameLog):
+        return _(
+            "Not a game log: this page takes Tenhou logs (JSON or mjlog), Mahjong Soul logs "
+            "in Tenhou's JSON and mjai logs."
+        ), False
+    if isinstance(refusal, LogMismatch):
+        return _mismatch_sentence(refusal), False
+    return _("Not a game log we can read: %(why)s") % {"why": refusal}, False
+
+
+def _log_summary(verified: VerifiedGame) -> str:
+    """``"Tenhou game, Tenhou 4-player East-South, 12 hands, final 35,000 / …"``."""
+    log = verified.log
+    return _("%(service)s game, %(ruleset)s, %(hands)d hands, final %(scores)s") % {
+        "service": dict(ONLINE_SERVICES).get(log.service, log.service),
+        "ruleset": ruleset_title(load_ruleset(verified.ruleset).name),
+        "hands": len(log.hands),
+        "scores": " / ".join(format_points(s) for s in verified.final["scores"]),
+    }
+
+
+def _already(name: str, stored: Hanchan, member: Member | None, steward: bool) -> Outcome:
+    """A game stored already (the same log, or the same game from another file: its mjlog
+    and its JSON, a changed log id), named with its link only to a reader who may see it
+    as its own: a steward or a player of it (issue 32 item 1); anyone else is told it is
+    stored, not which game it is."""
+    if steward or (
+        member is not None and Seat.objects.filter(hanchan=stored, member=member).exists()
+    ):
+        return Outcome(name, "already", _("Already imported: nothing stored."), stored)
+    return Outcome(name, "already", _("This game is stored already: nothing stored."))
 
 
 def _line_summary(settled: result_lines.SettledLine) -> str:

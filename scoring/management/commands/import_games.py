@@ -12,6 +12,8 @@ from __future__ import annotations
 import datetime
 import secrets
 from argparse import ArgumentParser
+from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -26,21 +28,18 @@ from clubsite.names import clean_display_name
 from scoring.engine import RecordError, ruleset_of_record
 from scoring.ledger import (
     AlreadyImported,
-    DuplicateGame,
+    GameSource,
+    ImportOptions,
+    ImportOutcome,
+    ImportStatus,
     LedgerError,
-    Players,
     hanchan_import,
-    import_line_game,
-    import_logs,
-    match_players,
-    one_refresh,
-    result_line_game,
+    import_online,
 )
 from scoring.models import Hanchan
 from scoring.online.log import OnlineLog
-from scoring.online.reading import MAX_LOG_BYTES, read_game_file
-from scoring.online.result_lines import LineUnreadable, ResultLine
-from scoring.online.verify import VerifiedGame, verify
+from scoring.online.result_lines import ResultLine
+from scoring.online.verify import VerifiedGame
 
 
 class Command(BaseCommand):
@@ -95,164 +94,110 @@ class Command(BaseCommand):
 
     def _handle(self, options: dict[str, Any]) -> None:
         default_date = options["date"] or timezone.localdate()
-        mapping = _mapping(options["map"])
-        failed: list[Path] = []
-        # Online logs re-scored, waiting to be stored in one batch: each (file, log, what
-        # its output line says, its settlement note).
-        logs: list[tuple[Path, VerifiedGame, str, str]] = []
-        # One transaction for the run (issue 24 item 3): consecutive online logs stored in
-        # one batch (scoring.ledger.import_logs), each file still all or nothing, refused
-        # alone, in the order given; the members' roll-ups refreshed once for every file.
-        with one_refresh():
-            for path in options["files"]:
-                try:
-                    with path.open("rb") as fh:
-                        raw = fh.read(MAX_LOG_BYTES + 1)
-                    game_file = read_game_file(raw, path.name)
-                    if game_file.log is not None:
-                        read = self._read_log(game_file.log, options)
-                        if isinstance(read, str):
-                            self.stdout.write(f"{path}: {read}")
-                        else:
-                            logs.append((path, *read))
-                        continue
-                    self._store_logs(logs, default_date, mapping, options, failed)
-                    logs = []
-                    if game_file.lines is not None:
-                        lines = game_file.lines
-                        if not self._import_lines(path, lines, default_date, mapping, options):
-                            failed.append(path)
-                        continue
-                    ids = self._import_records(
-                        game_file.records,
-                        default_date,
-                        options["create_members"],
-                        allow_duplicate=options["allow_duplicate"],
-                    )
-                    line = f"imported {len(ids)} game(s): {', '.join(map(str, ids))}"
-                except OSError as error:
-                    failed.append(path)
-                    self.stderr.write(f"{path}: {error.strerror or error}")
-                    continue
-                except (ValueError, LedgerError) as error:
-                    failed.append(path)
-                    self.stderr.write(f"{path}: {error}")
-                    continue
-                self.stdout.write(f"{path}: {line}")
-            self._store_logs(logs, default_date, mapping, options, failed)
+        paths: list[Path] = options["files"]
+        # The ledger's one online import path, as the upload page's (scoring.ledger
+        # .import_online): one transaction for the run (issue 24 item 3), consecutive online
+        # logs stored in one batch, each file still all or nothing, refused alone, in the
+        # order given; the members' roll-ups refreshed once for every file.
+        run = ImportOptions(
+            played_on=default_date,
+            create_members=options["create_members"],
+            mapping=_mapping(options["map"]),
+            allow_duplicate=options["allow_duplicate"],
+            check_only=options["check"],
+        )
+        sources = [
+            GameSource(name=str(path), read=partial(_read_path, path), filename=path.name)
+            for path in paths
+        ]
+        failed: set[int] = set()  # the files refused (or with a line refused), by index
+        for outcome in import_online(sources, run):
+            if outcome.status == ImportStatus.RECORDS:
+                # Club records are no online games: stored here, before the next file.
+                if not self._records(outcome, default_date, options):
+                    failed.add(outcome.source)
+            elif not self._write(outcome):
+                failed.add(outcome.source)
         if failed:
             # Status 2, as ``replay`` exits on a bad record (docs/game-record-format.md).
             raise CommandError(
                 f"{len(failed)} file(s) not imported; nothing was stored from them", returncode=2
             )
 
-    def _read_log(
-        self, log: OnlineLog, options: dict[str, Any]
-    ) -> str | tuple[VerifiedGame, str, str]:
-        """The log re-scored, with what its output line says and its settlement note; with
-        ``--check`` the line that says it agrees (its note written first).
-
-        Raises:
-            LogError: the log does not agree or cannot be read (naming the hand)."""
-        verified = verify(log)
-        rules = verified.ruleset
-        if verified.overrides:
-            rules += " with " + ", ".join(f"{k}={v}" for k, v in verified.overrides.items())
-        what = f"{log.service} {log.log_id} ({rules}, {len(log.hands)} hands)"
-        if options["check"]:
-            if verified.settlement_note:
-                self.stdout.write(f"note: {what}: {verified.settlement_note}")
-            return f"agrees hand by hand: {what}; --check: nothing stored"
-        return verified, what, verified.settlement_note or ""
-
-    def _store_logs(
-        self,
-        logs: list[tuple[Path, VerifiedGame, str, str]],
-        default_date: datetime.date,
-        mapping: dict[str, str],
-        options: dict[str, Any],
-        failed: list[Path],
-    ) -> None:
-        """Store re-scored logs in one batch (:func:`scoring.ledger.import_logs`), each
-        stored or refused alone, and write each file's lines in order; refused files are
-        added to ``failed`` (a log imported before is no refusal)."""
-        if not logs:
-            return
-        created: dict[int, list[tuple[str, Member]]] = {}
-
-        def note_created(index: int, players: Players) -> None:
-            created[index] = players.created
-
-        outcomes = import_logs(
-            [verified for _path, verified, _what, _note in logs],
-            played_on=default_date,
-            mapping=mapping,
-            create_members=options["create_members"],
-            allow_duplicate=options["allow_duplicate"],
-            check=note_created,
-        )
-        for index, ((path, verified, what, note), done) in enumerate(
-            zip(logs, outcomes, strict=True)
-        ):
-            if note:
-                self.stdout.write(f"note: {what}: {note}")
-            if isinstance(done, AlreadyImported):
-                self.stdout.write(f"{path}: {done}")
-            elif isinstance(done, LedgerError):
-                failed.append(path)
-                self.stderr.write(f"{path}: {done}")
-            else:
-                line = _stored_line(done, what, verified.log, created.get(index, []))
-                self.stdout.write(f"{path}: {line}")
-
-    def _import_lines(
-        self,
-        path: Path,
-        lines: tuple[ResultLine | LineUnreadable, ...],
-        played_on: datetime.date,
-        mapping: dict[str, str],
-        options: dict[str, Any],
-    ) -> bool:
-        """Tenhou result lines (issue 22 item 7): each line a final-scores game on
-        ``played_on``, stored or refused on its own line of output, a faulty line too
-        (issue 37 item 3); False if any was refused (a line already imported is not a
-        refusal)."""
-        ok = True
-        for line in lines:
-            if isinstance(line, LineUnreadable):
-                ok = False
-                self.stderr.write(f"{path}: {line}")
-                continue
-            where = f"{path}: {line.where}"
-            try:
-                game = result_line_game(line, played_on)
-                rules = game.settled.ruleset
-                if game.settled.overrides:
-                    rules += " with " + ", ".join(
-                        f"{k}={v}" for k, v in game.settled.overrides.items()
-                    )
-                if options["check"]:
-                    self.stdout.write(f"{where}: settles under {rules}; --check: nothing stored")
-                    continue
-                players = match_players(
-                    game.log, mapping=mapping, create_members=options["create_members"]
-                )
-                hanchan = import_line_game(
-                    game, players, allow_duplicate=options["allow_duplicate"]
-                )
-            except (AlreadyImported, DuplicateGame) as done:
-                self.stdout.write(f"{where}: {done}")
-                continue
-            except (ValueError, LedgerError) as error:
-                ok = False
-                self.stderr.write(f"{where}: {error}")
-                continue
-            created = [m.display_name for _name, m in players.created]
-            extra = f"; new member(s): {', '.join(created)}" if created else ""
+    def _write(self, outcome: ImportOutcome) -> bool:
+        """The output line of a log, a result line or a file (after a log's settlement
+        note); False if it was refused (a log or line imported before is no refusal, a log
+        whose game is in the ledger from another file is)."""
+        refusal = outcome.refusal
+        if isinstance(refusal, OSError):
+            self.stderr.write(f"{outcome.name}: {refusal.strerror or refusal}")
+            return False
+        if outcome.line is not None:
+            return self._write_line(outcome, outcome.line)
+        if outcome.verified is None:  # the file is no log, or a line of it none
+            self.stderr.write(f"{outcome.name}: {refusal}")
+            return False
+        verified = outcome.verified
+        what = _what(verified)
+        if verified.settlement_note:
+            self.stdout.write(f"note: {what}: {verified.settlement_note}")
+        if outcome.status == ImportStatus.AGREES:
             self.stdout.write(
-                f"{where}: imported as game {hanchan.pk} (final scores under {rules}){extra}"
+                f"{outcome.name}: agrees hand by hand: {what}; --check: nothing stored"
             )
-        return ok
+        elif isinstance(refusal, AlreadyImported):
+            self.stdout.write(f"{outcome.name}: {refusal}")
+        elif refusal is not None:
+            self.stderr.write(f"{outcome.name}: {refusal}")
+            return False
+        else:
+            assert outcome.hanchan is not None
+            line = _stored_line(outcome.hanchan, what, verified.log, outcome.new_members)
+            self.stdout.write(f"{outcome.name}: {line}")
+        return True
+
+    def _write_line(self, outcome: ImportOutcome, line: ResultLine) -> bool:
+        """The output line of a Tenhou result line (issue 22 item 7): a final-scores game,
+        stored or refused on its own line of output (issue 37 item 3)."""
+        where = f"{outcome.name}: {line.where}"
+        if outcome.status == ImportStatus.REFUSED:
+            self.stderr.write(f"{where}: {outcome.refusal}")
+            return False
+        if outcome.status == ImportStatus.ALREADY:
+            self.stdout.write(f"{where}: {outcome.refusal}")
+            return True
+        assert outcome.line_game is not None
+        rules = _rules(outcome.line_game.settled.ruleset, outcome.line_game.settled.overrides)
+        if outcome.status == ImportStatus.AGREES:
+            self.stdout.write(f"{where}: settles under {rules}; --check: nothing stored")
+            return True
+        assert outcome.hanchan is not None
+        created = [m.display_name for _name, m in outcome.new_members]
+        extra = f"; new member(s): {', '.join(created)}" if created else ""
+        self.stdout.write(
+            f"{where}: imported as game {outcome.hanchan.pk} (final scores under {rules}){extra}"
+        )
+        return True
+
+    def _records(
+        self, outcome: ImportOutcome, default_date: datetime.date, options: dict[str, Any]
+    ) -> bool:
+        """Store a file of club records, all or nothing, and write its line; False if
+        refused."""
+        try:
+            ids = self._import_records(
+                outcome.records,
+                default_date,
+                options["create_members"],
+                allow_duplicate=options["allow_duplicate"],
+            )
+        except (ValueError, LedgerError) as error:
+            self.stderr.write(f"{outcome.name}: {error}")
+            return False
+        self.stdout.write(
+            f"{outcome.name}: imported {len(ids)} game(s): {', '.join(map(str, ids))}"
+        )
+        return True
 
     def _import_records(
         self,
@@ -308,8 +253,28 @@ class Command(BaseCommand):
         return found
 
 
+def _read_path(path: Path, limit: int) -> bytes:
+    with path.open("rb") as fh:
+        return fh.read(limit)
+
+
+def _rules(ruleset: str, overrides: dict[str, Any] | None) -> str:
+    """``"tenhou-4p-south with uma=[...]"``: a ruleset and the overrides a game has over it."""
+    if overrides:
+        return ruleset + " with " + ", ".join(f"{k}={v}" for k, v in overrides.items())
+    return ruleset
+
+
+def _what(verified: VerifiedGame) -> str:
+    """What an output line calls a log: its service and id, the rules it was re-scored
+    under and its hands."""
+    log = verified.log
+    rules = _rules(verified.ruleset, verified.overrides)
+    return f"{log.service} {log.log_id} ({rules}, {len(log.hands)} hands)"
+
+
 def _stored_line(
-    hanchan: Hanchan, what: str, log: OnlineLog, new_members: list[tuple[str, Member]]
+    hanchan: Hanchan, what: str, log: OnlineLog, new_members: Sequence[tuple[str, Member]]
 ) -> str:
     """The output line of a stored log: its game, the club's ruleset it counts under, the
     members it added (with their online names where those differ)."""
