@@ -137,3 +137,24 @@ def imported_member_create(*, display_name: str) -> Member:
     return member_create(
         username=f"{IMPORTED_PREFIX}{secrets.token_hex(6)}", display_name=display_name
     )
+
+
+@transaction.atomic
+def imported_member_save(member: Member) -> Member:
+    """Save ``member``, a profile an online import built unsaved (its ``display_name`` set)
+    for a player no member is, with a login as :func:`imported_member_create` gives one.
+
+    The same object is saved, not a copy: the import matches the player's name to it in the
+    batch's later logs, which must find it saved.
+
+    Raises:
+        ValueError: ``member`` is saved already.
+        IntegrityError: the display name is taken; nothing is written.
+    """
+    if member.pk is not None:
+        raise ValueError("the member is saved already")
+    member.user = get_user_model().objects.create_user(
+        username=f"{IMPORTED_PREFIX}{secrets.token_hex(6)}", password=None
+    )
+    member.save()
+    return member

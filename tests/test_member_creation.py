@@ -15,6 +15,7 @@ from django.urls import reverse
 from clubsite.members import (
     NewMember,
     imported_member_create,
+    imported_member_save,
     member_create,
     member_profile_create,
     members_create_many,
@@ -87,6 +88,20 @@ def test_it_gives_an_imported_player_a_login_nobody_logs_in_with(db: None) -> No
         assert not member.user.is_staff
     assert first.user.username != second.user.username
     assert [first.display_name, second.display_name] == ["NoName (2)", "傍若無人51"]
+
+
+def test_it_saves_an_imported_players_profile_as_that_same_object(db: None) -> None:
+    built = Member(display_name="ロン太郎")
+
+    saved = imported_member_save(built)
+
+    assert saved is built and built.pk is not None
+    assert re.fullmatch(r"imported-[0-9a-f]{12}", built.user.username)
+    assert not built.user.has_usable_password()
+    assert Member.objects.get(pk=built.pk).display_name == "ロン太郎"
+    with pytest.raises(ValueError, match="saved already"):
+        imported_member_save(built)
+    assert Member.objects.count() == 1
 
 
 def test_it_creates_many_members_at_once_in_order(db: None) -> None:

@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 from clubsite.fields import KeyModelChoiceField, is_key
 from clubsite.models import Member
-from clubsite.permissions import is_steward
+from clubsite.permissions import may_keep_every_game
 from scoring.engine import load_ruleset
 from scoring.rulebook.choices import split_choice
 from scoring.rulebook.hand_labels import (
@@ -100,7 +100,9 @@ class GameStartForm(forms.Form):
             self.add_error(None, _("This ruleset needs %(n)d players.") % {"n": needed})
         elif len({member.pk for member in players}) != len(players):
             self.add_error(None, _("A player cannot sit at two seats."))
-        elif not is_steward(self.user) and not any(m.user_id == self.user.pk for m in players):
+        elif not may_keep_every_game(self.user) and not any(
+            m.user_id == self.user.pk for m in players
+        ):
             self.add_error(None, _("You can start a game only at a table where you play."))
         data["players"] = players
         return data

@@ -28,7 +28,7 @@ from django.views.decorators.http import require_http_methods
 from clubsite.formatting import format_points, settlement_points, signed_points
 from clubsite.models import ONLINE_SERVICES, Member
 from clubsite.names import quoted_names
-from clubsite.permissions import is_steward
+from clubsite.permissions import may_keep_every_game
 from scoring.engine import load_ruleset
 from scoring.entry.game_forms import MemberChoiceField
 from scoring.ledger import (
@@ -40,6 +40,7 @@ from scoring.ledger import (
     ImportStatus,
     LedgerError,
     UnknownNames,
+    has_counted_version,
     import_online,
 )
 from scoring.models import Hanchan, Seat
@@ -191,7 +192,7 @@ def game_import(request: HttpRequest) -> HttpResponse:
     the ledger's one online import path (:func:`scoring.ledger.import_online`), as
     ``manage.py import_games`` stores them, and the page lists what became of each file.
     Members may import games they played in, stewards any game."""
-    steward = is_steward(request.user)
+    steward = may_keep_every_game(request.user)
     member = Member.for_user(request.user)
     outcomes: list[Outcome] = []
     if request.method == "POST":
@@ -274,7 +275,7 @@ def _outcome(done: ImportOutcome, member: Member | None, steward: bool) -> Outco
         )
     hanchan = done.hanchan
     assert hanchan is not None
-    waits = hanchan.counted_version is None
+    waits = not has_counted_version(hanchan)
     if done.line_game is not None:
         message = _("Stored: %(summary)s.") % {"summary": _line_summary(done.line_game.settled)}
         if waits:

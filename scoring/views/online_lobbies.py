@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from clubsite.models import ONLINE_SERVICES, OnlineLobby, lobby_number
-from clubsite.permissions import is_steward
+from clubsite.permissions import may_list_club_lobbies
 from scoring.rulebook.choices import ruleset_choices
 
 # mjai logs come from bots' matches, never from a lobby of the club's.
@@ -60,7 +60,7 @@ class OnlineLobbyForm(forms.Form):
 
 
 def _steward_only(request: HttpRequest) -> None:
-    if not is_steward(request.user):
+    if not may_list_club_lobbies(request.user):
         raise PermissionDenied(_("Only stewards keep the club's online lobbies."))
 
 

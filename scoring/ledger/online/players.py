@@ -7,14 +7,13 @@ names with the game that needs them.
 from __future__ import annotations
 
 import re
-import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
+from clubsite.members import imported_member_save
 from clubsite.models import Member, OnlineName
 from clubsite.names import NAME_LIMIT, clean_display_name
 from scoring.ledger.errors import LedgerError
@@ -277,11 +276,7 @@ def save_players(log: OnlineLog, players: Players) -> list[Member]:
     members = []
     for member in players.members:
         if member.pk is None:
-            user = get_user_model().objects.create_user(
-                username=f"imported-{secrets.token_hex(6)}", password=None
-            )
-            member.user = user
-            member.save()
+            imported_member_save(member)
         members.append(member)
     for name in players.saved:
         OnlineName.objects.update_or_create(

@@ -10,19 +10,18 @@ hand by hand by the engine and stored only when every hand and the final scores 
 from __future__ import annotations
 
 import datetime
-import secrets
 from argparse import ArgumentParser
 from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone, translation
 
+from clubsite.members import imported_member_create
 from clubsite.models import Member
 from clubsite.names import clean_display_name
 from scoring.engine import RecordError, ruleset_of_record
@@ -246,10 +245,7 @@ class Command(BaseCommand):
             except ValidationError as error:
                 raise LedgerError(f"players: {name[:80]!r}: {' '.join(error.messages)}") from None
         for name in missing:
-            user = get_user_model().objects.create_user(
-                username=f"imported-{secrets.token_hex(6)}", password=None
-            )
-            found[name] = Member.objects.create(user=user, display_name=name)
+            found[name] = imported_member_create(display_name=name)
         return found
 
 
