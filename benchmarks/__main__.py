@@ -121,7 +121,7 @@ def main() -> int:
     failures += entry.returncode != 0
     capacity = subprocess.run([sys.executable, "-m", "benchmarks.capacity"], check=False)
     failures += capacity.returncode != 0
-    # Issue 32 items 3 and 4: one member's worst requests, and the password reset's timing.
+    # One member's worst requests, and the password reset's timing.
     limits = subprocess.run([sys.executable, "-m", "benchmarks.request_limits"], check=False)
     failures += limits.returncode != 0
     tiles_lines = run_hand_tiles_bench()

@@ -346,7 +346,7 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
 
 def main() -> int:
     """Run the worst requests and the password resets against gunicorn on a scratch
-    PostgreSQL database and print each figure beside its target (issue 32 items 3 and 4).
+    PostgreSQL database and print each figure beside its target.
 
     Returns:
         The exit status: 0 when every target is met, 1 when one is not (a worker held over

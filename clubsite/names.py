@@ -46,7 +46,7 @@ def validate_display_name(name: str) -> None:
 
 def quoted_names(names: Iterable[str]) -> str:
     """Names as a sentence lists them, each quoted so that it does not read as part of the
-    sentence: “A”, “B” in English, 「A」、「B」 in Japanese (issue 32 item 11)."""
+    sentence: “A”, “B” in English, 「A」、「B」 in Japanese."""
     return pgettext("between quoted names", ", ").join(
         gettext("“%(name)s”") % {"name": name} for name in names
     )

@@ -1,4 +1,4 @@
-"""Table confirmation and final scores in the browser at a phone's size (issue 9, item 1; issue
+"""Table confirmation and final scores in the browser at a phone's size (issue
 11, item 6): Baba finds the game Aoki entered on his home page, sees who has confirmed, taps
 "this result is right"; a game is entered as final scores only. Screenshots of each screen."""
 

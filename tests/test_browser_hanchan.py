@@ -1,4 +1,4 @@
-"""A whole hanchan played on a phone through the UI (issue 3): log in, start a game, enter a
+"""A whole hanchan played on a phone through the UI: log in, start a game, enter a
 ron, a tsumo, a double ron, a draw whose riichi stick is carried over, a chombo, correct an
 earlier hand, play on to the end of South 4, and check the end screen against the engine's
 replay of the exported record. Every screen is saved under tests/screenshots/, and the table

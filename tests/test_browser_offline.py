@@ -1,4 +1,4 @@
-"""Entry without a connection on a phone (issue 10, item 7): the table screen opens from the
+"""Entry without a connection on a phone: the table screen opens from the
 service worker with the network off, a ron is kept in the outbox and shown as waiting to
 send, and is recorded once when the connection returns; a hand kept while another phone
 entered one is shown beside the current table and recorded after it on the player's choice.
@@ -495,7 +495,7 @@ def test_the_offline_panel_keeps_each_step_on_screen(
     chromium: Any, live_server: Any, table_game: Hanchan, member: Member,
     size: dict[str, int], language: str, role: str, first: str,
 ) -> None:  # fmt: skip
-    """Issue 32 item 11: the riichi row of a ron was under the value pad, below the screen; a
+    """The riichi row of a ron was under the value pad, below the screen; a
     tsumo's "keep it to send" below the pad, off screen; after a hand was kept the next hand's
     outcomes were above the screen; at 360 x 740 a ron's "50+ fu" row and, with a hand
     waiting, a tsumo's 30 and 40 fu rows were under the bar (in English the 40 fu rows of a

@@ -1,4 +1,4 @@
-"""A hand on one phone screen (issue 10 item 1), at 390 x 844 and 360 x 740 (issue 32 item
+"""A hand on one phone screen, at 390 x 844 and 360 x 740 (issue 32 item
 11) in Japanese and English: every
 tap of a hand is on screen when it is needed (not under the confirm bar, not below the
 fold), and no tap makes the page scroll by itself. Taps and scrolls are counted:
@@ -365,7 +365,7 @@ def test_a_hand_is_entered_on_one_screen(
 @pytest.mark.parametrize("language", ["ja", "en"])
 def test_the_last_hand_at_time_up_fits_too(phone: Any, table_game: Hanchan, language: str) -> None:
     """Time called (T-07): the confirm bar says so beside the button, hardly taller; a ron's
-    pad down to 40 fu and "more fu" stays above it (issue 25)."""
+    pad down to 40 fu and "more fu" stays above it."""
     Hanchan.objects.filter(pk=table_game.pk).update(time_called=True)
     phone.context.add_cookies(
         [{"name": "django_language", "value": language, "url": phone.base_url}]
@@ -387,7 +387,7 @@ def test_a_han_only_pad_fits(
     phone: Any, member: Any, other_member: Any, coordinator: Any, language: str
 ) -> None:
     """A 3-player club counting han without fu (fuji-sanma), a tsumo and a ron: 1-14 han and
-    "enter by tiles" above the confirm bar (issue 25). Japanese puts five to a row; English
+    "enter by tiles" above the confirm bar. Japanese puts five to a row; English
     keeps four ("Sanbaiman") and "enter by tiles" takes the last row's free half (a row of
     its own left it about 30 px under the bar after a ron's winner)."""
     from scoring.ledger import hanchan_start
@@ -426,7 +426,7 @@ def test_a_han_only_pad_fits(
 def test_the_riichi_row_is_whole_on_a_320_by_568_phone(
     phone: Any, table_game: Hanchan, language: str
 ) -> None:
-    """Issue 32 item 11: at 320 x 568 the riichi row was half under the confirm bar once a
+    """At 320 x 568 the riichi row was half under the confirm bar once a
     ron's winner was tapped. Every step above the value pad is whole above the bar."""
     phone.set_viewport_size({"width": 320, "height": 568})
     phone.context.add_cookies(

@@ -1,4 +1,4 @@
-"""A member's figures and a head-to-head on a 390 x 844 phone (issue 23 items 1 and 2), in
+"""A member's figures and a head-to-head on a 390 x 844 phone, in
 Japanese and in English: log in, open the figures from the member page, read a figure with
 its interval, pick an opponent and read the head-to-head. Nothing may scroll sideways, the
 links and the picker are 44 px tap targets; every screen is saved under tests/screenshots/.

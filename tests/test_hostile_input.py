@@ -1,4 +1,4 @@
-"""Bad input never gets a 500 and never writes (issue 9, item 3; issue 19, item 8).
+"""Bad input never gets a 500 and never writes.
 
 Every URL of the site is requested with hostile values in its query string, and every form
 found on its pages is posted with hostile values in each of its fields (NUL bytes, very long

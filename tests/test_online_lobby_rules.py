@@ -1,4 +1,4 @@
-"""Private lobbies' rules derived from their logs, and the club's lobbies (issue 22 item 2).
+"""Private lobbies' rules derived from their logs, and the club's lobbies.
 
 Real logs (tests/data/online/README.md): two Mahjong Soul tournament-room games at 30,000
 (Pantheon's fixtures) are re-scored hand-exact under the derived start, uma and rounding;

@@ -1,4 +1,4 @@
-"""Mahjong Soul's own game records, decoded to JSON, re-scored hand by hand (issue 22 item 4).
+"""Mahjong Soul's own game records, decoded to JSON, re-scored hand by hand.
 
 ``tests/data/online/majsoul/real-record-wire.json`` is a real Mahjong Soul game (a ranked
 4-player East-South game, stripped of names and of every win's han by the project that

@@ -1,4 +1,4 @@
-"""3-player mjai logs (issue 22 item 5), as Mortal's 3-player fork of mjai-reviewer writes them.
+"""3-player mjai logs, as Mortal's 3-player fork of mjai-reviewer writes them.
 
 ``mjai3p/refused/mjsoul_3p_double_ron_excerpt.jsonl`` is that fork's output for the first hand
 of a real Mahjong Soul 3-player game (a double ron on a kita), as smly/RiichiEnv keeps it

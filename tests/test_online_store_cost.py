@@ -1,4 +1,4 @@
-"""Storing online logs (issue 24 item 3): a batch (:func:`scoring.ledger.import_logs`) stores
+"""Storing online logs: a batch (:func:`scoring.ledger.import_logs`) stores
 each log as :func:`scoring.ledger.import_verified` does, with the members' roll-ups refreshed
 and ``games_counted`` sent once, in a bounded number of statements per log."""
 

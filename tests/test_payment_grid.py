@@ -377,7 +377,7 @@ def test_the_fu_a_ruleset_allows_per_han_and_outcome(ruleset_id, tsumo_20):
 
 
 def test_a_2_han_25_fu_tsumo_is_refused_by_the_engine():
-    """Issue 10 item 3: the engine refuses what the pad does not offer (game-record-format.md,
+    """The engine refuses what the pad does not offer (game-record-format.md,
     Errors: "a fu the ruleset does not allow"); 3 han 25 fu is the smallest chiitoitsu tsumo
     (Makura 1.5 §45c: 25 fu x 2^5 = 800, so 800/1,600)."""
     rs = load_ruleset("makura-1.5")

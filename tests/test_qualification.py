@@ -370,7 +370,7 @@ def test_the_race_pages(m, client_for, monkeypatch):
 
 
 def test_the_meijin_b_seats_tie_by_titles_then_reading():
-    """Issue 20 item 7: equal champion months are ordered by the number of monthly titles
+    """Equal champion months are ordered by the number of monthly titles
     (most first), then by the reading of the name, as the race page says."""
     from tournaments.races import Runner, meijin_b_order
 

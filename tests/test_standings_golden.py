@@ -1,8 +1,8 @@
 """The standings, champions and player figures over a seeded two-year history are exactly
-those the standings gave before they read the ledger's stored facts (issue 8, item 2): the
+those the standings gave before they read the ledger's stored facts: the
 golden file was written by the old code (reading seats and hand JSON) on the same history.
 
-When the engine began refusing a 2-han 25-fu tsumo (issue 10 item 3) the seeded history
+When the engine began refusing a 2-han 25-fu tsumo the seeded history
 changed (the sampler draws again where the engine refuses), so the file was written again by
 that old code (69ad8bd) with only the engine's fu rule brought up to date; the same procedure
 on the unchanged old code reproduced the earlier file byte for byte."""

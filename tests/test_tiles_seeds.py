@@ -1,4 +1,4 @@
-"""Hands from tiles as each seed values them (issue 20, item 2): every clause a ruleset
+"""Hands from tiles as each seed values them: every clause a ruleset
 parameter, checked here against the seed line it comes from (/work/shared/seeds/: 000 =
 Makura 1.3, 001 = Makura 1.5, 002 = the 3-player club, 003 = the home game, 004 = Shinbashi
 FUJI 3-player). Tenhou's presets keep the package's reading (test_hand_tiles.py replays 300+

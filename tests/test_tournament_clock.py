@@ -1,4 +1,4 @@
-"""The round's clock (issue 21 item 2; rules-spec T-07, §4.1): a GP preliminary round starts
+"""The round's clock (rules-spec T-07, §4.1): a GP preliminary round starts
 with its length, every table shows the time left, time is called by a steward or by the clock
 at the end, a table sees "time up" before the tap (its preview ends the game), and a table
 given extra time keeps playing."""

@@ -1,4 +1,4 @@
-"""Tournament seating (issue 11, item 3; docs/rules-spec.md §4.1-§4.3, T-03): pairing tables by
+"""Tournament seating (docs/rules-spec.md §4.1-§4.3, T-03): pairing tables by
 lot with as few repeat meetings as possible and balanced seat winds, tables by standing, the
 quality figures, and ``manage.py tournament_seating``."""
 
@@ -161,7 +161,7 @@ def _fewest_repeats(players: int, rounds: int, size: int) -> int:
      (9, 2, 3), (9, 3, 3), (12, 2, 3)],
 )  # fmt: skip
 def test_the_lower_bound_is_the_fewest_possible_on_small_sizes(players, rounds, size):
-    """Issue 21 item 6: a Meijin draw (8 players, 2 rounds) cannot do better than 4 repeat
+    """A Meijin draw (8 players, 2 rounds) cannot do better than 4 repeat
     meetings, and the page must not promise 0; the bound is what exhaustive search finds."""
     assert seating.repeat_lower_bound(players, rounds, size) == _fewest_repeats(
         players, rounds, size
@@ -259,7 +259,7 @@ def test_it_meets_the_best_published_tables(players, rounds):
     assert figures.wind_spread <= 1
 
 
-# -- at the best known (issue 21 item 7) --------------------------------------------------------
+# -- at the best known --------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(

@@ -1,5 +1,5 @@
 """Tournaments: events with phases of numbered rounds; each round's tables are hanchans of the
-ledger, entered at the table like any club game (docs/rules-spec.md §4, issue 11)."""
+ledger, entered at the table like any club game (docs/rules-spec.md §4)."""
 
 from __future__ import annotations
 

@@ -350,7 +350,7 @@ def meijin_race(year: int, *, today: datetime.date | None = None) -> Race:
         for holder in title.holders:
             best = champions.get(holder.member_id)
             # The history lists months newest first, so of two best months with equal points
-            # the latest names the seat (issue 20 item 7; the points are the same either way).
+            # the latest names the seat (the points are the same either way).
             if best is None or points > best[0]:
                 champions[holder.member_id] = (points, title.period.start)
     runners = _runners(set(champions) | set(totals) | _holders(second_half, first_half))
@@ -373,7 +373,7 @@ def meijin_race(year: int, *, today: datetime.date | None = None) -> Race:
             continue  # not decided yet: the seat waits for its champion
         if not half.holders:
             # Decided with nobody holding it (no one met the minimum): its seat goes to the
-            # months, as a member holding both halves leaves one (issue 20 item 7, T-05).
+            # months, as a member holding both halves leaves one (T-05).
             seats_b += 1
             continue
         for holder in half.holders:

@@ -17,20 +17,20 @@ from typing import Any
 WINDS = ("E", "S", "W", "N")
 ABORTIVE_KINDS = ("kyuushu_kyuuhai", "suufon_renda", "suucha_riichi", "suukaikan", "sancha_ron")
 LIMITS = ("mangan", "haneman", "baiman", "sanbaiman", "yakuman")
-# Local yaku a hand's tiles can show (issue 13; 004 L56–L60, L26): rules-spec F-15.
+# Local yaku a hand's tiles can show (004 L56–L60, L26): rules-spec F-15.
 LOCAL_YAKU = (
     "daisharin",
     "shousharin",
     "sanpuu",
     "north_yakuhai",
-    # Issue 20: 004 L54 (manzu honitsu, yakuman), L57 (suurenkou, yakuman), L61 (sanrenkou,
+    # 004 L54 (manzu honitsu, yakuman), L57 (suurenkou, yakuman), L61 (sanrenkou,
     # 2 han); Makura 1.3/1.5 §43 (13-futou, yakuman on the first draw).
     "manzu_honitsu",
     "suurenkou",
     "sanrenkou",
     "shiisanputa",
 )
-# Yakuman a ruleset may count double (issue 20; Makura §43 L352-356, 003 L559-560).
+# Yakuman a ruleset may count double (Makura §43 L352-356, 003 L559-560).
 DOUBLE_YAKUMAN = ("kokushi_13_sided", "suuankou_tanki", "junsei_chuuren", "daisuushii")
 # Yakuman that may stand alone, never added to another (Makura 1.3 §43 L360, 1.5 L295).
 LONE_YAKUMAN = ("tenhou", "chiihou", "renhou", "shiisanputa")
@@ -288,7 +288,7 @@ class Ruleset:
     chips: bool = _param("The ruleset keeps a chip ledger (003).")
     yakitori_chips: int = _param("Chips a player without a win pays each player with one.")
 
-    # -- hands from tiles (issue 13; the engine's payments do not read these) ---------------
+    # -- hands from tiles (the engine's payments do not read these) -------------------------
     open_tanyao: bool = _param("Tanyao counts in an open hand (kuitan; 003 nashi-nashi: no).")
     atozuke: bool = _param(
         "A yaku may come after the first call or on only some winning tiles (003: no, L264-292)."
@@ -310,7 +310,7 @@ class Ruleset:
         "north_yakuhai (004 L26, L56-L60, F-15); manzu_honitsu, suurenkou (yakuman), sanrenkou "
         "(2 han) (004 L54, L57, L61); shiisanputa (13-futou, yakuman; Makura §43)."
     )
-    # Issue 20: the seeds' own valuations of a hand's tiles (defaults = Tenhou's).
+    # The seeds' own valuations of a hand's tiles (defaults = Tenhou's).
     double_yakuman: tuple[str, ...] = _param(
         "Yakuman counted double: kokushi_13_sided, suuankou_tanki, junsei_chuuren, daisuushii "
         "(Makura 1.3 §43 L352-356, 1.5 L285-289; 003 L559-560); empty = all single (Tenhou)."

@@ -202,7 +202,7 @@ def _builtin(ruleset_id: str) -> Ruleset:
     return ruleset
 
 
-# Parameters added after rulesets were stored (issue 20, hands from tiles; the payments do not
+# Parameters added after rulesets were stored (hands from tiles; the payments do not
 # read them): a mapping without one (a RulesetVersion stored before, a ruleset file written
 # before) reads it as Tenhou's presets have it, so such a game's tiles value as they did.
 ADDED_DEFAULTS: dict[str, Any] = {
@@ -221,11 +221,11 @@ ADDED_DEFAULTS: dict[str, Any] = {
     "gold_fives": lambda data: (),
     "gold_five_dora": lambda data: 1,
     "white_pocchi": lambda data: "none",
-    # Added beside them (issue 20 items 3 and 4), read as before they existed.
+    # Added beside them, read as before they existed.
     "paarenchan": lambda data: False,
     "chombo_after_result": lambda data: False,
     "open_riichi_deal_in": lambda data: "none",
-    # Issue 22 item 2: a lobby without renchan; stored rulesets keep the renchan they had.
+    # A lobby without renchan; stored rulesets keep the renchan they had.
     "renchan": lambda data: "normal",
 }
 

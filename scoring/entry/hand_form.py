@@ -39,7 +39,7 @@ from scoring.rulebook.hand_labels import (
 
 def _implied_ron(data: Any) -> Any:
     """The taps with ``result=ron`` added when who dealt in was tapped before any outcome
-    (the table screen's shortcut: a ron in one tap less, issue 10 item 1)."""
+    (the table screen's shortcut: a ron in one tap less)."""
     if data is None or not hasattr(data, "getlist") or data.get("result") or not data.get("loser"):
         return data
     implied = data.copy()

@@ -1,4 +1,4 @@
-"""The value pad of the entry region as a view-model (issue 25 item 8): for each winner
+"""The value pad of the entry region as a view-model: for each winner
 tapped, the limits, the han x fu grid of the values the ruleset allows (each button saying
 what it pays), the counted han and what the winner's tiles make; the template renders these
 plain objects (no HTML here). Read from the hand form's taps (:class:`HandForm`) and the
@@ -82,7 +82,7 @@ class WinPad:
     yakuman: BoundField | None
     pao: BoundField | None
     chips: BoundField | None
-    # Entry by tiles (issue 13, item 3): the hidden field the keyboard writes, and the
+    # Entry by tiles: the hidden field the keyboard writes, and the
     # evaluation of what it holds.
     tiles: BoundField | None = None
     tile_value: HandValue | None = None

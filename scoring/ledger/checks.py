@@ -100,7 +100,7 @@ def seated_members(ruleset: Ruleset, members: Sequence[Member]) -> list[Member]:
 
 
 def check_seatable(members: Sequence[Member]) -> None:
-    """A game starts only with members whose login is active (issue 32 item 5). A record of
+    """A game starts only with members whose login is active. A record of
     a game already played (an import) is not a seating and is not checked.
 
     Raises:
@@ -141,8 +141,8 @@ def locked_hanchan(hanchan_id: int) -> Hanchan:
 
 def check_changeable(hanchan: Hanchan) -> None:
     """Raises :class:`LedgerError` for a voided game (nothing about it changes any more) and
-    for an imported online game: its hands are its log's, checked hand by hand on import
-    (issue 12); one imported wrongly is voided and imported again."""
+    for an imported online game: its hands are its log's, checked hand by hand on import;
+    one imported wrongly is voided and imported again."""
     if hanchan.status == Hanchan.Status.VOIDED:
         raise LedgerError(_("This game was voided."))
     if OnlineGame.objects.filter(hanchan_id=hanchan.pk).exists():

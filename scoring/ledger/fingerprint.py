@@ -1,4 +1,4 @@
-"""One game, stored once (issue 19 item 4, issue 32 item 1): a content fingerprint of a
+"""One game, stored once: a content fingerprint of a
 finished game.
 
 The fingerprint is the SHA-256 of what the game *is*, independent of the file it came in,

@@ -1,9 +1,9 @@
-"""Online games into the ledger (issue 12): players matched by their online names, the game
+"""Online games into the ledger: players matched by their online names, the game
 re-scored (:mod:`scoring.online.verify`), then stored through the ledger's one path
 (:func:`scoring.ledger.hanchan_import`) with where it came from (:class:`OnlineGame`).
 
 The engine plays each hand once: the hands verification played are the ledger's plan
-(:func:`verified_plan`), which is written as it is (issue 19 item 6).
+(:func:`verified_plan`), which is written as it is.
 
 Every refusal is a :class:`LedgerError` with one line for the user, raised before anything
 is written; a log already imported stores nothing (:class:`AlreadyImported`).
@@ -54,7 +54,7 @@ ANONYMOUS = "NoName"
 
 
 class UnknownNames(LedgerError):
-    """Seats of the log with no member (issue 22 item 1): ``names`` the online names no
+    """Seats of the log with no member: ``names`` the online names no
     member has (nor ``--map`` gives), ``shared`` the names that cannot name one member —
     ``(name, seats)`` for a name at several seats (Mahjong Soul allows equal nicknames) or
     Tenhou's anonymous ``NoName`` — and ``nameless`` the seats the log names no one at (issue
@@ -144,12 +144,12 @@ def match_players(
     ``mapping`` gives a member's display name for an online name (``--map``): the pair is
     saved as that member's online name on import; a ``"seat N"`` key (N from 1) gives the
     member at that seat where no online name can find one — a seat the log names no one at
-    (:attr:`OnlineLog.nameless`, issue 37 item 2; the only way to it), one of several seats
+    (:attr:`OnlineLog.nameless`; the only way to it), one of several seats
     of one name, ``NoName`` — and is ignored at a seat with a name of its own (the upload
     page's choice applies to every log of an upload). With ``create_members`` an unknown name
     becomes a new member (no usable password) of that display name, or, where a member has
     that display name already or another seat takes it, of the first free ``"name (2)"``,
-    ``"name (3)"``…: a display name alone never puts a seat on a member (issue 22 item 1).
+    ``"name (3)"``…: a display name alone never puts a seat on a member.
 
     A name at several seats of the log (equal nicknames) or Tenhou's ``NoName`` names no one
     player: it is never matched by a saved online name nor saved; each such seat gets a new
@@ -193,7 +193,7 @@ def _match(
     for seat, name in enumerate(log.players, start=1):
         seats_of.setdefault(name, []).append(seat)
     shared = {name for name, seats in seats_of.items() if len(seats) > 1 or name == ANONYMOUS}
-    # A seat the log names no one at (issue 37 item 2) is found by seat only, never saved.
+    # A seat the log names no one at is found by seat only, never saved.
     shared |= {log.players[seat] for seat in log.nameless}
     by_seat = _seat_mapping(mapping, len(log.players))
     saved = {
@@ -251,7 +251,7 @@ def _match(
     return Players(members=members, saved=new_names, created=created)
 
 
-# ``--map "seat 2=member"``: the member at a seat, counted from 1 (issue 37 item 2).
+# ``--map "seat 2=member"``: the member at a seat, counted from 1.
 SEAT_KEY = re.compile(r"seat ?([1-9])", re.IGNORECASE)
 
 
@@ -270,7 +270,7 @@ def _mapped_member(key: str, display_name: str) -> Member:
     by ``--map``.
 
     Raises:
-        LedgerError: no such member, or a deactivated one (issue 32 item 5).
+        LedgerError: no such member, or a deactivated one.
     """
     member = Member.objects.select_related("user").filter(display_name=display_name).first()
     if member is None:
@@ -279,8 +279,8 @@ def _mapped_member(key: str, display_name: str) -> Member:
             % {"name": key, "member": display_name}
         )
     if not member.user.is_active:
-        # A seat is mapped to a member chosen for it; a deactivated member is no choice
-        # (issue 32 item 5). Their saved online names still find them.
+        # A seat is mapped to a member chosen for it; a deactivated member is no choice.
+        # Their saved online names still find them.
         raise LedgerError(
             _(
                 "--map %(name)s=%(member)s: %(member)s is deactivated; a steward can "
@@ -342,9 +342,8 @@ def import_verified(
 
     ``played_on`` is used when the log carries no date. A game of a lobby the club counts
     (:class:`OnlineLobby`) is stored under the club's ruleset (:func:`club_rules`). An upload
-    by a member (``by``, not
-    a ``steward``) counts once the other seated members confirm it, as a table game does
-    (issue 19 item 3); a steward's upload or a command's import (``by`` None) counts at once.
+    by a member (``by``, not a ``steward``) counts once the other seated members confirm it, as
+    a table game does; a steward's upload or a command's import (``by`` None) counts at once.
     ``versions`` caches the pinned ruleset versions across a batch (:func:`import_logs`).
 
     Raises:
@@ -622,7 +621,7 @@ _IDENTITY = ("id", "name", "sources", "players")
 
 def club_rules(verified: VerifiedGame) -> tuple[VerifiedGame, str]:
     """``verified`` as the club counts it, and the service its ruleset version is pinned
-    under (issue 22 item 2).
+    under.
 
     A game of a lobby the club lists (:meth:`OnlineLobby.ruleset_for`: a Tenhou private
     lobby, a Mahjong Soul friendly room) is re-scored under the club's ruleset, with the
@@ -664,7 +663,7 @@ def club_rules(verified: VerifiedGame) -> tuple[VerifiedGame, str]:
 
 @dataclass(frozen=True)
 class LineGame:
-    """A Tenhou result line settled for the ledger (issue 22 item 7): ``settled`` its
+    """A Tenhou result line settled for the ledger: ``settled`` its
     ruleset, overrides and final scores; ``log`` the line as an online game (players,
     lobby, id) for :func:`match_players`; ``service`` the service its version is pinned
     under (``""`` for a lobby the club counts)."""

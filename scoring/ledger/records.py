@@ -46,9 +46,9 @@ def prepare_import(
     The record's hands are played through the engine once, here, unless ``planned`` is
     their plan already: the :class:`Record` plan of this record's hands on a new game under
     its ruleset, made where they were played first (an online log's verification,
-    :func:`scoring.ledger.online.verified_plan`, issue 19 item 6); then nothing is played.
+    :func:`scoring.ledger.online.verified_plan`); then nothing is played.
     ``versions`` caches :meth:`RulesetVersion.current` per ruleset id (a caller importing
-    many games); ``service`` names the online service of an imported online game (issue 12)
+    many games); ``service`` names the online service of an imported online game
     and ``origin`` its log's format and id (``OnlineGame``'s: what the game is, for its
     fingerprint, :mod:`scoring.ledger.fingerprint`).
 
@@ -137,7 +137,7 @@ def hanchan_import(
     ``members_by_name`` maps each of the record's player names to a member. The record is
     played through the engine once (:func:`prepare_import`), then the hanchan, its hands,
     their facts and the settlement are written. Who counts it is the one confirmation of
-    every path (issue 19 item 3, :func:`scoring.ledger.create.create_games`): an import by a
+    every path (:func:`scoring.ledger.create.create_games`): an import by a
     command (``by`` None) or by a ``steward`` counts at once; an import by a member (an
     upload) is vouched for by that member's own seat and waits for the other seated
     players or a steward. Must run inside the caller's transaction when several records go

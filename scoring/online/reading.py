@@ -37,7 +37,7 @@ class GameFile:
 
 def read_game_file(raw: bytes, filename: str = "", *, limit: int = MAX_LOG_BYTES) -> GameFile:
     """Read ``raw`` (a file's bytes) by its content: at most ``limit`` bytes, gzip unpacked
-    (the upload page's is smaller than the command's, issue 32 item 3).
+    (the upload page's is smaller than the command's).
 
     Returns:
         :class:`GameFile` with ``log`` set for an online log, or ``records`` set to the
@@ -84,7 +84,7 @@ def read_game_file(raw: bytes, filename: str = "", *, limit: int = MAX_LOG_BYTES
 
 def _storable(log: OnlineLog) -> OnlineLog:
     """``log``, if the ledger can store its names and ids: no NUL character (PostgreSQL
-    refuses them) nor lone surrogate in them (issue 19, item 8)."""
+    refuses them) nor lone surrogate in them."""
     texts = {
         "players": list(log.players),
         "id": log.log_id,

@@ -1,4 +1,4 @@
-"""Re-scoring an online log with the engine, hand by hand (issue 12 item 2, issue 19 items 5-6).
+"""Re-scoring an online log with the engine, hand by hand.
 
 :func:`verify` plays the log's hands through :class:`scoring.engine.Game` under each ruleset
 the log may have been played under, and keeps the first under which every hand agrees:
@@ -14,7 +14,7 @@ the log may have been played under, and keeps the first under which every hand a
   (:class:`.log.LogAltered`), and no other ruleset is tried;
 - a settlement that differs from the log's is reported in
   :attr:`VerifiedGame.settlement_note`, not refused: a ranked Tenhou game is settled as
-  Tenhou settled on its day (:data:`.tenhou_rules.SETTLEMENT_CHANGES`, issue 37 item 4), so
+  Tenhou settled on its day (:data:`.tenhou_rules.SETTLEMENT_CHANGES`), so
   only an edited settlement differs, and what is stored is the engine's.
 
 Nothing is guessed past that: a log that agrees under no ruleset is refused with

@@ -1,4 +1,4 @@
-"""The names of yaku in the reader's language (issue 13, item 4): the ``mahjong`` package's ids,
+"""The names of yaku in the reader's language: the ``mahjong`` package's ids,
 the clubs' local yaku, and ``yakuman`` for one entered without its yaku. An id not listed
 here is shown as it is."""
 

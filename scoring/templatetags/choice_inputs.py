@@ -1,4 +1,4 @@
-"""The hand form's taps without a template per input (issue 10 item 8).
+"""The hand form's taps without a template per input.
 
 Every outcome, seat and value of the table screen is a radio or checkbox; rendering each
 through Django's widget templates was a third of a preview's time. ``{{ choice|input_tag }}``

@@ -1,4 +1,4 @@
-"""The hand-value contract (issue 13, item 2), shared by ``manage.py hand_value`` and the JSON
+"""The hand-value contract, shared by ``manage.py hand_value`` and the JSON
 endpoint: one hand in, one answer out.
 
 In: ``{"ruleset": "makura-1.5", "hand": "234m067p11z", "melds": [{"type": "pon", "tiles":

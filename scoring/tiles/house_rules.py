@@ -1,4 +1,4 @@
-"""The clubs' own rules on top of the ``mahjong`` package's reading of a hand (issue 13).
+"""The clubs' own rules on top of the ``mahjong`` package's reading of a hand.
 
 Each adjustment is a ruleset parameter (``scoring/rulesets/*.toml``, docs/rules-spec.md):
 

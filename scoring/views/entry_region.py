@@ -1,4 +1,4 @@
-"""The entry region of the table screen as a view-model (issue 25 item 8): what the hand
+"""The entry region of the table screen as a view-model: what the hand
 form's steps show for the taps so far (the steps, the value pads, the "more" section, the
 noten-riichi offer, the hint under the preview), read from the parsed taps (:class:`HandForm`)
 and never parsing or valuing anything itself. ``templates/scoring/game_detail.html#entry``

@@ -1,4 +1,4 @@
-"""What if we had played under the other rules (issue 23 item 4; docs/what-if.md): a
+"""What if we had played under the other rules (docs/what-if.md): a
 period's counted games re-scored under another ruleset of the same family, and each
 member's standing both ways with the change.
 

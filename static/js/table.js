@@ -1,4 +1,4 @@
-// The table screen's hand form, on top of htmx (issue 10, items 2 and 6).
+// The table screen's hand form, on top of htmx.
 //
 // - A tap right after a recorded hand lands (issue 32 item 11: one in the following second
 //   was dropped without a word): the next hand's first tap is taken at once. The second half
@@ -9,7 +9,7 @@
 //   and version, sent to the preview again on load, dropped once the hand is recorded (or the
 //   game moved on: another version is another key).
 //
-// - Where the page stands after an answer (issue 25): a recorded hand, and an undo (issue 32
+// - Where the page stands after an answer: a recorded hand, and an undo (issue 32
 //   item 11), bring the notice and the next hand's first step into view (the page no longer
 //   stays scrolled down on the chart or the actions); a void keeps the actions where the
 //   finger is, the hand entry above having gone, and shows its result there, in place of the

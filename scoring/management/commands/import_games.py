@@ -2,9 +2,9 @@
 
 A file is read by its content (:mod:`scoring.online.reading`): club records
 (docs/game-record-format.md) as before; Tenhou result lines (one final-scores game a line,
-on ``--date``, issue 22 item 7); Tenhou JSON logs, mjlogs and mjai logs are re-scored
-hand by hand by the engine and stored only when every hand and the final scores agree
-(issue 12). Each file is all-or-nothing; one line per file says what happened.
+on ``--date``); Tenhou JSON logs, mjlogs and mjai logs are re-scored
+hand by hand by the engine and stored only when every hand and the final scores agree.
+Each file is all-or-nothing; one line per file says what happened.
 """
 
 from __future__ import annotations
@@ -88,8 +88,7 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         # The command writes English (its own lines are English words); the ledger's messages
         # it passes on (already imported, in the ledger already, unknown names) are
-        # translatable and would otherwise follow the active language, the site's Japanese
-        # (issue 37 item 5).
+        # translatable and would otherwise follow the active language, the site's Japanese.
         with translation.override("en"):
             self._handle(options)
 
@@ -100,7 +99,7 @@ class Command(BaseCommand):
         # Online logs re-scored, waiting to be stored in one batch: each (file, log, what
         # its output line says, its settlement note).
         logs: list[tuple[Path, VerifiedGame, str, str]] = []
-        # One transaction for the run (issue 24 item 3): consecutive online logs stored in
+        # One transaction for the run: consecutive online logs stored in
         # one batch (scoring.ledger.import_logs), each file still all or nothing, refused
         # alone, in the order given; the members' roll-ups refreshed once for every file.
         with one_refresh():
@@ -213,9 +212,9 @@ class Command(BaseCommand):
         mapping: dict[str, str],
         options: dict[str, Any],
     ) -> bool:
-        """Tenhou result lines (issue 22 item 7): each line a final-scores game on
-        ``played_on``, stored or refused on its own line of output, a faulty line too
-        (issue 37 item 3); False if any was refused (a line already imported is not a
+        """Tenhou result lines: each line a final-scores game on
+        ``played_on``, stored or refused on its own line of output, a faulty line too;
+        False if any was refused (a line already imported is not a
         refusal)."""
         ok = True
         for line in lines:
@@ -315,7 +314,7 @@ def _stored_line(
     members it added (with their online names where those differ)."""
     line = f"imported {what} as game {hanchan.pk}"
     if not hanchan.ruleset_version.service:
-        # A lobby the club lists (issue 22 item 2): the club's ruleset, the lobby's rules
+        # A lobby the club lists: the club's ruleset, the lobby's rules
         # as the game's overrides.
         line += f", counted under the club's {hanchan.ruleset_version.ruleset_id}"
     created = [
