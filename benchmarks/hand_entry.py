@@ -262,12 +262,12 @@ RON_TAPS = [
 
 
 def _htmx_phone(members: list[Any]) -> list[str]:
-    """A hand as an htmx phone sends it: a preview per tap, then the
-    confirm; per hand the SQL statements, the server's CPU time and the bytes of the
-    confirm's answer, at hand 2 and at hand 31 of a game (CPU: best of 5 games); and the ron
-    of issue 24 item 3 on a game's second hand (the first answers with the whole list), its
-    CPU the best of 15 rounds. The CPU is the server's alone (:class:`_ServerClock`), in
-    rounds that do not count the statements; a round of its own counts them."""
+    """A hand as an htmx phone sends it: a preview per tap, then the confirm; per hand the SQL
+    statements, the server's CPU time and the bytes of the confirm's answer, at hand 2 and at
+    hand 31 of a game (CPU: best of 5 games); and the ron with riichi of :data:`RON_TAPS` on a
+    game's second hand (the first answers with the whole list), its CPU the best of 15 rounds.
+    The CPU is the server's alone (:class:`_ServerClock`), in rounds that do not count the
+    statements; a round of its own counts them."""
     import datetime
 
     from scoring.ledger import hanchan_start, hand_record

@@ -1,6 +1,6 @@
-"""What a member's display name may be: it is shown on every page, in every e-mail subject
-and in CSV exports, so it is one line of visible text (issue 9: a name with a line break
-stopped a whole batch of notice e-mails)."""
+"""What a member's display name may be: it is shown on every page, in every e-mail subject and
+in CSV exports, so it is one line of visible text (a name with a line break once stopped a whole
+batch of notice e-mails)."""
 
 from __future__ import annotations
 

@@ -432,8 +432,8 @@ class Application(models.Model):
 
     @property
     def seatable(self) -> bool:
-        """Whether the applicant may be given a seat: their login is active (issue 32
-        item 5). The pages select the member's user with the application."""
+        """Whether the applicant may be given a seat: their login is active. The pages select
+        the member's user with the application."""
         return self.member.user.is_active
 
     def available_days(self) -> list[datetime.date]:

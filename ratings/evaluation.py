@@ -28,7 +28,7 @@ CI_CLUB = replace(BENCH_CLUB, rounds=600)
 TUNING_SEED = 1
 HELD_OUT_SEEDS = tuple(range(2, 12))
 
-# The targets of issue 23 item 3.
+# The rating's targets (docs/ratings.md).
 SPEARMAN_TARGET = 0.85
 GAIN_SHARE_TARGET = 0.85
 

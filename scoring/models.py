@@ -349,11 +349,11 @@ class HandSeat(models.Model):
 
 
 class Confirmation(models.Model):
-    """Someone said "this result is right" for one version of a game (issue 9: table
-    confirmation). A change to the game makes a new version, so earlier confirmations stay
-    in the history but no longer count. ``as_steward``: given with a steward's authority
-    (a steward's own change, a steward's tap, an import by command); ``user`` is ``None``
-    for a command."""
+    """Someone said "this result is right" for one version of a game (table confirmation,
+    :mod:`scoring.ledger.confirmation`). A change to the game makes a new version, so earlier
+    confirmations stay in the history but no longer count. ``as_steward``: given with a
+    steward's authority (a steward's own change, a steward's tap, an import by command);
+    ``user`` is ``None`` for a command."""
 
     # Indexed by unique_confirmation.
     hanchan = models.ForeignKey(

@@ -34,13 +34,13 @@ LOCAL_YAKU = (
 DOUBLE_YAKUMAN = ("kokushi_13_sided", "suuankou_tanki", "junsei_chuuren", "daisuushii")
 # Yakuman that may stand alone, never added to another (Makura 1.3 §43 L360, 1.5 L295).
 LONE_YAKUMAN = ("tenhou", "chiihou", "renhou", "shiisanputa")
-# Suits with red fives (issue 20: 003 L91-94 has two red 5p) and suits whose every five is dora.
+# Suits with red fives (003 L91-94 has two red 5p) and suits whose every five is dora.
 FIVE_SUITS = ("m", "p", "s")
 # The most chips one win takes from one payer under a ruleset with chips (a ruleset without
 # them takes none). Seed 003's table pays at most 7 (a yakuman's 5 with ippatsu and ura, rules-
 # spec §1H, H-16); two digits leave room for any club's table, and keep a game's chip balance
-# far inside the ledger's integer columns however long it runs (issue 19: chips of 10**12
-# were accepted, and the game's settlement could never be stored).
+# far inside the ledger's integer columns however long it runs (chips of 10**12
+# were once accepted, and the game's settlement could never be stored).
 MAX_CHIPS_PER_PAYER = 99
 
 

@@ -217,7 +217,7 @@ ADDED_DEFAULTS: dict[str, Any] = {
     "five_dora": lambda data: (),
     "flowers": lambda data: 0,
     "nuki_north": lambda data: data.get("players") == 3,
-    # Issue 32 item 7 (004 L22-23, L39): no gold five nor 白ポッチ in a set stored before.
+    # 004 L22-23, L39: no gold five nor 白ポッチ in a set stored before these parameters.
     "gold_fives": lambda data: (),
     "gold_five_dora": lambda data: 1,
     "white_pocchi": lambda data: "none",
@@ -312,7 +312,7 @@ def _typed(value: Any, type_name: str, key: str) -> Any:
 
 # No ruleset needs a number beyond ten million (points, uma, chips, thresholds) or a text
 # beyond a few lines; the bounds keep a game's scores far inside the ledger's integer columns
-# whatever a record's overrides say (issue 9: start points of 10**12 failed at the last hand).
+# whatever a record's overrides say (start points of 10**12 once failed at the last hand).
 INT_LIMIT = 10_000_000
 STRING_LIMIT = 2_000
 

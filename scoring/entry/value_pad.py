@@ -47,7 +47,7 @@ class ValueTap:
 
 
 # The grid rows shown at once: the common fu; the rest, and the counted han, one tap away
-# (issue 10 item 1: the pad fits a phone's screen with the steps around it).
+# (so that the pad fits a phone's screen with the steps around it).
 COMMON_FU_MAX = 40
 
 
@@ -128,7 +128,7 @@ class WinPad:
 
     @property
     def folded(self) -> bool:
-        """The pad is one line, its buttons a tap away (issue 32 item 11: one pad open at a
+        """The pad is one line, its buttons a tap away (one pad open at a
         time, so that at a double ron the second winner's pad comes up where the first one's
         was, and below a valued pad "More: rare cases" is above the confirm bar): a value is
         tapped, with no tiles entered (their result stays in view) and nothing wrong."""

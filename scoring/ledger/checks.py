@@ -55,7 +55,7 @@ def plan_for(hanchan: Hanchan, change: Change, entries: Sequence[HandEntry] = ()
     needs_hands = isinstance(change, Correction | Undo)
     if isinstance(change, NewHand):
         # The preview plans the hand as the write will record it: after a call of time, the
-        # last (issue 21 item 2: the table sees "time up" before the tap, not after).
+        # last (the table sees "time up" before the tap, not after).
         change = NewHand(time_up_marked(hanchan, change.hand))
     return plan(stored_game(hanchan, list(entries) if needs_hands else None), change)
 

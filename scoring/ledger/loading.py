@@ -1,5 +1,5 @@
-"""A game and its seats in one query (issue 10 item 8: a hand costs a fixed, small number of
-SQL statements).
+"""A game and its seats in one query (so that a hand costs a fixed, small number
+of SQL statements).
 
 Every view of the table screen and every ledger write needs the game, its ruleset version
 and its seated members. Reading the seats with the game joined (3 or 4 rows) gives all of it

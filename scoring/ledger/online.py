@@ -57,8 +57,8 @@ class UnknownNames(LedgerError):
     """Seats of the log with no member: ``names`` the online names no
     member has (nor ``--map`` gives), ``shared`` the names that cannot name one member —
     ``(name, seats)`` for a name at several seats (Mahjong Soul allows equal nicknames) or
-    Tenhou's anonymous ``NoName`` — and ``nameless`` the seats the log names no one at (issue
-    37 item 2), seats counted from 1. ``str()`` is the command's line;
+    Tenhou's anonymous ``NoName`` — and ``nameless`` the seats the log names no one at,
+    seats counted from 1. ``str()`` is the command's line;
     the upload page says it in its own words (:mod:`scoring.views.online`)."""
 
     def __init__(
@@ -160,8 +160,8 @@ def match_players(
     Raises:
         UnknownNames: seats with no member (and no ``mapping`` entry nor
             ``create_members``; a nameless seat without its ``"seat N"`` entry), naming them.
-        LedgerError: a mapped member that does not exist or is deactivated (issue 32 item
-            5), a mapped name at several seats, or a name that is no display name.
+        LedgerError: a mapped member that does not exist or is deactivated, a mapped
+            name at several seats, or a name that is no display name.
     """
     return _match(log, saved_names([log]), mapping or {}, create_members)
 

@@ -145,8 +145,8 @@ def hanchan_import(
 
     A finished game that is in the ledger already (:mod:`scoring.ledger.fingerprint`) is
     refused unless ``allow_duplicate`` (a true twin, ``import_games --allow-duplicate``);
-    so is a game in play whose record is a game in play already (:func:`in_play_twin`,
-    issue 32 item 6). ``planned``: the record's plan made already (:func:`prepare_import`),
+    so is a game in play whose record is a game in play already (:func:`in_play_twin`).
+    ``planned``: the record's plan made already (:func:`prepare_import`),
     so the engine does not play it again. ``versions``, ``origin``: as
     :func:`prepare_import`.
 
@@ -175,7 +175,7 @@ def hanchan_import(
 
 def in_play_twin(game: NewGame) -> Hanchan | None:
     """The game in play that ``game``, an unfinished record being imported, is already
-    (issue 32 item 6: the same unfinished record imported twice made two games in play):
+    (the same unfinished record imported twice once made two games in play):
     a club game in play, not voided, on the same day, under the same ruleset, with the same
     members in the same seats, whose hands begin with the record's (the same hands, or more
     entered at the table since it was imported). A member cannot sit at two games at once,

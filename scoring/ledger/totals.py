@@ -1,7 +1,7 @@
 """Members' totals per month (``MemberMonth``) and per year (``MemberYear``), kept up to date
 in the transaction that counts a game (scoring.ledger.confirmation, scoring.ledger.write).
 They are counted data, as ``CountedSeat`` is, so the ledger keeps them and the standings read
-them (issue 19 item 1: the ledger imports nothing of the standings).
+them (the ledger imports nothing of the standings).
 
 A row is recomputed rather than added to, since the best game is a maximum: :func:`refresh`
 recomputes the month rows of the games' members, months and ruleset versions from the

@@ -16,7 +16,7 @@ them:
   (:func:`scoring.engine.final_settlement`) gives every stated point is kept. A log that
   states no settlement keeps the preset's uma, with the return at least the start (and the
   oka (return - start) per seat). A JSON ``sc`` is Tenhou's own settlement, as its
-  ``owari`` (issue 37 item 4: the 2022 logs' ``sc`` in tenths is Tenhou's settlement of that
+  ``owari`` (the 2022 logs' ``sc`` in tenths is Tenhou's settlement of that
   year, not a converter's);
 - **the length**: the presets of both lengths are tried already; a private
   lobby may also have no extension (``extension: "none"``, :data:`PRIVATE_VARIANTS`);
@@ -25,8 +25,8 @@ them:
   next hand after a dealer win is the next dealer's at 0 honba, after a draw at honba + 1);
 - **a ranked lobby's settlement by date**: Tenhou settled otherwise in earlier years (its
   2009 East-only uma, results rounded to 1,000 until 2021 for four players and 2018-2023 for
-  three), as the logs' own settlements show (:data:`.tenhou_rules.SETTLEMENT_CHANGES`,
-  issue 37 item 4): a ranked game is settled as Tenhou settled it on its day;
+  three), as the logs' own settlements show (:data:`.tenhou_rules.SETTLEMENT_CHANGES`):
+  a ranked game is settled as Tenhou settled it on its day;
 - **open tanyao**: the GO type's bit 0x04 (no 喰), the JSON ``rule.disp`` without 喰;
   **red fives**: bit 0x02 (no 赤), a ``disp`` without 赤 (they change no payment: the han
   count them; the game page names them from the stored ``rule_label``).

@@ -27,8 +27,8 @@ MAX_LOG_BYTES = 20 * 1024 * 1024
 @dataclass(frozen=True, slots=True)
 class GameFile:
     """What a file holds: ``log`` for an online log, ``lines`` for Tenhou result lines
-    (:mod:`.result_lines`, issue 22 item 7: each a line read, or why it is not one, issue 37
-    item 3), else ``records`` (club records)."""
+    (:mod:`.result_lines`: each a line read, or why it is not one), else ``records`` (club
+    records)."""
 
     log: OnlineLog | None = None
     records: Any = None

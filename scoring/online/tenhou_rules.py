@@ -8,8 +8,8 @@
   them.
 - A win's result string (``30符4飜7700点``, ``満貫2000-4000点``, ``役満16000点∀``) and yaku
   strings (``立直(1飜)``, ``大三元(役満)``) → the record's ``han``/``fu`` or ``limit``.
-- How the ranked lobbies settled a game on a given day (:data:`SETTLEMENT_CHANGES`, issue 37
-  item 4): the presets settle as docs/tenhou-rules.md §1 says (four players rounded to 1,000,
+- How the ranked lobbies settled a game on a given day (:data:`SETTLEMENT_CHANGES`): the
+  presets settle as docs/tenhou-rules.md §1 says (four players rounded to 1,000,
   three in tenths); Tenhou's logs show it settled otherwise in some years.
 """
 

@@ -73,7 +73,7 @@ YAKU_LABELS: dict[str, Promise] = {
     "chiihou": _("Chiihou"),
     "renhou_yakuman": _("Renhou (yakuman)"),
     "paarenchan": _("Paarenchan"),
-    # Local yakuman and yaku of the seeds (issue 20: 004 L54, L57, L61; Makura §43).
+    # Local yakuman and yaku of the seeds (004 L54, L57, L61; Makura §43).
     "manzu_honitsu": _("Manzu honitsu"),
     "suurenkou": _("Suurenkou"),
     "shiisanputa": _("13-futou"),

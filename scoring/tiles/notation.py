@@ -7,8 +7,8 @@ red five of each suit is copy 0 of its five (ids 16, 52 and 88, the package's
 ``FIVE_RED_*``), so a plain ``5`` takes that copy only as its fourth. One :class:`TileSet`
 hands out the copies of a whole hand (concealed tiles, melds, winning tile), so a hand never
 holds a fifth copy of a tile nor more red fives of a suit than the set has: one each by
-default, the copies after the first for a set with more (issue 20: 003 L91-94, two red 5p are
-ids 52 and 53; issue 32 item 7: 004 L22, three red 5p and three red 5s).
+default, the copies after the first for a set with more (003 L91-94, two red 5p are ids
+52 and 53; 004 L22, three red 5p and three red 5s).
 
 Two marked tiles of 004's set (docs/game-record-format.md, "Extensions"):
 

@@ -497,8 +497,8 @@ def _line_summary(settled: result_lines.SettledLine) -> str:
 
 
 def _unreadable_sentence(error: result_lines.LineUnreadable) -> str:
-    """Why a line is not a result line, in the reader's words (issue 32
-    item 11): each fault said as it is, and that nothing was stored from that line."""
+    """Why a line is not a result line, in the reader's words: each
+    fault said as it is, and that nothing was stored from that line."""
     values = {"n": error.number, **error.params}
     for key in ("name", "rule"):
         if key in values:
