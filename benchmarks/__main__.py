@@ -1,4 +1,4 @@
-"""``make bench``: engine speed against the targets of the scoring-engine issue.
+"""``make bench``: engine speed against the scoring engine's targets.
 
 - han/fu payments per second through ``hand_payment`` (target >= 200,000/s), and the same
   grid through the ``mahjong`` package's ``ScoresCalculator`` in the same run (the engine must

@@ -68,7 +68,7 @@ def no_sideways_scroll(page: Any) -> None:
 
 
 def well_made(page: Any) -> None:
-    """Every target 44 px, no text out of its box (issue 25 item 4's measure)."""
+    """Every target 44 px, no text out of its box (tests/test_browser_tap_targets.py's measure)."""
     found = page.evaluate(MEASURE, MINIMUM)
     assert (found["small"], found["overflowing"]) == ([], []), page.url
 

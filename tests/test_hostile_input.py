@@ -239,7 +239,7 @@ def test_any_text_in_the_search_and_filters_is_harmless(value, client_for, staff
     assert failures == []
 
 
-# -- the causes of issue 19 (item 8) and their kin, each a 500 before -------------------------
+# -- input that was a 500 before, and its kin ---------------------------------------------------
 
 # Text that str.isdigit() takes for digits: int() refuses the first two and reads the next two;
 # then digits too many for int() (Python's 4,300-digit limit), and a NUL.

@@ -6,8 +6,8 @@ of a real Mahjong Soul 3-player game (a double ron on a kita), as smly/RiichiEnv
 read right. The whole games are the five real Tenhou 3-player games of tenhou-json/, written as
 the fork's converter writes them (tests/online_conversions.py): four scores with an empty
 fourth seat, a ``hora`` per winner, a ``ryukyoku`` with no reason; and numbered on past East 3
-(South 1 as ``kyoku`` 4) or with ``bakaze`` left at East, which were refused after East 3
-before issue 22.
+(South 1 as ``kyoku`` 4) or with ``bakaze`` left at East, which were once refused after
+East 3.
 """
 
 from __future__ import annotations

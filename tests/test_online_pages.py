@@ -1,4 +1,4 @@
-"""The pages of issue 12: uploading online game logs, a member's online names, and an
+"""The online games' pages: uploading online game logs, a member's online names, and an
 imported game's origin on its page."""
 
 from __future__ import annotations

@@ -28,7 +28,7 @@ DATA = Path(__file__).resolve().parent / "data" / "online" / "mjlog-gz"
 PLAYED_ON = datetime.date(2026, 1, 10)
 # Statements of a batch of 10 logs of known players (29 measured on SQLite, 30 on
 # PostgreSQL: the online names, origins, duplicates, ruleset versions, bulk writes and the
-# roll-ups, each once); the issue measured 49 a log stored one by one, import_verified alone
+# roll-ups, each once); a log stored one by one once took 49, import_verified alone
 # takes 24.
 MAX_STATEMENTS_10_LOGS = 32
 # Statements a log adds to a batch (0 measured: every statement is the batch's).

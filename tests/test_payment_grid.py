@@ -362,7 +362,7 @@ ALL_FU = [30, 40, 50, 60, 70, 80, 90, 100, 110]
     ],
 )
 def test_the_fu_a_ruleset_allows_per_han_and_outcome(ruleset_id, tsumo_20):
-    """Issue 10 item 3, one rule for pad and records: 25 fu is chiitoitsu, always 2 han
+    """One rule for pad and records: 25 fu is chiitoitsu, always 2 han
     (Makura 1.5 §45c, seed 002 L112), so a ron needs 2 han and a tsumo, which adds menzen
     tsumo, 3; 20 fu is a pinfu tsumo of 2+ han (Makura 1.5 §45a), not in seed 003 (H-10)."""
     rs = load_ruleset(ruleset_id)

@@ -183,7 +183,7 @@ def test_the_same_line_under_another_time_is_another_game(db, tmp_path):
 
 
 # Seven games of one evening with the same point list: another time, another lobby, other
-# players, the same players in another order (issue 32 item 1: one was stored, six were
+# players, the same players in another order (once one was stored, six were
 # "already imported, game 8").
 SEVEN = [
     BRIEF,

@@ -25,7 +25,7 @@ def test_the_figures_are_the_same_as_before(db):
     seed_history(**SEED)
     expected = json.loads(GOLDEN.read_text(encoding="utf-8"))
     actual = json.loads(json.dumps(snapshot()))
-    # Issue 20 item 1 orders equal totals of the floating-uma ruleset by ep (seed 002 L10-24,
+    # Equal totals of the floating-uma ruleset are ordered by ep (seed 002 L10-24,
     # S-01), which the old code did not know: there the figures are the same, and only
     # members with equal totals may change places.
     for key, table in actual["standings"].items():

@@ -1,5 +1,5 @@
-"""The Japanese catalogues of the site, the meetups and the tournaments (issue 10 item 9:
-Japanese everywhere in the Japanese interface).
+"""The Japanese catalogues of the site, the meetups and the tournaments
+(Japanese everywhere in the Japanese interface).
 
 Django merges them at run time, the site's ``locale/`` first and then the apps in
 ``INSTALLED_APPS`` order, so a message that two catalogues translate differently shows the

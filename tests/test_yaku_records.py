@@ -159,7 +159,7 @@ def test_a_member_page_lists_their_yaku_without_a_query_more(db, client: Client)
     client.get(page)
     with CaptureQueriesContext(connection) as queries:
         html = client.get(page, HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    # Issue 8's bound for the player page (the 3 of the login included).
+    # The standings' budget for the player page (the 3 of the login included).
     assert len(queries) <= 10
     # The yaku section loads itself from the yaku page when scrolled to.
     assert f'hx-get="/standings/yaku/?member={member.pk}"' in html

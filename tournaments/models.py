@@ -185,8 +185,8 @@ class Table(models.Model):
 
 
 class Substitution(models.Model):
-    """The event's log of a player leaving mid-event (issue 21 item 3,
-    :mod:`tournaments.substitutions`): ``left`` plays no round from ``from_round`` on, and
+    """The event's log of a player leaving mid-event
+    (:mod:`tournaments.substitutions`): ``left`` plays no round from ``from_round`` on, and
     ``substitute`` (a participant entered for it) takes their place, or none (a withdrawal).
     The repeat meetings of the whole pairing table before and after the re-seat are kept as
     the steward accepted them."""

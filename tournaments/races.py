@@ -321,7 +321,7 @@ def previous_winner(year: int) -> Member | None:
 def meijin_b_order(runner: Runner) -> tuple[int, int, str, str]:
     """The order of the Meijin's B seats (§4.3 B, T-05): the champion month's points
     (highest first), then the number of monthly titles in the window (most first), then the
-    reading of the name, as the race page says (issue 20 item 7: a member with three titles
+    reading of the name, as the race page says (a member with three titles
     no longer loses a tied seat to a one-title member by name)."""
     return (-(runner.best_month or 0), -runner.titles, runner.reading or runner.name, runner.name)
 

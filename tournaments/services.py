@@ -1,6 +1,6 @@
 """Running a tournament: create it from a format, edit, cancel or delete it, enter
-participants, draw, start rounds, seat by standing, call time (docs/rules-spec.md §4, issue
-11). The ranking they seat by is read in :mod:`tournaments.live_ranking`.
+participants, draw, start rounds, seat by standing, call time (docs/rules-spec.md §4). The
+ranking they seat by is read in :mod:`tournaments.live_ranking`.
 
 Each function is one transaction and refuses bad input with :class:`EventError`, changing
 nothing. Every table of a started round is a hanchan of the ledger, started through
@@ -250,8 +250,8 @@ def participants_set(*, event_id: int, members: Sequence[Member]) -> Event:
     """Enter exactly ``members`` (in this order) in an event that has not started.
 
     Raises:
-        EventError: the event started, a member twice, a deactivated member (issue 32
-            item 5), or a number of players the format
+        EventError: the event started, a member twice, a deactivated member, or a
+            number of players the format
             cannot seat (not a multiple of the table size; 8 for the Grand Champion and the
             Meijin).
     """

@@ -3,7 +3,7 @@ period's counted games re-scored under another ruleset of the same family, and e
 member's standing both ways with the change.
 
 The page computes directly, without the task queue: a season of about 1,300 hanchans is
-read and replayed twice over in well under the 5 s of the issue (``make bench``,
+read and replayed twice over in well under its 5 s target (``make bench``,
 :mod:`benchmarks.whatif`).
 """
 
