@@ -351,7 +351,7 @@ def in_english(chromium: Any, page: Any, game_id: int, name: str) -> None:
 
 
 def layout_problems(page: Any) -> list[str]:
-    """What does not fit a 360 px phone, the narrowest phone the pages are made for: sideways scrolling,
+    """What does not fit a 360 px phone, the narrowest the pages are made for: sideways scrolling,
     text wider than its button or heading, buttons smaller than 44 x 44 px."""
     page.set_viewport_size({"width": 360, "height": PHONE["height"]})
     try:
