@@ -5,7 +5,8 @@ follow such a number, and ``git log`` keeps the history. Citations stay: the see
 (owner/name) or as a link.
 
 Not read: the translation catalogues (``locale/``), migrations (written once, kept as they
-were), the seeds (``docs/seeds/``), CI's own files (``.ci/``) and any change log."""
+were), the seeds (``docs/seeds/``) and the spec the club gave (``docs/rules-spec.md``,
+``docs/tenhou-rules.md``, kept as the originals), CI's own files (``.ci/``) and any change log."""
 
 from __future__ import annotations
 
@@ -16,12 +17,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# "issue 8", "Issues 11 and 21", "issue 32 item 11", "issue #12", a number on the next line too.
-TRACKER = re.compile(r"\bissues?\s+#?\d+", re.IGNORECASE)
+# The word, then a number (after a "#", or on the next line of a comment); the rest is the same.
+TRACKER = re.compile(r"\bissues?\s+(?:(?:#|//|\*)\s+)?#?\d+", re.IGNORECASE)
 # Another project's tracker, named just before: "ApplySci/aim issue 3".
 OTHER_PROJECT = re.compile(r"[\w.-]+/[\w.-]+\s+$")
 SKIPPED = re.compile(
-    r"(^|/)locale/|(^|/)migrations/|^docs/seeds/|^\.ci/|(^|/)(CHANGELOG|CHANGES|HISTORY|NEWS)[^/]*$",
+    r"(^|/)locale/|(^|/)migrations/|^docs/seeds/|^docs/(rules-spec|tenhou-rules)\.md$|^\.ci/"
+    r"|(^|/)(CHANGELOG|CHANGES|HISTORY|NEWS)[^/]*$",
     re.IGNORECASE,
 )
 
@@ -53,7 +55,9 @@ def tracker_citations(name: str, text: str) -> list[str]:
         number = text.count("\n", 0, match.start()) + 1
         line_end = text.find("\n", match.start())
         line = text[line_start : line_end if line_end != -1 else len(text)]
-        found.append(f"{name}:{number}: {line.strip()[:120]}")
+        cited = f"{name}:{number}: {line.strip()[:120]}"
+        if cited not in found:
+            found.append(cited)
     return found
 
 
@@ -73,10 +77,10 @@ def test_no_file_cites_the_trackers_numbers():
 
 def test_it_finds_a_citation_and_leaves_other_projects_and_the_seeds_alone():
     issue = "issue"  # not written out with its number, so that this file passes its own test
-    text = f"a = 1\n# Added for {issue} 7 item 2.\n# ({issue.title()}s 3\n# and 4)\n"
+    text = f"a = 1\n# Added for {issue} 7 item 2.\n# ({issue.title()}s\n# 3 and 4)\n"
     assert tracker_citations("x.py", text) == [
         f"x.py:2: # Added for {issue} 7 item 2.",
-        f"x.py:3: # ({issue.title()}s 3",
+        f"x.py:3: # ({issue.title()}s",
     ]
     kept = "# MahjongRepository/mahjong issue #12; Pantheon #457; seed 004 L54; rules-spec §2\n"
     assert tracker_citations("x.py", kept) == []
