@@ -1,4 +1,4 @@
-"""``make bench``: engine speed against the targets of the scoring-engine issue.
+"""``make bench``: engine speed against the scoring engine's targets.
 
 - han/fu payments per second through ``hand_payment`` (target >= 200,000/s), and the same
   grid through the ``mahjong`` package's ``ScoresCalculator`` in the same run (the engine must
@@ -121,7 +121,7 @@ def main() -> int:
     failures += entry.returncode != 0
     capacity = subprocess.run([sys.executable, "-m", "benchmarks.capacity"], check=False)
     failures += capacity.returncode != 0
-    # Issue 32 items 3 and 4: one member's worst requests, and the password reset's timing.
+    # One member's worst requests, and the password reset's timing.
     limits = subprocess.run([sys.executable, "-m", "benchmarks.request_limits"], check=False)
     failures += limits.returncode != 0
     tiles_lines = run_hand_tiles_bench()

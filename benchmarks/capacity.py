@@ -1,4 +1,4 @@
-"""Capacity (issue 24, item 3): a 50-table tournament, 200 phones, at 20 times a club's pace,
+"""Capacity: a 50-table tournament, 200 phones, at 20 times a club's pace,
 against the server as ``make serve`` runs it; target p95 < 150 ms, 0 errors, nothing lost.
 
 Run by ``make bench`` (``python -m benchmarks``) as ``python -m benchmarks.capacity`` in a

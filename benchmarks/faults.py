@@ -1,4 +1,4 @@
-"""Fault runs (issue 24, item 2): a club night of 40 phones at 10 tables, compressed in time,
+"""Fault runs: a club night of 40 phones at 10 tables, compressed in time,
 through PostgreSQL restarting, a gunicorn worker killed mid-request and the venue's network
 lost for a while; every hand recorded exactly once, and every game equal to its replay.
 

@@ -44,7 +44,7 @@ CSRF_SECRET = "b" * 32  # an unmasked secret is a valid token for Django's CSRF 
 P95_TARGET_MS = 50
 QUERY_TARGET = 15
 HTMX_QUERY_TARGET = 16
-# Issue 24 item 3: a whole hand as a phone sends it (a ron with riichi and its value), and
+# A whole hand as a phone sends it (a ron with riichi and its value), and
 # its confirm, in server CPU.
 RON_CPU_TARGET_MS = 40
 CONFIRM_CPU_TARGET_MS = 25
@@ -250,7 +250,7 @@ def _statements(count: bool) -> Any:
     return CaptureQueriesContext(connection) if count else contextlib.nullcontext([])
 
 
-# A ron as the table screen sends it (issue 24 item 3): who dealt in (that is the ron), who
+# A ron as the table screen sends it: who dealt in (that is the ron), who
 # won, a riichi, the value, then the confirm. The riichi, tapped before the value, is kept by
 # the page and sent with the value's preview (static/js/table.js): 3 previews and the confirm.
 RON_TAPS = [
@@ -262,12 +262,12 @@ RON_TAPS = [
 
 
 def _htmx_phone(members: list[Any]) -> list[str]:
-    """A hand as an htmx phone sends it (issue 10 item 8): a preview per tap, then the
-    confirm; per hand the SQL statements, the server's CPU time and the bytes of the
-    confirm's answer, at hand 2 and at hand 31 of a game (CPU: best of 5 games); and the ron
-    of issue 24 item 3 on a game's second hand (the first answers with the whole list), its
-    CPU the best of 15 rounds. The CPU is the server's alone (:class:`_ServerClock`), in
-    rounds that do not count the statements; a round of its own counts them."""
+    """A hand as an htmx phone sends it: a preview per tap, then the confirm; per hand the SQL
+    statements, the server's CPU time and the bytes of the confirm's answer, at hand 2 and at
+    hand 31 of a game (CPU: best of 5 games); and the ron with riichi of :data:`RON_TAPS` on a
+    game's second hand (the first answers with the whole list), its CPU the best of 15 rounds.
+    The CPU is the server's alone (:class:`_ServerClock`), in rounds that do not count the
+    statements; a round of its own counts them."""
     import datetime
 
     from scoring.ledger import hanchan_start, hand_record

@@ -1,4 +1,4 @@
-"""Hands valued from their tiles per second (issue 13): every winning hand of the real Tenhou
+"""Hands valued from their tiles per second: every winning hand of the real Tenhou
 games in tests/data/online through :func:`scoring.tiles.evaluate.evaluate`, and the same
 hands through the ``mahjong`` package's ``HandCalculator`` alone, in the same run.
 

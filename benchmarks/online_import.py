@@ -1,9 +1,9 @@
-"""Online game logs read and re-scored per second (issue 22, ``make bench``): every real log
+"""Online game logs read and re-scored per second (``make bench``): every real log
 of tests/data/online, by format (Mahjong Soul's own records included), through
 :func:`scoring.online.reading.read_game_file` and :func:`scoring.online.verify.verify`: what
 an import does before it writes.
 
-And stored per second (issue 24 item 3, :func:`run_online_store_bench`): the same logs read,
+And stored per second (:func:`run_online_store_bench`): the same logs read,
 re-scored, matched to their members and stored in the ledger on PostgreSQL, in a database of
 its own (``BENCH_ONLINE_DATABASE``, else ``clubsite_bench_online_<pid>``, on the server of
 ``DATABASE_URL``), by :func:`scoring.ledger.import_logs` (one batch: the upload page's and
@@ -34,7 +34,7 @@ DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "online"
 # page takes 20 files, re-scored in 4 seconds at most. mjai and stripped Mahjong Soul records
 # state no han, so every value is tried for each win: they are the slowest.
 IMPORT_TARGET = 5.0
-# Logs read, re-scored and stored per second in a batch (issue 24 item 3).
+# Logs read, re-scored and stored per second in a batch.
 STORE_TARGET = 100.0
 STORE_ROUNDS = 3
 BENCH_DATABASE = os.environ.get("BENCH_ONLINE_DATABASE") or f"clubsite_bench_online_{os.getpid()}"

@@ -1,4 +1,4 @@
-"""The rating's targets (issue 23 item 3; docs/ratings.md), exactly: on the simulated club
+"""The rating's targets (docs/ratings.md), exactly: on the simulated club
 of :data:`ratings.evaluation.BENCH_CLUB` with the tuned parameters, Spearman >= 0.85 against
 the true skill on same-strength tables and >= 85% of the oracle's log-loss gain over uniform
 on random tables. A line is BELOW TARGET when a figure misses."""

@@ -1,6 +1,6 @@
-"""One member's worst requests against the server as ``make serve`` runs it (issue 32 items 3
-and 4): how long each holds a gunicorn worker, and whether a password reset tells a real
-address from an unknown one by its time.
+"""One member's worst requests against the server as ``make serve`` runs it: how long each holds
+a gunicorn worker, and whether a password reset tells a real address from an unknown one by its
+time.
 
 ``python -m benchmarks.request_limits`` (run by ``make bench``). Like :mod:`benchmarks.capacity`
 it creates, migrates and drops a PostgreSQL database of its own (``LIMITS_DATABASE``, default
@@ -345,7 +345,7 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
 
 def main() -> int:
     """Run the worst requests and the password resets against gunicorn on a scratch
-    PostgreSQL database and print each figure beside its target (issue 32 items 3 and 4).
+    PostgreSQL database and print each figure beside its target.
 
     Returns:
         The exit status: 0 when every target is met, 1 when one is not (a worker held over

@@ -1,15 +1,15 @@
-"""Pairing tables by lot against the best known (issues 11 and 21): for N = 8 ... 48 players at
-tables of 4 and N = 6 ... 36 at tables of 3, over R = 4, 6 and 8 rounds, what ``manage.py
-tournament_seating`` gives (seed 0): repeat meetings (the sum over pairs of meetings - 1),
-the proven lower bound (:func:`tournaments.seating.repeat_lower_bound`), the most times a
-pair meets, the wind spread, the time to make a draw (best of 3), and beside them the best
-known figure and where it comes from:
+"""Pairing tables by lot against the best known: for N = 8 ... 48 players at tables of 4 and
+N = 6 ... 36 at tables of 3, over R = 4, 6 and 8 rounds, what ``manage.py tournament_seating``
+gives (seed 0): repeat meetings (the sum over pairs of meetings - 1), the proven lower bound
+(:func:`tournaments.seating.repeat_lower_bound`), the most times a pair meets, the wind spread,
+the time to make a draw (best of 3), and beside them the best known figure and where it comes
+from:
 
 - ``aim``: ApplySci/aim, ``server/seating/seats_{4,6,8}.py`` at commit
   9af61f9feef860cde7d4999093f6ce84df77c80b (tables of 4 from 16 players up, built on Alice
   Miller's social golfer solutions), counted with :func:`tournaments.seating.quality` (their
   files are not part of this repository);
-- ``issue 21``: the best known figures issue 21 quotes for the sizes where this project's
+- ``given``: the best known figures we were given for the sizes where this project's
   tables were short of them (12x4 13, 12x6 42, 24x8 24; 6x4 at tables of 3: 9);
 - ``bound``: no published figure, and the proven lower bound (a table that reaches it is
   optimal);
@@ -40,8 +40,8 @@ AIM: dict[tuple[int, int], tuple[int, int]] = {
     (36, 8): (0, 0), (40, 8): (0, 0),
 }  # fmt: skip
 
-# (players, rounds, table size) -> repeat meetings: the best known figures issue 21 quotes.
-ISSUE_21: dict[tuple[int, int, int], int] = {
+# (players, rounds, table size) -> repeat meetings: the best known figures we were given.
+GIVEN_BEST_KNOWN: dict[tuple[int, int, int], int] = {
     (12, 4, 4): 13, (12, 6, 4): 42, (24, 8, 4): 24, (6, 4, 3): 9,
 }  # fmt: skip
 
@@ -55,8 +55,8 @@ def best_known(players: int, rounds: int, table_size: int, bound: int) -> tuple[
     known: list[tuple[int, str]] = [(bound, "bound")]
     if table_size == 4 and (players, rounds) in AIM:
         known.append((AIM[(players, rounds)][0], "aim"))
-    if (players, rounds, table_size) in ISSUE_21:
-        known.append((ISSUE_21[(players, rounds, table_size)], "issue 21"))
+    if (players, rounds, table_size) in GIVEN_BEST_KNOWN:
+        known.append((GIVEN_BEST_KNOWN[(players, rounds, table_size)], "given"))
     published = [k for k in known if k[1] != "bound"]
     return min(published) if published else known[0]
 
@@ -92,7 +92,8 @@ def run_seating_bench() -> list[str]:
     """The table as lines of text (see the module)."""
     lines = [
         "pairing tables by lot (seed 0): repeat meetings vs the proven lower bound and the best "
-        "known (aim: ApplySci/aim; issue 21: the figures it quotes; bound: none published)",
+        "known (aim: ApplySci/aim; given: the best known figures we were given; "
+        "bound: none published)",
         f"{'t':>2} {'N':>3} {'R':>2} {'repeats':>8} {'bound':>6} {'most':>5} {'winds':>6} "
         f"{'ms':>7} {'known':>6} {'source':<9} verdict",
     ]

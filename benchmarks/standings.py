@@ -1,6 +1,7 @@
 """Standings on PostgreSQL: the rendered standings, champions and player pages on a 1-year and
-on a 10-year club history (issue 8: every page under 60 ms and at most 10 queries on 10 years
-of 120 members and >= 20,000 hanchans, each at most 1.3 times its 1-year time).
+on a 10-year club history (the standings' budget: every page under 60 ms and at most 10 queries on
+10 years of 120 members and >= 20,000 hanchans, each at most 1.3 times its 1-year time;
+docs/capacity.md).
 
 :func:`run_standings_bench` (re)creates a database of its own (``BENCH_DATABASE`` from the
 environment, else ``clubsite_bench_<pid>``, so that two runs on one server never drop each

@@ -1,4 +1,4 @@
-"""What if (issue 23 item 4): a season of about 1,300 counted hanchans re-scored under another
+"""What if: a season of about 1,300 counted hanchans re-scored under another
 ruleset in at most 5 s, page and all.
 
 :func:`run_whatif_bench` (re)creates a PostgreSQL database of its own (``BENCH_WHATIF_DATABASE``

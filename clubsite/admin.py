@@ -1,4 +1,4 @@
-"""The admin's club pages, and the admin in the reader's language (issue 25, item 5): the
+"""The admin's club pages, and the admin in the reader's language: the
 site's title, and names the installed packages leave in English (the task queue's app and its
 two computed columns; axes' models and fields are translated in the site's catalogue).
 

@@ -2,10 +2,10 @@
 
 Every page's header shows the viewer's profile (``current_member``,
 clubsite/context_processors.py) and many views read ``request.user.member``; loading the user
-with ``select_related("member")`` makes that one outer join in the user's own query instead
-of a query of its own on every page and every tap of a table screen (issue 8: the player
-page's 11 queries). An account without a profile (``createsuperuser``) still logs in: its
-``user.member`` raises ``RelatedObjectDoesNotExist`` without a query.
+with ``select_related("member")`` makes that one outer join in the user's own query instead of a
+query of its own on every page and every tap of a table screen (it took the player page to 11
+queries, over its budget of 10). An account without a profile (``createsuperuser``) still logs
+in: its ``user.member`` raises ``RelatedObjectDoesNotExist`` without a query.
 
 Sessions store the path of the backend that logged them in, and Django logs out a session
 whose path is no longer in ``AUTHENTICATION_BACKENDS``. So that the deploy logs nobody out

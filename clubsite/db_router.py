@@ -1,4 +1,4 @@
-"""Reads of the standings pages from a read replica (issue 24, item 3; docs/capacity.md).
+"""Reads of the standings pages from a read replica (docs/capacity.md).
 
 With ``DATABASE_REPLICA_URL`` set, ``settings.DATABASES`` has a second alias, ``replica`` (a
 PostgreSQL streaming replica of the default database), and ``CLUB_READ_REPLICA`` names it.

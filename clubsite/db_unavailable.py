@@ -1,4 +1,4 @@
-"""503 with ``Retry-After`` instead of a 500 while the database is away (issue 24, item 2):
+"""503 with ``Retry-After`` instead of a 500 while the database is away:
 PostgreSQL restarting, its connections refused or dropped.
 
 Each middleware of Django's stack turns an exception into a response where it is raised, so

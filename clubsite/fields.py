@@ -2,9 +2,9 @@
 
 Django's model choice fields look a posted value up as it comes; a number too large for the
 database's integer column makes SQLite raise ``OverflowError`` and PostgreSQL a data error,
-a server error instead of "not a valid choice" (issue 9, item 3). These fields refuse such a
+a server error instead of "not a valid choice". These fields refuse such a
 value first, with the field's own "invalid choice" message; :func:`posted_number` reads a
-number a form posts by hand (issue 19, item 8).
+number a form posts by hand.
 """
 
 from __future__ import annotations

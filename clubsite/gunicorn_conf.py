@@ -14,7 +14,7 @@ with that work than between settings; played side by side (each server a share o
 2 x 2 threads matched 3 sync workers (83 / 48 against 81 / 52), 4 threads a process did worse
 than 2, and 5 sync workers no better than 3.
 
-Limits (issue 32 item 3; the body's are Django's, clubsite/request_limits.py): a request line
+Limits (the body's are Django's, clubsite/request_limits.py): a request line
 of at most 4,094 bytes, 64 header fields of at most 8,190 bytes each; a bigger one is refused
 by gunicorn with 400 before a worker's Django sees it. A worker silent for ``timeout`` seconds
 is killed and replaced; no request comes near it (the body limits keep the worst at a few

@@ -1,4 +1,4 @@
-"""``/healthz`` for the process manager and the proxy (issue 24, item 5): whether this
+"""``/healthz`` for the process manager and the proxy: whether this
 process can serve, as JSON, 200 when it can and 503 when it cannot.
 
 Answered by :class:`HealthzMiddleware`, first in ``MIDDLEWARE``: before the host check, the

@@ -1,6 +1,5 @@
 """Sending the club's e-mails: one message at a time, so that one bad address never stops the
-others (issue 9), and a message the mail server did not take sent again later, with backoff
-(issue 24, item 1).
+others, and a message the mail server did not take sent again later, with backoff.
 
 A message that fails is logged and, where the task backend runs tasks later (the worker's
 queue, ``CLUB_TASKS_BACKEND=database``), handed to :func:`resend_email`: attempt 2 runs a
@@ -161,7 +160,7 @@ class ConsoleEmailBackend(console.EmailBackend):
     """Development's e-mail: each message printed as its reader would see it, its headers
     decoded and its text as written, instead of the wire form Django's console backend prints
     (a Japanese body in base64, an English one in quoted-printable with a link cut by a soft
-    line break ``=``; issue 32 item 11). What is sent by SMTP is unchanged."""
+    line break ``=``). What is sent by SMTP is unchanged."""
 
     def write_message(self, message: EmailMessage) -> None:
         mime = message.message()

@@ -19,7 +19,7 @@ class MemberQuerySet(models.QuerySet["Member"]):
     def seatable(self) -> MemberQuerySet:
         """The members who may be given a seat: those whose login is active. A steward
         deactivates a member at the desk (``clubsite.desk.members.member_set_active``); their
-        games stay, but no game, tournament or line-up offers them a seat (issue 32 item 5)."""
+        games stay, but no game, tournament or line-up offers them a seat."""
         return self.filter(user__is_active=True)
 
 
@@ -111,7 +111,7 @@ ONLINE_SERVICES = (
 
 
 class OnlineName(models.Model):
-    """A member's name on an online service (issue 12): games imported from that service are
+    """A member's name on an online service: games imported from that service are
     matched to the member by it. A name belongs to one member per service."""
 
     member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="online_names")
@@ -140,11 +140,11 @@ def lobby_number(lobby: str) -> str:
 
 
 class OnlineLobby(models.Model):
-    """A lobby the club plays its online evenings in, counted under one of its rulesets
-    (issue 22 item 2): a Tenhou private lobby (``L1111``, a ``C`` tournament lobby) or a
-    Mahjong Soul friendly room; its games are stored under ``ruleset_id`` (a built-in
-    ruleset, with the lobby's own rules as the game's overrides) and count in the club's
-    standings of that ruleset. Kept by stewards on ``/members/online-lobbies/``."""
+    """A lobby the club plays its online evenings in, counted under one of its rulesets: a
+    Tenhou private lobby (``L1111``, a ``C`` tournament lobby) or a Mahjong Soul friendly room;
+    its games are stored under ``ruleset_id`` (a built-in ruleset, with the lobby's own rules as
+    the game's overrides) and count in the club's standings of that ruleset. Kept by stewards on
+    ``/members/online-lobbies/``."""
 
     service = models.CharField(_("service"), max_length=20, choices=ONLINE_SERVICES)
     lobby = models.CharField(_("lobby"), max_length=40)

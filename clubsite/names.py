@@ -1,6 +1,6 @@
-"""What a member's display name may be: it is shown on every page, in every e-mail subject
-and in CSV exports, so it is one line of visible text (issue 9: a name with a line break
-stopped a whole batch of notice e-mails)."""
+"""What a member's display name may be: it is shown on every page, in every e-mail subject and
+in CSV exports, so it is one line of visible text (a name with a line break once stopped a whole
+batch of notice e-mails)."""
 
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ def validate_display_name(name: str) -> None:
 
 def quoted_names(names: Iterable[str]) -> str:
     """Names as a sentence lists them, each quoted so that it does not read as part of the
-    sentence: “A”, “B” in English, 「A」、「B」 in Japanese (issue 32 item 11)."""
+    sentence: “A”, “B” in English, 「A」、「B」 in Japanese."""
     return pgettext("between quoted names", ", ").join(
         gettext("“%(name)s”") % {"name": name} for name in names
     )

@@ -1,4 +1,4 @@
-"""A member's own online names (issue 12, item 3): the names under which their Tenhou, Mahjong
+"""A member's own online names: the names under which their Tenhou, Mahjong
 Soul and mjai games are matched to them on import. A member adds and removes only their own;
 a name already claimed by another member is refused (a steward settles disputes in the
 admin). One transaction per action; bad input changes nothing."""
@@ -20,7 +20,7 @@ from clubsite.models import ONLINE_SERVICES, Member, OnlineName
 
 class OnlineNameForm(forms.Form):
     """One online name (service and name, e.g. ``tenhou`` / ``Aoki_K``) for the logged-in
-    member; a name another member holds on that service is refused (issue 12 item 3)."""
+    member; a name another member holds on that service is refused."""
 
     service = forms.ChoiceField(label=gettext_lazy("Service"), choices=ONLINE_SERVICES)
     name = forms.CharField(label=gettext_lazy("Online name"), max_length=100, strip=True)

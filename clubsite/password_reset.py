@@ -1,4 +1,4 @@
-"""Password reset requests (issue 19, item 8): throttled in the request, mailed by a task.
+"""Password reset requests: throttled in the request, mailed by a task.
 
 At most ``CLUB_PASSWORD_RESET_ACCOUNT_LIMIT`` reset e-mails an hour go to one e-mail address,
 and at most ``CLUB_PASSWORD_RESET_ADDRESS_LIMIT`` are asked for from one client address (as
@@ -80,7 +80,7 @@ class _CollectedResetMails(PasswordResetForm):
     """Django's reset form, whose :meth:`save` builds each e-mail (uid, token, link) and
     hands it here instead of sending it: :func:`send_each` sends them, counting.
 
-    An address the club does not have gets the same work (issue 32 item 4): a stand-in login
+    An address the club does not have gets the same work: a stand-in login
     with that address, never saved, whose e-mail is built (token, link, both templates) and
     dropped, so that where the task runs in the request (``CLUB_TASKS_BACKEND=immediate``)
     only the sending itself differs."""

@@ -1,4 +1,4 @@
-"""The installable app (issue 10, item 7): the web app manifest and the service worker, both
+"""The installable app: the web app manifest and the service worker, both
 at the site's root so that the worker's scope is the whole site."""
 
 from __future__ import annotations

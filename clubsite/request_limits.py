@@ -1,4 +1,4 @@
-"""Request body limits (issue 32 item 3): no member's request holds a worker for long.
+"""Request body limits: no member's request holds a worker for long.
 
 Every request's body is limited by its ``Content-Length`` before anything reads it: at most
 ``DATA_UPLOAD_MAX_MEMORY_SIZE`` (512 KiB), except the pages that take uploads

@@ -60,7 +60,7 @@ INSTALLED_APPS = [
     "django_tasks_db",
 ]
 
-# Request bodies (issue 32 item 3; clubsite/request_limits.py, docs/capacity.md): 512 KiB a
+# Request bodies (clubsite/request_limits.py, docs/capacity.md): 512 KiB a
 # request, form text included, except an upload page's 5 MiB with at most 20 files (the online
 # import's own cap, scoring/views/online.py MAX_FILES); a file over 256 KiB is streamed to a
 # temporary file, not held in memory.
@@ -181,13 +181,13 @@ URLIZE_ASSUME_HTTPS = True
 CLUB_TIME_ZONE = os.environ.get("CLUB_TIME_ZONE", TIME_ZONE)
 # Rulesets whose games count when a standings table names none ("standard-rule games", §4.4).
 CLUB_STANDARD_RULESETS = ["makura-1.5"]
-# Online games (issue 12) count in their own standings filter ("tenhou-4p@tenhou"); list such
+# Online games count in their own standings filter ("tenhou-4p@tenhou"); list such
 # keys here for them to count in the standard table too. Comma-separated in the environment.
 CLUB_ONLINE_IN_STANDINGS = [
     key.strip() for key in os.environ.get("CLUB_ONLINE_IN_STANDINGS", "").split(",") if key.strip()
 ]
 # Whether tournament games count in the standings unless the page's filter says otherwise
-# (issue 21 item 8; §4.4 leaves "whether tournament games count" to the club). "0": left out.
+# (§4.4 leaves "whether tournament games count" to the club). "0": left out.
 CLUB_TOURNAMENTS_IN_STANDINGS = os.environ.get("CLUB_TOURNAMENTS_IN_STANDINGS", "1") != "0"
 # Minimum finished games in the month (the half year) to hold that title; the spec leaves both
 # open (§4.4 "Minimum games ... configurable, since none is stated").
@@ -211,7 +211,7 @@ CLUB_STANDINGS_TIES = [
 # "tournament_formats": ["gp", "meijin"], "meijin_monthly_seats": 6,
 # "meijin_substitutes": "total_points", "substitutes": 4}. Empty: the defaults.
 QUALIFICATION: dict[str, object] = {}
-# Who confirms a finished game before it counts (issue 9, scoring/ledger/confirmation.py):
+# Who confirms a finished game before it counts (scoring/ledger/confirmation.py):
 # "every_other" seated player (the default), "one_other", "steward" only, or "none".
 CLUB_CONFIRMATION = os.environ.get("CLUB_CONFIRMATION", "every_other")
 

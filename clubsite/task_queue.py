@@ -1,4 +1,4 @@
-"""The stewards' task page (issue 24, item 1): the tasks of the worker's queue that failed,
+"""The stewards' task page: the tasks of the worker's queue that failed,
 with their error, and those waiting or running, with the attempt number and previous error
 of a task tried again (``clubsite.task_retries``: a mail, ``clubsite.mail.resend_email``, or
 a rating update). Read-only: the admin ("Tasks Database Backend") has every

@@ -1,4 +1,4 @@
-"""Tasks tried again later, with backoff (issue 24, item 1): django-tasks-db runs a task once
+"""Tasks tried again later, with backoff: django-tasks-db runs a task once
 (0.13: a task that raises is marked failed), so a task whose failure may pass (a mail server
 away, a database deadlock) queues its own next attempt with :func:`requeue`.
 

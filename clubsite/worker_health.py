@@ -1,4 +1,4 @@
-"""The task worker's heartbeat (issue 24, item 5): a small task that runs every
+"""The task worker's heartbeat: a small task that runs every
 ``HEARTBEAT_SECONDS`` and queues its next run, so that a finished heartbeat younger than
 ``HEARTBEAT_STALE_SECONDS`` shows a worker taking tasks from the queue.
 

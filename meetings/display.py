@@ -45,7 +45,7 @@ class GameResult:
     hanchan: Hanchan
     ruleset: str
     players: list[PlayerResult]
-    # The result waits for its table's confirmation (scoring.ledger.counts, issue 19 item 2):
+    # The result waits for its table's confirmation (scoring.ledger.counts):
     # it does not count in the standings yet.
     waiting: bool = False
 

@@ -228,7 +228,7 @@ class Meetup(models.Model):
 
     def waiting_for(self, day: datetime.date) -> list[Application]:
         """Applicants waiting who can make ``day`` and may be seated (a deactivated member
-        is never given a seat, issue 32 item 5)."""
+        is never given a seat)."""
         return [a for a in self.waiting() if a.can_make(day) and a.seatable]
 
     def application_of(self, member: Member | None) -> Application | None:
@@ -249,7 +249,7 @@ class Meetup(models.Model):
 
     def default_lineup(self, day: datetime.date) -> list[Application]:
         """The first applicants who can make ``day``: as many whole tables as applied, at most
-        the tables the call asked for; a deactivated member is passed over (issue 32 item 5)."""
+        the tables the call asked for; a deactivated member is passed over."""
         available = [a for a in self.applications_in_order() if a.can_make(day) and a.seatable]
         tables = min(self.tables, len(available) // self.seats_per_table)
         return available[: tables * self.seats_per_table]
@@ -434,8 +434,8 @@ class Application(models.Model):
 
     @property
     def seatable(self) -> bool:
-        """Whether the applicant may be given a seat: their login is active (issue 32
-        item 5). The pages select the member's user with the application."""
+        """Whether the applicant may be given a seat: their login is active. The pages select
+        the member's user with the application."""
         return self.member.user.is_active
 
     def available_days(self) -> list[datetime.date]:

@@ -256,7 +256,7 @@ def meetup_declare(
 
     Raises:
         MeetupError: not the coordinator; the call is not open; not a candidate date; someone
-            who has not applied or is deactivated (issue 32 item 5); not a whole number of
+            who has not applied or is deactivated; not a whole number of
             tables.
     """
     meetup = locked(meetup_id)

@@ -137,8 +137,8 @@ def bump_sequence(meetup: Meetup) -> None:
     Meetup.objects.filter(pk=meetup.pk).update(sequence=meetup.sequence)
 
 
-# A meetup is arranged at most this far ahead (issue 9: a date like 9999-12-31 broke the
-# calendar files of everyone in the meetup).
+# A meetup is arranged at most this far ahead (a date like 9999-12-31 once broke the calendar
+# files of everyone in the meetup).
 MAX_DAYS_AHEAD = 2 * 366
 
 

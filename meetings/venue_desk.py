@@ -1,4 +1,4 @@
-"""Venues at the steward's desk (issue 25, item 5): the places where the club meets
+"""Venues at the steward's desk: the places where the club meets
 (:class:`meetings.models.Venue`, seed 001 L467-481), added and edited by stewards on
 ``/meetups/venues/new/`` and ``/meetups/venues/<pk>/edit/``; the list is
 ``meetings.views.venue_list``. Meetups pick their venue from these."""

@@ -245,7 +245,7 @@ def declare_picks(meetup: Meetup, roster: list[RosterRow]) -> list[DeclarePick]:
     picks = []
     for candidate in meetup.open_dates():
         first = {a.pk for a in meetup.default_lineup(candidate.date)}
-        # A deactivated member is not offered a seat (issue 32 item 5).
+        # A deactivated member is not offered a seat.
         rows = [
             (row, row.application.pk in first, row.application.can_make(candidate.date))
             for row in roster

@@ -1,4 +1,4 @@
-"""Simple ratings to judge the OpenSkill model beside (issue 32 item 10; docs/ratings.md):
+"""Simple ratings to judge the OpenSkill model beside (docs/ratings.md):
 what a club could do without a rating model at all. Both are :class:`ratings.simulation.
 Predictor`s, so the harness judges them on the same games in the same way, and both predict
 a finishing order with Plackett-Luce over their own numbers (the probability the log-loss

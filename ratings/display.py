@@ -1,4 +1,4 @@
-"""What the pages show of the ratings (docs/ratings.md; issue 32 item 10): one number, the
+"""What the pages show of the ratings (docs/ratings.md): one number, the
 estimate ``mu`` (a new member's 25.0), with how sure it is in words: "new" below
 ``settings.RATING_PROVISIONAL_GAMES`` rated games (default 10: not ranked yet), "still
 moving" while sigma is above half a new member's (about 90 games in the simulated club), then

@@ -1,6 +1,6 @@
 """The harness's runs (docs/ratings.md): the simulated club with both seatings, the club's
 own counted games in time order, the parameter grid ``rating_eval --tune`` searches, and the
-held-out evaluation (issue 32 item 10, ``rating_eval --held-out``): the tuned model beside
+held-out evaluation (``rating_eval --held-out``): the tuned model beside
 simple baselines (:mod:`ratings.baselines`, tuned on the same seed), on seeds none of them was
 tuned on, under both laws of the game (:data:`ratings.simulation.LAWS`), reported as the
 median and the range over the seeds, never the best seed alone."""
@@ -28,7 +28,7 @@ CI_CLUB = replace(BENCH_CLUB, rounds=600)
 TUNING_SEED = 1
 HELD_OUT_SEEDS = tuple(range(2, 12))
 
-# The targets of issue 23 item 3.
+# The rating's targets (docs/ratings.md).
 SPEARMAN_TARGET = 0.85
 GAIN_SHARE_TARGET = 0.85
 

@@ -1,6 +1,6 @@
-"""The rating model: OpenSkill's Plackett-Luce with the club's tuned parameters (issue 23
-item 3; docs/ratings.md). Plain Python, no Django: the harness (:mod:`ratings.simulation`)
-and the ledger's ratings (:mod:`ratings.updating`) rate games with the same model.
+"""The rating model: OpenSkill's Plackett-Luce with the club's tuned parameters
+(docs/ratings.md). Plain Python, no Django: the harness (:mod:`ratings.simulation`) and the
+ledger's ratings (:mod:`ratings.updating`) rate games with the same model.
 
 A game is a list of seats, each a rating and a placement (1 = top; ties share a placement).
 A rating is ``mu`` (the estimate of skill) and ``sigma`` (how unsure it is), in OpenSkill's
@@ -92,8 +92,8 @@ class RatingModel:
         return [Rating(team[0].mu, team[0].sigma) for team in rated]
 
     def score(self, rating: Rating) -> float:
-        """The number players are ranked by: ``mu``, the estimate the pages show (issue 32
-        item 10; a rating's uncertainty is said in words beside it)."""
+        """The number players are ranked by: ``mu``, the estimate the pages show (a rating's
+        uncertainty is said in words beside it)."""
         return rating.mu
 
     def order_probability(self, ratings: Sequence[Rating], placements: Sequence[int]) -> float:

@@ -1,4 +1,4 @@
-"""The members' ratings (issue 23 item 3; docs/ratings.md): derived from the counted games
+"""The members' ratings (docs/ratings.md): derived from the counted games
 by :mod:`ratings.updating`, never entered. One :class:`Rating` per member and family (4- or
 3-player), the games rated (:class:`RatedGame`) and each member's rating after each of them
 (:class:`RatingStep`, the history on the member page)."""

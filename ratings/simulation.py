@@ -1,4 +1,4 @@
-"""The rating's harness (issue 23 item 3; docs/ratings.md): a seeded simulated club whose
+"""The rating's harness (docs/ratings.md): a seeded simulated club whose
 players' true skill is known, and the figures a rating earns on it or on real games.
 
 The simulated club: ``players`` members of true skill ``s`` drawn from a normal law of sd

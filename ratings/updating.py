@@ -1,4 +1,4 @@
-"""The ratings follow the ledger (issue 23 item 3; docs/ratings.md).
+"""The ratings follow the ledger (docs/ratings.md).
 
 Games are rated per family (4- or 3-player) in the order ``(played_on, at, hanchan_id)``
 (:class:`ratings.models.RatedGame`), from what counts (``scoring.ledger.counted_games`` and

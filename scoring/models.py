@@ -34,7 +34,7 @@ class RulesetVersion(models.Model):
     name = models.CharField(_("name"), max_length=120)
     parameters = models.JSONField(_("parameters"))
     # The online service of the games pinned here, "" for games played at the club: online
-    # games have versions of their own, so standings count them apart (issue 12, item 3).
+    # games have versions of their own, so standings count them apart.
     service = models.CharField(_("service"), max_length=20, blank=True, default="")
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
@@ -156,7 +156,7 @@ class Hanchan(models.Model):
     # last one (it is recorded with ``time_up``), then the game settles as usual.
     time_called = models.BooleanField(_("time called"), default=False)
     # What the finished game is, whatever file it came in (scoring.ledger.fingerprint): an
-    # import of a game already here is refused (issue 19 item 4). Empty while in play.
+    # import of a game already here is refused. Empty while in play.
     fingerprint = models.CharField(_("fingerprint"), max_length=64, blank=True, db_index=True)
 
     objects = HanchanQuerySet.as_manager()
@@ -349,11 +349,11 @@ class HandSeat(models.Model):
 
 
 class Confirmation(models.Model):
-    """Someone said "this result is right" for one version of a game (issue 9: table
-    confirmation). A change to the game makes a new version, so earlier confirmations stay
-    in the history but no longer count. ``as_steward``: given with a steward's authority
-    (a steward's own change, a steward's tap, an import by command); ``user`` is ``None``
-    for a command."""
+    """Someone said "this result is right" for one version of a game (table confirmation,
+    :mod:`scoring.ledger.confirmation`). A change to the game makes a new version, so earlier
+    confirmations stay in the history but no longer count. ``as_steward``: given with a
+    steward's authority (a steward's own change, a steward's tap, an import by command);
+    ``user`` is ``None`` for a command."""
 
     # Indexed by unique_confirmation.
     hanchan = models.ForeignKey(
@@ -421,7 +421,7 @@ class CountedSeat(models.Model):
     win_points = models.IntegerField()
     # No hands to count: the game was entered as final scores only.
     final_scores_only = models.BooleanField(default=False)
-    # The club's own units (issue 20 item 1), 0 where the ruleset has none: the chip balance
+    # The club's own units, 0 where the ruleset has none: the chip balance
     # (seed 003 L438-460) and the floating uma in ep kept apart from points (seed 002, S-01).
     chips = models.IntegerField(default=0)
     uma_ep = models.IntegerField(default=0)
@@ -509,7 +509,7 @@ class MemberTotals(models.Model):
     riichi = models.PositiveIntegerField()
     chombo = models.PositiveIntegerField()
     win_points = models.BigIntegerField()
-    # The sums of CountedSeat's chips and ep (issue 20 item 1).
+    # The sums of CountedSeat's chips and ep.
     chips = models.BigIntegerField(default=0)
     uma_ep = models.BigIntegerField(default=0)
 
@@ -544,7 +544,7 @@ class MemberMonth(MemberTotals):
 class MemberYear(MemberTotals):
     """A member's totals in one calendar year (``year``: its 1 January), the sum of their
     ``MemberMonth`` rows: whole years of a period (a year, all time) read these, so ten years
-    of history cost about what one does (issue 8).
+    of history cost about what one does.
 
     Kept by the ledger (:mod:`scoring.ledger.totals`) with the months, in the same
     transaction.
@@ -567,7 +567,7 @@ class MemberYear(MemberTotals):
 
 
 class OnlineGame(models.Model):
-    """Where an imported online game came from (issue 12): its service, its log id (a log
+    """Where an imported online game came from: its service, its log id (a log
     is imported once: one active row per service and log id; a voided import may be
     imported again), the lobby and rules the log names, and the service's replay page."""
 
@@ -609,7 +609,7 @@ class OnlineGame(models.Model):
 
 
 class WinYaku(models.Model):
-    """One yaku of one win (issue 13, item 4): written by the ledger with the hand's other
+    """One yaku of one win: written by the ledger with the hand's other
     facts, from the win's ``yaku`` (an imported online hand, a hand entered by its tiles), or
     as ``yakuman`` for a yakuman entered without them. ``han`` as the win's yaku give it
     (13 a yakuman); ``yakuman`` marks the yakuman ones, for the hall of fame."""
@@ -639,7 +639,7 @@ class WinYaku(models.Model):
 
 
 class MannersWarning(models.Model):
-    """A steward's note of a member's manners at a game (issue 20 item 6; seed 004 L140-163:
+    """A steward's note of a member's manners at a game (seed 004 L140-163:
     "酷い場合は上がり放棄となります", seed 001 L1-35): ``severity`` is a warning or, in severe
     cases, agari-houki (the member may not win the rest of the hand). Only stewards write and
     read them (the member page lists them for stewards). Not a ledger fact: no score changes.

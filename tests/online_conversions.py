@@ -1,5 +1,5 @@
-"""Real Tenhou JSON games written again in other formats, for the readers' tests (issue 22
-items 4 and 5): what a Mahjong Soul record or a 3-player mjai log of the same game would say.
+"""Real Tenhou JSON games written again in other formats, for the readers' tests: what a
+Mahjong Soul record or a 3-player mjai log of the same game would say.
 
 Only the facts the readers use are written (the figures of every hand, who declared riichi,
 who discarded the winning tile, the calls that make a player liable), each taken from the

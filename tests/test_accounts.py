@@ -1,6 +1,6 @@
-"""Accounts (issue 9, item 5): login throttling with django-axes, and a password reset by
+"""Accounts: login throttling with django-axes, and a password reset by
 e-mail for members with an address; stewards' resets in the admin stay. Throttling across
-usernames from one address, and of reset e-mails (issue 19, item 8)."""
+usernames from one address, and of reset e-mails."""
 
 from __future__ import annotations
 
@@ -208,7 +208,7 @@ def test_the_reset_pages_need_no_login(db, path):
     assert Client().get(reverse(path)).status_code == 200
 
 
-# -- throttling across usernames and of password resets (issue 19, item 8) --------------------
+# -- throttling across usernames and of password resets ---------------------------------------
 
 
 def sprayed(client: Client, username: str, **extra: str) -> int:

@@ -1,4 +1,4 @@
-"""The admin, read-only for the ledger and in the reader's language (issue 25, item 5).
+"""The admin, read-only for the ledger and in the reader's language.
 
 Only the ledger writes a game's counted version, final scores, status or date
 (``scoring.ledger``): the admin shows them and takes no change, addition or deletion, not

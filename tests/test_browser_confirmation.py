@@ -1,5 +1,5 @@
-"""Table confirmation and final scores in the browser at a phone's size (issue 9, item 1; issue
-11, item 6): Baba finds the game Aoki entered on his home page, sees who has confirmed, taps
+"""Table confirmation and final scores in the browser at a phone's size: Baba
+finds the game Aoki entered on his home page, sees who has confirmed, taps
 "this result is right"; a game is entered as final scores only. Screenshots of each screen."""
 
 from __future__ import annotations

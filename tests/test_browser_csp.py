@@ -1,4 +1,4 @@
-"""The Content-Security-Policy in Chromium (issue 9, items 6 and 7): the pages a member uses
+"""The Content-Security-Policy in Chromium: the pages a member uses
 at the table and for meetups raise no violation, htmx still updates them in place, and a
 logged-out phone's htmx tap lands on the login page, which leads back to the table.
 

@@ -1,4 +1,4 @@
-"""A whole hanchan played on a phone through the UI (issue 3): log in, start a game, enter a
+"""A whole hanchan played on a phone through the UI: log in, start a game, enter a
 ron, a tsumo, a double ron, a draw whose riichi stick is carried over, a chombo, correct an
 earlier hand, play on to the end of South 4, and check the end screen against the engine's
 replay of the exported record. Every screen is saved under tests/screenshots/, and the table
@@ -351,7 +351,7 @@ def in_english(chromium: Any, page: Any, game_id: int, name: str) -> None:
 
 
 def layout_problems(page: Any) -> list[str]:
-    """What does not fit a 360 px phone, the narrowest the issue names: sideways scrolling,
+    """What does not fit a 360 px phone, the narrowest the pages are made for: sideways scrolling,
     text wider than its button or heading, buttons smaller than 44 x 44 px."""
     page.set_viewport_size({"width": 360, "height": PHONE["height"]})
     try:

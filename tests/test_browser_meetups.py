@@ -1,4 +1,4 @@
-"""A meetup arranged on phones through the UI (issue 5), once in Japanese and once in English
+"""A meetup arranged on phones through the UI, once in Japanese and once in English
 (every phone set to that language): Chiba calls for players on two candidate dates (without
 playing), five members apply, each on their own phone; Chiba declares the line-up for the first
 date; four confirm, Fujii only after a reminder; the final notice goes out. Then Aoki cancels,

@@ -1,4 +1,4 @@
-"""The steward's desk at a phone's size (issue 25 item 5), in Japanese and in English: a
+"""The steward's desk at a phone's size, in Japanese and in English: a
 steward goes from the header to the members, adds a member in one step, and the new member
 sets a password from the welcome e-mail and logs in; the steward lifts a lockout, deactivates
 and reactivates a member, and adds a venue. Every tap target 44 x 44 px at least, no text

@@ -1,4 +1,4 @@
-"""Pages on the narrowest phone and the venue's screen (issue 32 item 11), in Chromium.
+"""Pages on the narrowest phone and the venue's screen, in Chromium.
 
 - At 320x568 no page is wider than the screen, in Japanese and English: four were 323-352 px
   (a fieldset as wide as its English select, a table head that would not wrap, a setting's

@@ -1,4 +1,4 @@
-"""Entry without a connection on a phone (issue 10, item 7): the table screen opens from the
+"""Entry without a connection on a phone: the table screen opens from the
 service worker with the network off, a ron is kept in the outbox and shown as waiting to
 send, and is recorded once when the connection returns; a hand kept while another phone
 entered one is shown beside the current table and recorded after it on the player's choice.
@@ -245,8 +245,8 @@ def test_a_whole_hanchan_with_four_hands_entered_offline_is_stored_as_the_engine
     assert HandEntry.objects.filter(hanchan=table_game).count() == 4
     # The page kept by the service worker is from before hand 1, the last update this phone
     # saw is from after hand 4; the panel shows the table after the four hands waiting to
-    # send, and each of them on the table before it, as the engine plays them (issue 25: the
-    # third offline hand's estimate used the dealer and honba from before the first).
+    # send, and each of them on the table before it, as the engine plays them (the
+    # third offline hand's estimate once used the dealer and honba from before the first).
     record = {"format": "club-game/1", "ruleset": "makura-1.5", "players": NAMES}
     replay = replay_record({**record, "hands": HANCHAN[:8]})
     for row, result in zip(
@@ -436,9 +436,9 @@ def test_a_hand_waiting_that_busts_a_player_ends_the_game_on_the_offline_panel(
 def test_a_confirm_answered_503_opens_the_offline_panel_and_the_hand_is_sent_later(
     phone: Any, table_game: Hanchan, member: Member
 ) -> None:
-    """While the database is away the server answers 503 (clubsite/db_unavailable.py, issue
-    24 item 2): the phone offers to keep the hand, as when the network is down, and sends it
-    when the server answers again (the outbox's own retry, or the connection's return)."""
+    """While the database is away the server answers 503 (clubsite/db_unavailable.py): the phone
+    offers to keep the hand, as when the network is down, and sends it when the server answers
+    again (the outbox's own retry, or the connection's return)."""
     log_in(phone, "aoki")
     open_table_for_offline(phone, table_game)
 
@@ -495,7 +495,7 @@ def test_the_offline_panel_keeps_each_step_on_screen(
     chromium: Any, live_server: Any, table_game: Hanchan, member: Member,
     size: dict[str, int], language: str, role: str, first: str,
 ) -> None:  # fmt: skip
-    """Issue 32 item 11: the riichi row of a ron was under the value pad, below the screen; a
+    """The riichi row of a ron was under the value pad, below the screen; a
     tsumo's "keep it to send" below the pad, off screen; after a hand was kept the next hand's
     outcomes were above the screen; at 360 x 740 a ron's "50+ fu" row and, with a hand
     waiting, a tsumo's 30 and 40 fu rows were under the bar (in English the 40 fu rows of a
@@ -586,10 +586,10 @@ def test_the_offline_panel_keeps_each_step_on_screen(
 def test_hands_waiting_however_many_leave_the_panel_on_one_screen(
     chromium: Any, live_server: Any, table_game: Hanchan, language: str
 ) -> None:
-    """Issue 32 item 11 at 360 x 740: with two hands waiting to send, a ron's 40 fu row was
-    under the panel's bar in English, with three in Japanese. The hands waiting stay in one
-    hand's height above the panel, the rest a scroll inside their box away (the panel's
-    line gives the table after all of them); the ron's every control is above the bar."""
+    """At 360 x 740: with two hands waiting to send, a ron's 40 fu row was once under the
+    panel's bar in English, with three in Japanese. The hands waiting stay in one hand's height
+    above the panel, the rest a scroll inside their box away (the panel's line gives the table
+    after all of them); the ron's every control is above the bar."""
     words = PANEL_WORDS[language]
     size = {"width": 360, "height": 740}
     context = chromium.new_context(viewport=size, locale=words["locale"], device_scale_factor=2)

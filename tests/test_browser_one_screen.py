@@ -1,5 +1,4 @@
-"""A hand on one phone screen (issue 10 item 1), at 390 x 844 and 360 x 740 (issue 32 item
-11) in Japanese and English: every
+"""A hand on one phone screen, at 390 x 844 and 360 x 740, in Japanese and English: every
 tap of a hand is on screen when it is needed (not under the confirm bar, not below the
 fold), and no tap makes the page scroll by itself. Taps and scrolls are counted:
 
@@ -12,18 +11,18 @@ fold), and no tap makes the page scroll by itself. Taps and scrolls are counted:
   confirm then jumped the page to the top); the confirm bar says every payment whole, a
   winner's own riichi stick not going to the table and back.
 
-Issue 32 item 11, at both sizes: every step of a ron, a tsumo, a draw, a double ron, a chombo,
-an abortive draw and a hand entered by its tiles, nothing interactive under the confirm bar
-("More: rare cases" included, which comes once the value is in) or above the screen, and the
-page never scrolls by itself; after an undo the notice is at the top of the hand entry, on
-screen, with the next hand's first step.
+At both sizes: every step of a ron, a tsumo, a draw, a double ron, a chombo, an abortive draw
+and a hand entered by its tiles, nothing interactive under the confirm bar ("More: rare cases"
+included, which comes once the value is in) or above the screen, and the page never scrolls by
+itself; after an undo the notice is at the top of the hand entry, on screen, with the next
+hand's first step.
 
-Issue 25 item 1, measured at every tap of a ron, a tsumo, a draw, a double ron, a chombo and
-a hand entered by its tiles, in both languages: no control of the steps on screen (outcomes,
-seats, the limits, the han x fu grid to 40 fu, "more fu", "enter by tiles") is under the
-confirm bar, in a han-only pad's too (a 3-player club without fu); after a confirm the
-"recorded" notice and the next hand's first step are on screen; an undo or a void leaves the
-actions where the finger was, with the result there.
+Measured at every tap of a ron, a tsumo, a draw, a double ron, a chombo and a hand entered by
+its tiles, in both languages: no control of the steps on screen (outcomes, seats, the limits,
+the han x fu grid to 40 fu, "more fu", "enter by tiles") is under the confirm bar, in a han-only
+pad's too (a 3-player club without fu); after a confirm the "recorded" notice and the next
+hand's first step are on screen; an undo or a void leaves the actions where the finger was, with
+the result there.
 """
 
 from __future__ import annotations
@@ -179,8 +178,8 @@ SIZES = {"390x844": PHONE, "360x740": {"width": 360, "height": 740}}
 
 def undo_in_entry(page: Any, language: str) -> None:
     """Undo the last hand from the actions below the hand list: the notice is then at the top
-    of the hand entry, on screen, with the next hand's first step above the confirm bar (issue
-    32 item 11: there was no notice there and the outcomes were above the screen)."""
+    of the hand entry, on screen, with the next hand's first step above the confirm bar (there
+    was once no notice there and the outcomes were above the screen)."""
     summary = page.locator(
         "#game-actions summary",
         has_text="最後の局を取り消す" if language == "ja" else "Undo the last hand",
@@ -336,7 +335,7 @@ def test_a_hand_is_entered_on_one_screen(
     assert game.hands.count() == 6
 
     # The chart was left as it was after each hand; scrolled to, it is drawn again with all
-    # the hands (issue 10 item 8: a confirm's answer does not carry it).
+    # the hands (a confirm's answer does not carry it).
     chart_rows = phone.locator("#score-chart table tbody tr")
     for _ in range(3):
         # Scrolled to from above, as a thumb does; the chart's marker may have been swapped
@@ -365,7 +364,7 @@ def test_a_hand_is_entered_on_one_screen(
 @pytest.mark.parametrize("language", ["ja", "en"])
 def test_the_last_hand_at_time_up_fits_too(phone: Any, table_game: Hanchan, language: str) -> None:
     """Time called (T-07): the confirm bar says so beside the button, hardly taller; a ron's
-    pad down to 40 fu and "more fu" stays above it (issue 25)."""
+    pad down to 40 fu and "more fu" stays above it."""
     Hanchan.objects.filter(pk=table_game.pk).update(time_called=True)
     phone.context.add_cookies(
         [{"name": "django_language", "value": language, "url": phone.base_url}]
@@ -387,7 +386,7 @@ def test_a_han_only_pad_fits(
     phone: Any, member: Any, other_member: Any, coordinator: Any, language: str
 ) -> None:
     """A 3-player club counting han without fu (fuji-sanma), a tsumo and a ron: 1-14 han and
-    "enter by tiles" above the confirm bar (issue 25). Japanese puts five to a row; English
+    "enter by tiles" above the confirm bar. Japanese puts five to a row; English
     keeps four ("Sanbaiman") and "enter by tiles" takes the last row's free half (a row of
     its own left it about 30 px under the bar after a ron's winner)."""
     from scoring.ledger import hanchan_start
@@ -426,7 +425,7 @@ def test_a_han_only_pad_fits(
 def test_the_riichi_row_is_whole_on_a_320_by_568_phone(
     phone: Any, table_game: Hanchan, language: str
 ) -> None:
-    """Issue 32 item 11: at 320 x 568 the riichi row was half under the confirm bar once a
+    """At 320 x 568 the riichi row was half under the confirm bar once a
     ron's winner was tapped. Every step above the value pad is whole above the bar."""
     phone.set_viewport_size({"width": 320, "height": 568})
     phone.context.add_cookies(

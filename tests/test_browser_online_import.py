@@ -1,4 +1,4 @@
-"""Importing online games in the browser at a phone's size (issue 12, item 4): a member saves
+"""Importing online games in the browser at a phone's size: a member saves
 their Tenhou name, uploads two logs of their games and a file that is no log, reads the
 summary (Japanese), opens the stored game and finds its log and replay link; the same in
 English. Screenshots of each screen."""
@@ -103,7 +103,7 @@ def test_the_same_upload_in_english_says_already_imported(
 
 
 def test_the_yaku_records_on_a_phone(phone: Any, sanma_players: list[Member]) -> None:
-    """The hall of fame with a yakuman's tiles drawn, and the club's yaku (issue 13, item 4)."""
+    """The hall of fame with a yakuman's tiles drawn, and the club's yaku."""
     import io
 
     from django.core.management import call_command
@@ -137,7 +137,7 @@ def test_the_yaku_records_on_a_phone(phone: Any, sanma_players: list[Member]) ->
 def test_a_steward_seats_the_players_of_a_log_with_no_names_on_a_phone(
     phone: Any, tmp_path: Path
 ) -> None:
-    """Issue 37 item 2: an mjai log whose start_game names no players (the original mjai
+    """An mjai log whose start_game names no players (the original mjai
     server's game of tests/data/online/mjai/, its names emptied as Mortal's arena writes them);
     the steward chooses the member at each seat under the folded "A log with no player
     names" and the game is stored with them."""

@@ -1,5 +1,5 @@
-"""Result lines and the club's lobbies in the browser at a phone's size (issue 22 items 2
-and 7): a steward lists the club's lobby, pastes a lobby's result lines on the import page,
+"""Result lines and the club's lobbies in the browser at a phone's size: a
+steward lists the club's lobby, pastes a lobby's result lines on the import page,
 reads the summary and opens the stored game, whose page says the lobby's rules; every tap
 target of both pages is 44 px at least and no text runs out of its box, in Japanese and
 English. Screenshots of each screen."""

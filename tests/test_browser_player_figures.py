@@ -1,4 +1,4 @@
-"""A member's figures and a head-to-head on a 390 x 844 phone (issue 23 items 1 and 2), in
+"""A member's figures and a head-to-head on a 390 x 844 phone, in
 Japanese and in English: log in, open the figures from the member page, read a figure with
 its interval, pick an opponent and read the head-to-head. Nothing may scroll sideways, the
 links and the picker are 44 px tap targets; every screen is saved under tests/screenshots/.
@@ -68,7 +68,7 @@ def no_sideways_scroll(page: Any) -> None:
 
 
 def well_made(page: Any) -> None:
-    """Every target 44 px, no text out of its box (issue 25 item 4's measure)."""
+    """Every target 44 px, no text out of its box (tests/test_browser_tap_targets.py's measure)."""
     found = page.evaluate(MEASURE, MINIMUM)
     assert (found["small"], found["overflowing"]) == ([], []), page.url
 

@@ -1,4 +1,4 @@
-"""Ratings on a 390 x 844 phone (issue 23 item 3), in Japanese and English: the member page's
+"""Ratings on a 390 x 844 phone, in Japanese and English: the member page's
 rating with its sigma, "provisional" and its history line, then the ratings list from there.
 Nothing may scroll sideways, every target is 44 px, no text leaves its box; screenshots go
 under tests/screenshots/."""
@@ -77,7 +77,7 @@ def test_it_shows_the_rating_and_the_list(
         section = page.locator("#member-rating")
         section.scroll_into_view_if_needed()
         assert section.locator("h2").inner_text() == words["head"]
-        # One number and how sure it is in words (issue 32 item 10): no sigma, no ordinal.
+        # One number and how sure it is in words: no sigma, no ordinal.
         assert section.locator(".rating-value").inner_text() == f"{rating.mu:.1f}"
         assert section.locator(".rating-sigma").count() == 0
         assert section.locator(".rating-provisional").inner_text() == words["provisional"]

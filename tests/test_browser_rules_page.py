@@ -1,4 +1,4 @@
-"""The club's rules page on a 390 x 844 phone in Japanese and English (issue 20 item 6): the
+"""The club's rules page on a 390 x 844 phone in Japanese and English: the
 worked settlement, the yaku table and the manners fit the screen with no sideways scroll, and
 every section is there. Screenshots under tests/screenshots/."""
 
@@ -45,7 +45,7 @@ def test_the_rules_page_reads_on_a_phone(chromium, live_server, aoki, locale, wo
         box = page.locator("#yaku table").first.bounding_box()
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
         screenshot(page, f"rules-makura-1.5-{locale}")
-        # Issue 32 item 12: the index takes a reader to the play procedure, and its links are
+        # The index takes a reader to the play procedure, and its links are
         # 44 px tap targets.
         for link in page.locator(".rules-index a").all():
             box = link.bounding_box()

@@ -1,4 +1,4 @@
-"""Monthly standings, a player page and the champions page on a 390 x 844 phone (issue 4), in
+"""Monthly standings, a player page and the champions page on a 390 x 844 phone, in
 Japanese and in English: log in through the form, read the standings in the order the stored
 settlement gives, tap a member's name, and check the games table and both charts. Nothing may
 scroll sideways; every screen is saved under tests/screenshots/.

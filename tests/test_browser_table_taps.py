@@ -1,6 +1,6 @@
-"""The hand form keeps the player's place (issue 10, items 2 and 6), at a phone's size: after a
+"""The hand form keeps the player's place, at a phone's size: after a
 hand is recorded the confirm button waits for an outcome, and the next hand's first tap lands
-at once (issue 32 item 11); the taps of an unfinished hand survive a reload."""
+at once; the taps of an unfinished hand survive a reload."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ def confirm_button(page: Any) -> Any:
 
 
 def test_a_tap_right_after_a_recorded_hand_lands(phone: Any, game: Hanchan) -> None:
-    """Issue 32 item 11: a tap in the second after a recorded hand was dropped without a word
+    """A tap in the second after a recorded hand was dropped without a word
     (the table screen ignored every tap for a second). The second half of a double tap on the
     confirm meets the fresh form's confirm, disabled and looking it, and changes nothing; the
     next hand's first tap, at once, lands."""

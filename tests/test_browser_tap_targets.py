@@ -1,4 +1,4 @@
-"""Tap targets and text boxes on the main pages at a phone's size (issue 25, item 4).
+"""Tap targets and text boxes on the main pages at a phone's size.
 
 A member logs in to a club with a few finished games, one in play, a meetup, a tournament
 with a round played and a race, and opens each main page (the login and password-reset pages

@@ -1,4 +1,4 @@
-"""The stewards' task page at a phone's size (issue 24, item 1): in Japanese and English, no
+"""The stewards' task page at a phone's size: in Japanese and English, no
 sideways scroll with a long error line, every link and button a 44 x 44 px target."""
 
 from __future__ import annotations

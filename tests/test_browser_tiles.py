@@ -1,4 +1,4 @@
-"""A hand entered by its tiles on a phone (issue 13, item 3): the tile keyboard on the hand
+"""A hand entered by its tiles on a phone: the tile keyboard on the hand
 form, one tap per tile, the yaku and fu shown by the server, the hand stored with its tiles
 and yaku; in Japanese and English. Screenshots of each."""
 
@@ -99,7 +99,7 @@ def _confirm(phone: Any, game: Hanchan) -> dict[str, Any]:
 def test_a_3_player_hand_with_north_set_aside(
     phone: Any, member: Any, other_member: Any, coordinator: Any, language: str
 ) -> None:
-    """Issue 20: the 3-player club (002 N(2) L76) sets a north aside as a nuki dora; its
+    """The 3-player club (002 N(2) L76) sets a north aside as a nuki dora; its
     keyboard at 390x844 has no 2m-8m keys and a key counting the norths set aside."""
     phone.context.add_cookies(
         [{"name": "django_language", "value": language, "url": phone.base_url}]
@@ -128,7 +128,7 @@ def test_a_3_player_hand_with_north_set_aside(
 def test_the_home_games_second_red_5p(
     phone: Any, member: Any, other_member: Any, coordinator: Any, outsider: Any
 ) -> None:
-    """Issue 20: 003 L91-94, the yellow set has two red 5p: the red 5p key takes two taps
+    """003 L91-94, the yellow set has two red 5p: the red 5p key takes two taps
     (then greys), and the hand counts two aka dora; at 390x844."""
     game = _game("home-nashinashi", [member, other_member, coordinator, outsider])
     keyboard = _open_keyboard(phone, game)
@@ -148,7 +148,7 @@ def test_the_home_games_second_red_5p(
 def test_fujis_keyboard_has_red_and_gold_fives_flowers_and_the_pocchi(
     phone: Any, member: Any, other_member: Any, coordinator: Any
 ) -> None:
-    """Issue 32 item 7: 004 L22-23 three red and one gold 5p and 5s (the 0p key takes three
+    """004 L22-23 three red and one gold 5p and 5s (the 0p key takes three
     taps, the 5p key, drawn gold, one; no note asking for plain fives any more), L39 the
     白ポッチ key after haku; L27 four flowers set aside, L26 no north key; at 390x844. Baba
     rons with 000p 456p 789s 234s 11z, riichi: four fives and a flower, 5 dora, 6 han."""

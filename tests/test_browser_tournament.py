@@ -1,8 +1,8 @@
-"""A GP for 16 members run in the browser at a phone's size (issue 11; docs/rules-spec.md
+"""A GP for 16 members run in the browser at a phone's size (docs/rules-spec.md
 §4.1): a steward creates it, ticks the players and draws the pairing table, prints the
 seating chart, starts the rounds; a player finds their table on the event page and enters
-their game's final scores, which wait for confirmation until the steward confirms them
-(issue 19); the finals are seated from the preliminaries (1st-4th at table 1, ...) and the
+their game's final scores, which wait for confirmation until the steward confirms them;
+the finals are seated from the preliminaries (1st-4th at table 1, ...) and the
 final ranking shows. In Japanese, then the finished event in English. Screenshots of each
 page go to tests/screenshots/."""
 
@@ -100,7 +100,7 @@ def test_a_steward_runs_a_gp_for_16_members(phone: Any, staff_member: Member) ->
         _enter(table.hanchan, seats)
     log_in(phone, "doi")
     # Table 1 was entered by one of its players: it waits for the others or a steward, and
-    # the next round starts only once it counts (issue 19). The steward confirms it.
+    # the next round starts only once it counts. The steward confirms it.
     phone.goto(phone.base_url + f"/tournaments/{event.pk}/")
     assert "承認待ち" in phone.locator("#round-1").inner_text()
     assert phone.locator("#start-round").count() == 0

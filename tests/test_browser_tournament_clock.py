@@ -1,4 +1,4 @@
-"""The clock and the live board in the browser (issue 21 items 2 and 4), in Japanese and
+"""The clock and the live board in the browser, in Japanese and
 English: a player at a GP table sees the time left at 390x844; the steward calls time and,
 within one 10 s poll, the table says "time up" and its preview and confirm say the hand ends
 the game before the tap; the hand then ends it. The live board at 1920x1080 follows.

@@ -1,4 +1,4 @@
-"""The event desk at a phone's size (issue 21 item 1), in Japanese and in English: a steward
+"""The event desk at a phone's size, in Japanese and in English: a steward
 renames and moves an event, ticks 16 players one search at a time on the member picker (one
 member a row, boxes of 44 px, the count ticked), then cancels the event after its first round:
 the games played stay and the event page marks them. Screenshots go to tests/screenshots/."""

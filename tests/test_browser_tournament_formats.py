@@ -1,5 +1,5 @@
-"""The Grand Champion and the Meijin run in the browser at a phone's size (issue 11;
-docs/rules-spec.md §4.2, §4.3, T-01, T-03): a steward creates each for 8 members, draws,
+"""The Grand Champion and the Meijin run in the browser at a phone's size
+(docs/rules-spec.md §4.2, §4.3, T-01, T-03): a steward creates each for 8 members, draws,
 starts every round and seats the next ones from the event page; the tables' games are entered
 as final scores (here by the ledger's services). The Meijin re-seats by standing before games
 3, 5 and 7 (ranks 1-4 at the upper table); the Grand Champion seats its top 4 at one final

@@ -1,4 +1,4 @@
-"""Substitutions on the steward's event desk at a phone's size (issue 21 item 3), in Japanese
+"""Substitutions on the steward's event desk at a phone's size, in Japanese
 and in English: after round 1 of a GP for 16, a withdrawal alone is refused (a table would be
 short), then a player is replaced by a member not entered; the rounds not started are shown
 before and after side by side with the repeat meetings of both, nothing is written until the

@@ -1,4 +1,4 @@
-"""Issue 21 items 5 and 6 at a phone's size (390 x 844), in Japanese and English: the Grand
+"""The tournament pages' words at a phone's size (390 x 844), in Japanese and English: the Grand
 Champion's ranking with its deciding columns (finals, preliminaries) on screen, the finals
 seated by standing, and a tournament game's page with its way back to the event. Screenshots
 go to tests/screenshots/."""

@@ -1,4 +1,4 @@
-"""The what-if page on a 390 x 844 phone (issue 23 item 4), in Japanese and in English: log in,
+"""The what-if page on a 390 x 844 phone, in Japanese and in English: log in,
 go from the standings to "What if", re-score this year's games under tenhou-4p, read each
 member's change and the game that cannot be re-scored. Nothing may scroll sideways, every
 target is 44 px; every screen is saved under tests/screenshots/.

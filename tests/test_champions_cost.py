@@ -1,5 +1,5 @@
-"""The champions page's history part costs the same whatever the years of history (issue 24
-item 3): it reads the members' monthly roll-ups (``MemberMonth``) of the last 12 completed
+"""The champions page's history part costs the same whatever the years of history:
+it reads the members' monthly roll-ups (``MemberMonth``) of the last 12 completed
 months only, through their (ruleset version, month) index, in a fixed number of queries."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The hand form's taps are written without a template per input (issue 10 item 8): the
+"""The hand form's taps are written without a template per input: the
 ``input_tag`` filter must give exactly what Django's widget templates give, for every choice
 of every radio and checkbox field, in every state the table screen shows."""
 
@@ -56,7 +56,7 @@ def test_input_tag_writes_what_the_widget_template_writes(ruleset_id, data, db):
 
 @pytest.mark.parametrize("data", [d for d in FORMS if d.get("result") in ("ron", "tsumo")])
 def test_a_value_grid_from_the_cache_is_the_grid_the_template_renders(data, db):
-    """Issue 10 item 8: a grid is kept by everything it shows; what comes back from the
+    """A grid is kept by everything it shows; what comes back from the
     cache is what the template renders, in the active language, with the tapped cell checked."""
     members = [make_member(f"p{i}", f"P{i}", f"ぴ{i}") for i in range(4)]
     game = hanchan_start(
@@ -82,7 +82,7 @@ def test_a_value_grid_from_the_cache_is_the_grid_the_template_renders(data, db):
 
 
 def test_a_long_limit_may_break_before_its_man() -> None:
-    """Issue 25: the five limits in one row of a phone in English; Japanese names and the
+    """The five limits in one row of a phone in English; Japanese names and the
     short ones as they are."""
     assert [limit_label(name) for name in ("Mangan", "Haneman", "Baiman")] == [
         "Mangan",

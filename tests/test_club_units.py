@@ -1,4 +1,4 @@
-"""Standings in each club's units (issue 20 item 1): the floating uma of the 3-player club in
+"""Standings in each club's units: the floating uma of the 3-player club in
 ep (seed 002 L10-24, rules-spec S-01: ep kept apart from points) and the home game's chips
 (seed 003 L438-460, H-16), as columns of the standings page and its CSV, summed by the
 ledger's counted results and the members' monthly totals. Points first, then ep, orders the

@@ -1,4 +1,4 @@
-"""Development's e-mail on the console (issue 32 item 11): the welcome mail printed base64 in
+"""Development's e-mail on the console: the welcome mail printed base64 in
 Japanese and cut its link with a quoted-printable soft line break in English. The console
 backend of development (clubsite.mail.ConsoleEmailBackend) prints the text as written."""
 

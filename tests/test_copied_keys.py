@@ -1,5 +1,5 @@
-"""The keys the ledger copies onto its derived rows (scoring.ledger.copied_keys, issue 24
-item 3): the database checks them where they come from, not on the copies; every kind of
+"""The keys the ledger copies onto its derived rows (scoring.ledger.copied_keys):
+the database checks them where they come from, not on the copies; every kind of
 write keeps the copies equal to their sources, the check finds a copy that is not, and the
 sources still protect what the copies name."""
 

@@ -1,4 +1,4 @@
-"""The database router for a read replica (issue 24, item 3): the standings pages read from
+"""The database router for a read replica: the standings pages read from
 the alias ``replica`` when one is configured (``DATABASE_REPLICA_URL``), everything else from
 the default database, and every write goes to the default database.
 

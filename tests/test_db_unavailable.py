@@ -1,5 +1,5 @@
 """While the database is away (restarting, refusing connections) the site answers 503 with
-Retry-After, in the reader's language, never a 500 (issue 24, item 2)."""
+Retry-After, in the reader's language, never a 500."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A deactivated member is offered no seat (issue 32 item 5): the new game's seat lists (and so
+"""A deactivated member is offered no seat: the new game's seat lists (and so
 the games entered as final scores, started there), the tournament picker and its count, the
 draw and its rounds, the substitutes, the meetup line-up and the online-name mapping; a
 seating that holds one is refused with their name and nothing is written."""

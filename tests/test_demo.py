@@ -76,7 +76,7 @@ def test_it_loads_demo_meetups_through_the_services(mailoutbox, django_capture_o
 
 @pytest.mark.django_db(transaction=True)
 def test_it_keeps_its_emails_to_itself_unless_asked(mailoutbox):
-    """Issue 10 item 10: `make run` shows the demo's URL and login, not 40 e-mails (the
+    """`make run` shows the demo's URL and login, not 40 e-mails (the
     notices are sent when the load commits, as in `make run`)."""
     call_command("load_demo", "--force", stdout=io.StringIO())
     assert Notice.objects.exists()

@@ -1,4 +1,4 @@
-"""A production-ready server (issue 9, items 2, 6 and 7): the deployment checks pass with a
+"""A production-ready server: the deployment checks pass with a
 production environment, security settings come from the environment, errors are logged on
 standard error and mailed to the admins, the demo refuses a production database, and a
 logged-out phone's htmx request is sent to the login page."""
@@ -166,7 +166,7 @@ def test_a_logged_out_phone_gets_hx_redirect_to_the_login_page(db):
     assert page["Location"] == reverse("login") + "?next=/"
 
 
-# -- bad input at the edges (issue 9, item 3) -----------------------------------------------
+# -- bad input at the edges -----------------------------------------------------------------
 
 
 @pytest.mark.parametrize("name", ["Aoki\nBaba", "tab\tname", "x" * 61, "   "])
@@ -233,7 +233,7 @@ def test_a_failed_notice_e_mail_is_logged_marked_and_the_rest_go_out(
     member, other_member, coordinator, staff_member, monkeypatch, caplog,
     django_capture_on_commit_callbacks, client_for, settings,
 ):  # fmt: skip
-    """Issue 9, item 2: one recipient's e-mail failing stops nothing else; the log names the
+    """One recipient's e-mail failing stops nothing else; the log names the
     meetup and the recipient; stewards see the mark on the meetup's page."""
     import datetime
 
@@ -279,7 +279,7 @@ def test_a_failed_notice_e_mail_is_logged_marked_and_the_rest_go_out(
 
 
 def test_pages_go_out_compressed(client_for, member):
-    """Issue 10 item 8: HTML is gzipped for a browser that takes it."""
+    """HTML is gzipped for a browser that takes it."""
     client = client_for(member)
     plain = client.get("/")
     packed = client.get("/", headers={"accept-encoding": "gzip, br"})

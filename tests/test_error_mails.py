@@ -1,4 +1,4 @@
-"""Error mails to ADMINS: at most one per cause every few minutes (issue 19, item 8). A 500
+"""Error mails to ADMINS: at most one per cause every few minutes. A 500
 that anyone can bring about on purpose must not flood the stewards' inbox; standard error
 still logs every one."""
 

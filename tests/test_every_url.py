@@ -1,4 +1,4 @@
-"""Every URL of the site, rendered (issue 32): the URL configuration is walked, each pattern's
+"""Every URL of the site, rendered: the URL configuration is walked, each pattern's
 parameters are filled from the demo club (``manage.py load_demo``) and a tournament with a
 round in play added to it, and every page is asked for with GET by an anonymous visitor, a
 member, a steward and a superuser steward (the demo's aoki). No answer may be a server error.

@@ -1,4 +1,4 @@
-"""Games entered as final scores only (issue 11, item 6): checked, settled by the engine under
+"""Games entered as final scores only: checked, settled by the engine under
 the game's ruleset, stored through the ledger's pipeline, undone, exported and replayed."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Numbers as the club writes them (clubsite.formatting), and the meetup results that used to
-show a settlement of +11.0 as "+11,000" (issue 8)."""
+show a settlement of +11.0 as "+11,000"."""
 
 from __future__ import annotations
 

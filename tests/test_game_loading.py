@@ -1,4 +1,4 @@
-"""A game with its seats in one query (issue 10 item 8), for the table screen and the ledger."""
+"""A game with its seats in one query, for the table screen and the ledger."""
 
 from __future__ import annotations
 
@@ -51,7 +51,7 @@ def _fields(instance: Model) -> dict[str, object]:
 
 @pytest.mark.parametrize("imported", [False, True])
 def test_the_written_statement_reads_what_the_orm_reads(table_game: Hanchan, imported: bool):
-    """The statement written once per process (issue 24 item 3) gives the instances, field
+    """The statement written once per process gives the instances, field
     by field and converted (times, JSON, flags), that the ORM's select_related gives."""
     if imported:
         OnlineGame.objects.create(

@@ -43,7 +43,7 @@ def test_the_procfiles_gunicorn_reads_it():
     }
     assert settings["worker_class"] == "sync"
     assert settings["workers"] == "2"
-    # Issue 32 item 3: the request's line and headers limited, a worker's timeout.
+    # The request's line and headers limited, a worker's timeout.
     assert settings["limit_request_line"] == "4094"
     assert settings["limit_request_fields"] == "64"
     assert settings["limit_request_field_size"] == "8190"

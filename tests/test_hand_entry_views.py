@@ -141,7 +141,7 @@ def test_it_previews_a_ron_as_an_htmx_fragment_without_writing(aoki, game):
 
 
 def test_who_dealt_in_tapped_first_is_a_ron(aoki, game):
-    """Issue 10, item 1: the first screen's "Ron: who dealt in?" row sets the outcome too."""
+    """The first screen's "Ron: who dealt in?" row sets the outcome too."""
     fields = form_fields(aoki, game)
     page = aoki.get(table_url(game), HTTP_ACCEPT_LANGUAGE="en").text
     assert 'id="ron-shortcut"' in page
@@ -241,7 +241,7 @@ def test_it_shows_tsumo_payments_for_the_dealer_and_the_others(aoki, game):
     dealer = post(aoki, url, {"result": "tsumo", "winner": "0"}, fields, **HTMX).text
 
     # A tsumo may have 20 fu (pinfu) from 2 han; 25 fu (chiitoitsu, 2 han, and menzen tsumo)
-    # from 3 han (issue 10 item 3).
+    # from 3 han.
     assert grid_fu(others, "value_1", 1)[0] == "30"
     assert grid_fu(others, "value_1", 2)[:2] == ["20", "30"]
     assert grid_fu(others, "value_1", 3)[:2] == ["20", "25"]
@@ -251,7 +251,7 @@ def test_it_shows_tsumo_payments_for_the_dealer_and_the_others(aoki, game):
 
 
 def test_a_2_han_25_fu_tsumo_is_refused_at_the_table(aoki, game):
-    """Issue 10 item 3: no hand is a 2-han 25-fu tsumo (chiitoitsu is 2 han, Makura 1.5
+    """No hand is a 2-han 25-fu tsumo (chiitoitsu is 2 han, Makura 1.5
     §45c, and its tsumo adds menzen tsumo); a form that sends one records nothing."""
     fields = form_fields(aoki, game)
     taps = {"result": "tsumo", "winner": "1", "value_1": "2-25"}
@@ -1156,7 +1156,7 @@ def test_it_enters_a_hand_in_a_constant_number_of_queries(aoki, game):
     assert counts[0][1] <= 15
 
 
-# What follows the hand (issue 10 item 5)
+# What follows the hand
 
 
 def preview_of(html: str) -> str:
@@ -1190,7 +1190,7 @@ def test_the_preview_of_a_last_hand_shows_the_settlement(aoki, game):
     assert state(game) == (0, 0)
 
 
-# A noten riichi at a draw (issue 10 item 4)
+# A noten riichi at a draw
 
 NOTEN_RIICHI = {"result": "draw", "tenpai": ["1"], "riichi": ["0"]}
 
@@ -1200,7 +1200,7 @@ def test_a_noten_riichi_is_flagged_and_entered_as_its_chombo_in_one_tap(aoki, ga
     url = reverse("hand_preview", args=[game.pk])
     html = post(aoki, url, NOTEN_RIICHI, fields, **HTMX).text
     warning = re.search(r'id="noten-riichi".*?</div>', html, re.DOTALL).group(0)
-    # The clause in the reader's language (issue 25 item 3).
+    # The clause in the reader's language.
     assert "Aoki" in warning and "枕倶楽部 標準ルール v1.5 §27・§33e" in warning
     assert "Makura" not in warning
     english = post(aoki, url, NOTEN_RIICHI, fields, **HMX_EN).text
@@ -1231,7 +1231,7 @@ def test_a_noten_riichi_is_only_noten_where_the_rules_have_no_such_chombo(client
     assert "Aoki" in warning and "noten-chombo" not in html
 
 
-# A preview costs the same at hand 30 as at hand 2 (issue 10 item 8)
+# A preview costs the same at hand 30 as at hand 2
 
 
 def game_with_hands(players: list[Member], hands: int) -> Hanchan:
@@ -1268,7 +1268,7 @@ def test_a_preview_reads_and_sends_the_same_at_any_hand(aoki, players):
 
 
 def test_a_recorded_hand_sends_its_own_row_and_not_the_whole_list(aoki, players):
-    """Issue 10 item 8: the answer to a confirm holds the new hand's row, out of band at the
+    """The answer to a confirm holds the new hand's row, out of band at the
     top of the list, and the one new line of the history, not every hand again; the chart is
     drawn again only when it is scrolled to. Its size and its queries do not grow with the
     game."""
@@ -1304,7 +1304,7 @@ def test_a_recorded_hand_sends_its_own_row_and_not_the_whole_list(aoki, players)
 
 
 def test_the_chart_drawn_again_when_scrolled_to_has_every_hand(aoki, players):
-    """The marker a recorded hand leaves in place of the chart loads this (issue 10 item 8)."""
+    """The marker a recorded hand leaves in place of the chart loads this."""
     game = game_with_hands(players, 3)
     html = aoki.get(reverse("game_chart", args=[game.pk])).text
     assert html.lstrip().startswith('<div id="score-chart">')
@@ -1316,7 +1316,7 @@ def test_the_chart_drawn_again_when_scrolled_to_has_every_hand(aoki, players):
     assert "hx-swap-oob" not in html
 
 
-# Changing only the winner keeps the value (issue 10 item 6)
+# Changing only the winner keeps the value
 
 
 def test_the_value_follows_the_winner_when_only_the_winner_changes(aoki, game):
@@ -1359,7 +1359,7 @@ def test_a_correction_of_the_winner_keeps_the_value(aoki, game):
 
 
 def test_a_two_tenpai_draw_shows_what_each_noten_player_pays(aoki, game):
-    """Issue 25 item 3: the noten payments of 3,000 (Makura 1.5 §8) are 1,500 from each noten
+    """The noten payments of 3,000 (Makura 1.5 §8) are 1,500 from each noten
     player to the two tenpai players together, not four payments of 750 (which no stick pays)."""
     fields = form_fields(aoki, game)
     draw = {"result": "draw", "tenpai": ["0", "1"]}
@@ -1370,7 +1370,7 @@ def test_a_two_tenpai_draw_shows_what_each_noten_player_pays(aoki, game):
     assert "Aoki, Baba" in preview
 
 
-# Issue 32 item 11: one value pad open at a time; the confirm bar's payments netted.
+# One value pad open at a time; the confirm bar's payments netted.
 
 
 def confirm_summary(html: str) -> list[str]:

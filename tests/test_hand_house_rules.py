@@ -1,4 +1,4 @@
-"""The clubs' own rules on a hand's tiles (issue 13), each a hand valued by hand and the seed
+"""The clubs' own rules on a hand's tiles, each a hand valued by hand and the seed
 clause it follows (docs/rules-spec.md Appendix A rows "Double-wind pair", "Chiitoitsu",
 "Kuitan / atozuke", "Minimum han", "Renhou", and 004's local yaku)."""
 

@@ -1,4 +1,4 @@
-"""Hands from tiles (issue 13): every winning hand of the real Tenhou games in
+"""Hands from tiles: every winning hand of the real Tenhou games in
 tests/data/online (their sources in that folder's README) valued from its tiles under
 tenhou-4p/tenhou-3p equals Tenhou's own han, fu and yaku; mpsz notation; the hand-value
 contract through the command and the endpoint."""

@@ -1,4 +1,4 @@
-"""Who fed whom and two members head to head (issue 23 item 2), counted by hand on the
+"""Who fed whom and two members head to head, counted by hand on the
 contract's small history (tests/test_player_stats.py): in the 4-player game Chiba deals in
 to Baba (E1) and to Aoki's daisangen under Doi's pao, Doi deals in once to a double ron (Aoki
 and Baba); in the 3-player game Chiba deals in to Baba's yakuman; a final-scores game adds
@@ -61,7 +61,7 @@ def test_it_compares_two_members(played: list[Member]) -> None:
     assert duel.margin == t_mean(2, sum(margins), sum(m * m for m in margins))
     assert duel.margin.value == -103500
     assert duel.first.placement.value == Fraction(4 + 3, 2)
-    # Two games: too few for a range (issue 32 item 10; it was "1.00 - 1.00").
+    # Two games: too few for a range (it was "1.00 - 1.00").
     assert duel.second.placement == Estimate(2, 2, Fraction(1), None, None, TOO_FEW)
     assert duel.first.points.value == Fraction(-64000 - 20000, 2)
     # Chiba dealt in twice in their five hands, once to Aoki: the daisangen, whose whole

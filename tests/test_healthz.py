@@ -1,4 +1,4 @@
-"""/healthz (issue 24, item 5): database reachable, migrations applied, the worker's heartbeat
+"""/healthz: database reachable, migrations applied, the worker's heartbeat
 recent; JSON that tells nothing else, 200 or 503; answered before logins, the host check and
 the HTTPS redirect."""
 

@@ -1,4 +1,4 @@
-"""The home page during a tournament (issue 32 item 11): every game in play was a card with its
+"""The home page during a tournament: every game in play was a card with its
 scores, 5,558 px of them; the viewer's own games come first, as cards, and every other game
 in play after them, one line each (its table, round and players)."""
 

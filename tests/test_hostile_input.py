@@ -1,4 +1,4 @@
-"""Bad input never gets a 500 and never writes (issue 9, item 3; issue 19, item 8).
+"""Bad input never gets a 500 and never writes.
 
 Every URL of the site is requested with hostile values in its query string, and every form
 found on its pages is posted with hostile values in each of its fields (NUL bytes, very long
@@ -239,7 +239,7 @@ def test_any_text_in_the_search_and_filters_is_harmless(value, client_for, staff
     assert failures == []
 
 
-# -- the causes of issue 19 (item 8) and their kin, each a 500 before -------------------------
+# -- input that was a 500 before, and its kin ---------------------------------------------------
 
 # Text that str.isdigit() takes for digits: int() refuses the first two and reads the next two;
 # then digits too many for int() (Python's 4,300-digit limit), and a NUL.

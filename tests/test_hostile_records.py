@@ -1,4 +1,4 @@
-"""Hostile game records (issue 19, item 8): ``replay`` and ``import_games`` refuse a record
+"""Hostile game records: ``replay`` and ``import_games`` refuse a record
 with a NUL character in its text or a number beyond any game's, in one line on standard error
 with exit status 2, and store nothing; chips are bounded by the ruleset, so a game with chips
 of 10**12 is never accepted (it could never end: its settlement overflows the ledger)."""

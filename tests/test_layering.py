@@ -1,4 +1,4 @@
-"""The layers of the code (issue 8; issue 19, item 7) are import-linter's contracts in
+"""The layers of the code are import-linter's contracts in
 pyproject.toml: the engine, the online logs and the tiles import nothing of Django; the ledger
 imports no pages; clubsite <- scoring <- meetings <- tournaments, one way, so that no model
 module imports an app built on it, even inside a function; apps meet through each other's
@@ -39,7 +39,7 @@ def test_the_layers_are_declared_as_contracts():
 
 
 def test_the_contracts_make_no_exceptions():
-    # An exception is a layer broken on purpose: fix the import instead (issue 19, item 7).
+    # An exception is a layer broken on purpose: fix the import instead.
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     excepted = {
         contract["id"]: contract["ignore_imports"]

@@ -1,4 +1,4 @@
-"""Rows written in bulk without model instances (scoring.ledger.bulk, issue 24 item 3): a
+"""Rows written in bulk without model instances (scoring.ledger.bulk): a
 game created through them has the same seats, history, origin, hands, per-seat facts, yaku,
 counted seats, confirmations and members' roll-ups as one whose rows go through
 ``bulk_create``, on SQLite (``executemany``) and PostgreSQL (``COPY``)."""

@@ -1,5 +1,5 @@
-"""Two phones at one table at the same moment, on PostgreSQL (issue 10 item 8 changed how the
-ledger locks a game: the game and its seats in one ``SELECT … FOR UPDATE OF`` the game).
+"""Two phones at one table at the same moment, on PostgreSQL (the ledger locks a game
+with its seats in one ``SELECT … FOR UPDATE OF`` the game).
 
 Each phone is a thread with its own database connection; a barrier lets both write at once.
 SQLite serialises whole transactions, so these run where the locking matters.

@@ -1,4 +1,4 @@
-"""The ledger's one pipeline (issue 8): every change plays the engine once over the hands that
+"""The ledger's one pipeline: every change plays the engine once over the hands that
 change, previews and writes alike; the facts standings add up are written with each hand.
 
 Engine plays are counted by wrapping ``Game.play``: the one place the engine applies a hand.
@@ -197,7 +197,7 @@ def test_the_history_seeding_plays_each_hand_once(plays, players):
     assert plays.plays == sum(len(r["hands"]) for r in records)
 
 
-# -- online imports (issue 19, item 6) ---------------------------------------------------------
+# -- online imports ----------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -425,7 +425,7 @@ def test_a_game_ended_by_tobi_marks_the_busted_seat_and_last_place(players):
 
 @pytest.mark.parametrize("played_on", [datetime.date(9999, 12, 31), datetime.date(1949, 12, 31)])
 def test_a_game_is_dated_between_1950_and_today(players, played_on):
-    """Issue 9: dates within a sane range; nothing is written for a refused date."""
+    """Dates within a sane range; nothing is written for a refused date."""
     with pytest.raises(LedgerError) as raised:
         hanchan_start(ruleset_id="makura-1.5", members=players, played_on=played_on, by=players[0])
     assert raised.value.field == "played_on"

@@ -279,7 +279,7 @@ def test_it_imports_a_record_all_or_nothing(players):
             members_by_name=members,
             played_on=DAY,
         )
-    # Issue 10 item 3: a 2-han 25-fu tsumo (chiitoitsu 2 han + menzen tsumo, Makura 1.5 §45c)
+    # A 2-han 25-fu tsumo (chiitoitsu 2 han + menzen tsumo, Makura 1.5 §45c)
     # is refused on import as by the pad; nothing of the record is stored.
     chiitoitsu_tsumo = {"result": "tsumo", "wins": [{"winner": 2, "han": 2, "fu": 25}]}
     with pytest.raises(LedgerError, match="hand 1: wins\\[0\\].fu"):
@@ -325,7 +325,7 @@ def test_it_round_trips_games_through_export_and_import_commands(game, tmp_path)
     assert [r["players"] for r in records] == [["Aoki", "Baba", "Chiba", "Doi"]]
     path = tmp_path / "games.json"
     path.write_text(out.getvalue(), encoding="utf-8")
-    # The same ledger holds the game already (issue 19 item 4): refused, then taken as a twin.
+    # The same ledger holds the game already: refused, then taken as a twin.
     err = io.StringIO()
     with pytest.raises(CommandError), override("en"):
         call_command("import_games", str(path), stdout=io.StringIO(), stderr=err)

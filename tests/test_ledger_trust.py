@@ -1,5 +1,5 @@
-"""One ledger, one trust model (issue 19, items 2 and 3): every path into the standings goes
-through the table's confirmation (issue 9), and every reader reads the ledger's one read of
+"""One ledger, one trust model: every path into the standings goes
+through the table's confirmation, and every reader reads the ledger's one read of
 what counts (:mod:`scoring.ledger.counts`).
 
 - An online log uploaded by a member counts once the other seated members confirm it (or a

@@ -1,4 +1,4 @@
-"""Manners warnings (issue 20 item 6; seed 004 L140-163 "酷い場合は上がり放棄となります",
+"""Manners warnings (seed 004 L140-163 "酷い場合は上がり放棄となります",
 seed 001 L1-35): a steward notes one against a player at a game; it is listed on the game's
 warnings page and on the member page for stewards only; anyone else gets 403; bad input is
 refused and nothing is written."""

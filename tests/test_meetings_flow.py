@@ -1054,7 +1054,7 @@ def test_it_reports_the_results_with_the_games_played(
     assert "結果報告" in to_aoki.subject
     assert "41,000" in to_aoki.body and "楽しかった" in to_aoki.body
     assert len(mail_to_list(mail.outbox)) == 1
-    # Not confirmed at its table yet: the results say so (issue 19 item 2), until it counts.
+    # Not confirmed at its table yet: the results say so, until it counts.
     assert meetup.results()[0].waiting and "(承認待ち)" in to_aoki.body
     Hanchan.objects.filter(pk=played.pk).update(counted_version=F("version"))
     assert not fresh(meetup).results()[0].waiting

@@ -372,7 +372,7 @@ def test_it_walks_a_meetup_through_its_pages_from_call_to_report(
     page = client_for(players[0]).get(url("detail", meetup))
     assertContains(page, f'id="result-{game.pk}"')
     assertContains(page, "41,000")
-    # The game's ruleset by its Japanese name (issue 10 item 9), not the English one.
+    # The game's ruleset by its Japanese name, not the English one.
     assertContains(page, "<strong>A · 枕倶楽部 標準ルール v1.5</strong>", html=False)
     assertNotContains(page, "Makura Club standard rules")
 
@@ -669,7 +669,7 @@ def test_it_lets_a_steward_with_the_permission_edit_a_venue(
     bic = Venue.objects.get(name="ビック")
     client = client_for(staff_member)
     change = reverse("admin:meetings_venue_change", args=[bic.pk])
-    # The venues page links a steward to the desk's venue form (issue 25 item 5); the admin's
+    # The venues page links a steward to the desk's venue form; the admin's
     # form still works for a steward with the permission.
     assertContains(
         client.get(reverse("meetings:venues")), reverse("meetings:venue_edit", args=[bic.pk])

@@ -1,4 +1,4 @@
-"""The steward's desk for members (issue 25, item 5): a member added in one step (login and
+"""The steward's desk for members: a member added in one step (login and
 profile together) gets a welcome e-mail whose link sets a password; edits, deactivation,
 lockouts and online names without the admin; venues. Only stewards: 403 for anyone else,
 and a refused action writes nothing."""

@@ -1,4 +1,4 @@
-"""Members' monthly totals (issue 8, item 5): kept by the ledger in the transaction that counts a
+"""Members' monthly totals: kept by the ledger in the transaction that counts a
 game, equal at every step to a fresh sum of the counted results, and read by the standings so
 that month, half-year, year and all-time pages read a few rows per member and month."""
 

@@ -1,4 +1,4 @@
-"""Members' yearly totals (``MemberYear``, issue 8 item 5): kept by the ledger with the monthly
+"""Members' yearly totals (``MemberYear``): kept by the ledger with the monthly
 ones, always their sum; standings over whole years read them and give the figures the
 counted results give."""
 

@@ -1,4 +1,4 @@
-"""Members find themselves (issue 25, item 6): "my page" in the header of every page, in both
+"""Members find themselves: "my page" in the header of every page, in both
 languages and big enough to tap; a member page without online names has no empty "online:"
 line, and the member's own page links to where they set their names."""
 

@@ -1,4 +1,4 @@
-"""The offline panel agrees with the engine (issue 25 item 2): for every shipped ruleset,
+"""The offline panel agrees with the engine: for every shipped ruleset,
 1,000 generated sequences of the hands offline offers (a ron with one winner, a tsumo, an
 exhaustive draw, with riichi) are played through the engine (scoring.engine.Game) and through
 static/js/offline_table.js under Node, fed only offline_rules's data; every figure the offline

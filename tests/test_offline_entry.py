@@ -1,4 +1,4 @@
-"""Offline-tolerant entry, the server's side (issue 10, item 7): the page carries the table
+"""Offline-tolerant entry, the server's side: the page carries the table
 and the engine's payments for the offline panel; the outbox's JSON answers (recorded once,
 stale, refused); the manifest and the service worker at the site's root."""
 
@@ -51,7 +51,7 @@ def test_the_table_carries_the_engines_payments_for_offline_entry(
     assert hands["r10"]["pot"] == [0, 1, 0, 0]  # the winner takes the deposits
     assert hands["d3"]["values"][""] == [1500, 1500, -1500, -1500]  # two tenpai
     assert hands["d3"]["pot"] == [0, 0, 0, 0]
-    # What the pad offers per outcome is what the engine takes (issue 10 item 3).
+    # What the pad offers per outcome is what the engine takes.
     assert "2-25" in hands["r10"]["values"] and "2-25" not in hands["t1"]["values"]
     assert "2-20" in hands["t1"]["values"] and "2-20" not in hands["r10"]["values"]
     assert "1-20" not in hands["t1"]["values"] and "1-25" not in hands["r10"]["values"]

@@ -1,4 +1,4 @@
-"""One game, stored once (issue 19, item 4): every finished game carries a content
+"""One game, stored once: every finished game carries a content
 fingerprint (:mod:`scoring.ledger.fingerprint`), and an import of a game already in the
 ledger is refused, naming the stored game, whatever file it came in, its names or its log id.
 """
@@ -237,7 +237,7 @@ def test_the_pair_is_one_game_and_its_shared_log_id_answers_first(db):
 
 def test_a_club_lobbys_log_with_its_date_edited_is_the_same_game(db, tmp_path):
     """A game the club counts under its own ruleset (a listed lobby) is its hands too, as
-    any online log's (issue 32 item 1): its date comes from its log id, which anyone can
+    any online log's: its date comes from its log id, which anyone can
     edit; with the date and members in its fingerprint, the edited copy was a second game."""
     OnlineLobby.objects.create(service="tenhou", lobby="L7447", ruleset_id="tenhou-4p")
     source = (DATA / "tenhou-json" / "2022081017gm-00e1-0000-2df24853.json").read_text(
@@ -273,7 +273,7 @@ def upload(member: Member, content: bytes) -> str:
 
 
 def test_already_imported_names_the_game_only_to_one_who_played_it(db, member):
-    """Issue 32 item 1: a refusal never reveals a game the reader cannot see as theirs. A
+    """A refusal never reveals a game the reader cannot see as theirs. A
     member whose copy of a game stored already is refused is told which game only if they
     sat in it (or are a steward)."""
     run(str(JSON_LOG), "--create-members")
@@ -303,7 +303,7 @@ def unfinished(players: list[Member]) -> dict:
 
 
 def test_an_unfinished_record_imported_twice_is_one_game_in_play(four, tmp_path):
-    """Issue 32 item 6: the same unfinished record imported twice made two games in play."""
+    """The same unfinished record imported twice made two games in play."""
     path = tmp_path / "in-play.json"
     path.write_text(json.dumps(unfinished(four)), encoding="utf-8")
     out, err = run(str(path))
@@ -343,7 +343,7 @@ def test_an_unfinished_record_imported_twice_is_one_game_in_play(four, tmp_path)
 
 def test_migration_0021_gives_the_stored_online_games_the_ledgers_fingerprints(db, tmp_path):
     """The games stored before the fingerprint of a result line and of a club lobby's log
-    changed (issue 32 item 1) get the ledger's fingerprint: the migration recomputes them
+    changed get the ledger's fingerprint: the migration recomputes them
     (a result line's, a club lobby's log's), and leaves the others alone."""
     OnlineLobby.objects.create(service="tenhou", lobby="L7447", ruleset_id="tenhou-4p")
     source = (DATA / "tenhou-json" / "2022081017gm-00e1-0000-2df24853.json").read_text(

@@ -1,4 +1,4 @@
-"""Whole games from mjai-reviewer's converter fixtures and a Tenhou viewer's (issue 37 item 4).
+"""Whole games from mjai-reviewer's converter fixtures and a Tenhou viewer's.
 
 Real logs, copied byte for byte (tests/data/online/README.md):
 

@@ -1,4 +1,4 @@
-"""The online import's words (issue 37 item 5): the command writes English whatever the active
+"""The online import's words: the command writes English whatever the active
 language (its "already imported" lines were Japanese, the site's language, among English
 lines), and the upload page says that Mahjong Soul's own records are read, in English and
 Japanese. The logs are real (tests/data/online/README.md): the Tenhou JSON of

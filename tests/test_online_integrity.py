@@ -1,4 +1,4 @@
-"""Altered online logs are refused (issue 19, item 5).
+"""Altered online logs are refused.
 
 Every figure a log states is compared with the engine's, not only the scores at the start of
 each hand: each hand's own changes (Tenhou JSON's delta arrays, mjlog's ``AGARI``/``RYUUKYOKU``

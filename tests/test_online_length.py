@@ -1,5 +1,5 @@
-"""The game's length when an mjlog's GO type disagrees with its log id and its hands (issue
-22 item 3): both lengths are tried, as the Tenhou variants are, and the one under which every
+"""The game's length when an mjlog's GO type disagrees with its log id and its hands: both
+lengths are tried, as the Tenhou variants are, and the one under which every
 hand agrees is kept.
 
 The logs here are derived from real ones (tests/data/online/README.md, "Derived"): the GO
@@ -51,7 +51,7 @@ def test_a_hanchan_whose_go_type_says_east_only_is_read_as_its_hands_were_played
     log = read(raw, "edited.mjlog")  # no log id: the GO type first, then the other length
     assert log.rule_label == "GO type 161"
     assert log.rulesets == ("tenhou-4p-east", "tenhou-4p")
-    # Under the GO type's length alone it is refused at East 4, as before issue 22.
+    # Under the GO type's length alone it is refused at East 4, as it once was.
     with pytest.raises(LogMismatch) as refused:
         _verify_under(log, "tenhou-4p-east", {})
     assert refused.value.round == "E4"

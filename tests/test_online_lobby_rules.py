@@ -1,4 +1,4 @@
-"""Private lobbies' rules derived from their logs, and the club's lobbies (issue 22 item 2).
+"""Private lobbies' rules derived from their logs, and the club's lobbies.
 
 Real logs (tests/data/online/README.md): two Mahjong Soul tournament-room games at 30,000
 (Pantheon's fixtures) are re-scored hand-exact under the derived start, uma and rounding;
@@ -132,8 +132,8 @@ def test_a_tenhou_tournament_lobby_without_renchan_is_rescored_hand_exact():
 
 
 def test_ranked_lobbies_keep_their_presets():
-    """A ranked game keeps its preset but for the settlement Tenhou used on its day (issue 37
-    item 4: the 2009 East-only uma, results rounded to 1,000 in earlier years)."""
+    """A ranked game keeps its preset but for the settlement Tenhou used on its day (the
+    2009 East-only uma, results rounded to 1,000 in earlier years)."""
     era_keys = {"uma", "final_rounding", "top_takes_remainder"}
     for path in sorted(DATA.glob("*/*")):
         if path.suffix not in (".json", ".mjlog", ".xml") or path.parent == LOBBY:

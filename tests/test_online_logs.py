@@ -1,4 +1,4 @@
-"""Online game logs re-scored hand by hand and imported (issue 12).
+"""Online game logs re-scored hand by hand and imported.
 
 The games are real and were written by no one here: tests/data/online/README.md names the
 repository, commit and path of each. Every hand's score changes and the final scores the
@@ -103,7 +103,7 @@ def test_a_tenhou_json_game_reads_as_the_log_says():
     assert log.service == "tenhou"
     assert log.log_id == "2022081017gm-00e1-0000-2df24853"
     assert log.replay_url == "https://tenhou.net/0/?log=2022081017gm-00e1-0000-2df24853"
-    # East-only by its log id and its rule, then the other length (issue 22 item 3).
+    # East-only by its log id and its rule, then the other length.
     assert log.rulesets == ("tenhou-4p-east", "tenhou-4p")
     assert log.players == ("鳳東のうさぎさん", "phenome", "藤岡幹大", "うちー")
     assert str(log.played_on) == "2022-08-10"
@@ -117,7 +117,7 @@ def test_a_tenhou_json_game_reads_as_the_log_says():
                     "winner": 3,
                     "han": 4,
                     "fu": 30,
-                    # The yaku strings, as an mjlog's AGARI gives them (issue 22 item 6).
+                    # The yaku strings, as an mjlog's AGARI gives them.
                     "yaku": [
                         {"name": "tanyao", "han": 1},
                         {"name": "dora", "han": 2},

@@ -1,4 +1,4 @@
-"""Mahjong Soul's own game records, decoded to JSON, re-scored hand by hand (issue 22 item 4).
+"""Mahjong Soul's own game records, decoded to JSON, re-scored hand by hand.
 
 ``tests/data/online/majsoul/real-record-wire.json`` is a real Mahjong Soul game (a ranked
 4-player East-South game, stripped of names and of every win's han by the project that
@@ -157,7 +157,7 @@ def test_a_three_player_record_is_read_with_its_seats_and_mahjong_souls_rules():
 
 def test_a_friendly_rooms_settlement_is_read_from_the_records_total_points():
     """A friendly room (``head.config.meta.room_id``) settles as its owner set it: the
-    record's ``total_point`` gives return and uma (issue 22 item 2's lobby rules); a ranked
+    record's ``total_point`` gives return and uma (the lobby's rules); a ranked
     room's (玉の間) keeps the preset's."""
     data = load(SANMA)
     record = tenhou_to_majsoul(data, room_id=1234)

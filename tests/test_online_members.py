@@ -1,4 +1,4 @@
-"""Members from online names without crashes (issue 22 item 1): equal nicknames and
+"""Members from online names without crashes: equal nicknames and
 Tenhou's anonymous "NoName" seats become distinct new members, a display name alone never
 puts a seat on a member (only ``--map`` does), and every refusal is one line. Real logs
 (tests/data/online/README.md) with their names edited."""
@@ -152,7 +152,7 @@ def test_a_name_equal_to_a_display_name_mapped_to_that_member(db, tmp_path):
     assert OnlineName.objects.get().member == aoki
 
 
-# -- the upload page says it in the site's words (issue 22) ---------------------------------
+# -- the upload page says it in the site's words --------------------------------------------
 
 
 def page_outcome(member: Member, path: Path, language: str, **data: str) -> str:

@@ -1,4 +1,4 @@
-"""3-player mjai logs (issue 22 item 5), as Mortal's 3-player fork of mjai-reviewer writes them.
+"""3-player mjai logs, as Mortal's 3-player fork of mjai-reviewer writes them.
 
 ``mjai3p/refused/mjsoul_3p_double_ron_excerpt.jsonl`` is that fork's output for the first hand
 of a real Mahjong Soul 3-player game (a double ron on a kita), as smly/RiichiEnv keeps it
@@ -6,8 +6,8 @@ of a real Mahjong Soul 3-player game (a double ron on a kita), as smly/RiichiEnv
 read right. The whole games are the five real Tenhou 3-player games of tenhou-json/, written as
 the fork's converter writes them (tests/online_conversions.py): four scores with an empty
 fourth seat, a ``hora`` per winner, a ``ryukyoku`` with no reason; and numbered on past East 3
-(South 1 as ``kyoku`` 4) or with ``bakaze`` left at East, which were refused after East 3
-before issue 22.
+(South 1 as ``kyoku`` 4) or with ``bakaze`` left at East, which were once refused after
+East 3.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""mjai logs as three more writers write them (issue 37 items 1, 2 and 5; issue 32 item 9).
+"""mjai logs as three more writers write them.
 
 Real logs, copied byte for byte (tests/data/online/README.md):
 
@@ -83,7 +83,7 @@ def assert_hand_exact(log, verified) -> None:
         assert result.deltas == hand.deltas, hand.label
 
 
-# -- the original mjai server (issue 37 item 1) ----------------------------------------------
+# -- the original mjai server ----------------------------------------------------------------
 
 
 def test_the_original_mjai_servers_log_is_re_scored_from_its_deltas():
@@ -182,7 +182,7 @@ def test_the_original_servers_log_imports(db, tmp_path):
     assert OnlineGame.objects.get(hanchan=game).log_format == "mjai"
 
 
-# -- mortal-sanma's numbering (issue 32 item 9) ---------------------------------------------
+# -- mortal-sanma's numbering ---------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -227,7 +227,7 @@ def test_an_edited_mortal_sanma_log_is_refused_naming_the_hand_by_tenhous_round(
     assert refused.hand == "S1 0 honba"
 
 
-# -- a hand with no result event (issue 37 item 5) -------------------------------------------
+# -- a hand with no result event -------------------------------------------------------------
 
 
 def test_a_hand_without_a_result_event_that_goes_on_is_read_as_the_next_hand_says():
@@ -275,7 +275,7 @@ def test_the_converters_own_draws_without_deltas_are_read(tmp_path):
     assert verified.final["scores"] == [56900, 39100, 9000]
 
 
-# -- a log with no player names (issue 37 item 2) -------------------------------------------
+# -- a log with no player names -------------------------------------------------------------
 
 
 def nameless(names: Any) -> bytes:

@@ -1,4 +1,4 @@
-"""The pages of issue 12: uploading online game logs, a member's online names, and an
+"""The online games' pages: uploading online game logs, a member's online names, and an
 imported game's origin on its page."""
 
 from __future__ import annotations
@@ -170,7 +170,7 @@ def test_online_games_count_in_their_own_standings_unless_the_club_says_so(sanma
 
     logged_in(sanma_members[0]).post(reverse("game_import"), {"logs": [upload(SANMA)]})
     game = Hanchan.objects.get()
-    for other in sanma_members[1:]:  # an upload counts once the others confirm (issue 19)
+    for other in sanma_members[1:]:  # an upload counts once the others confirm
         hanchan_confirm(
             hanchan_id=game.pk, expected_version=game.version, user_id=other.user_id, by=other,
             steward=False,

@@ -1,4 +1,4 @@
-"""Tenhou's settlement by the game's day (issue 37 item 4).
+"""Tenhou's settlement by the game's day.
 
 The presets settle as docs/tenhou-rules.md §1 says (four players rounded to 1,000, three in
 tenths). Tenhou's logs' own settlements (mjlog ``owari``, the JSON ``sc``) show it settled

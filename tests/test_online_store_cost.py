@@ -1,4 +1,4 @@
-"""Storing online logs (issue 24 item 3): a batch (:func:`scoring.ledger.import_logs`) stores
+"""Storing online logs: a batch (:func:`scoring.ledger.import_logs`) stores
 each log as :func:`scoring.ledger.import_verified` does, with the members' roll-ups refreshed
 and ``games_counted`` sent once, in a bounded number of statements per log."""
 
@@ -28,7 +28,7 @@ DATA = Path(__file__).resolve().parent / "data" / "online" / "mjlog-gz"
 PLAYED_ON = datetime.date(2026, 1, 10)
 # Statements of a batch of 10 logs of known players (29 measured on SQLite, 30 on
 # PostgreSQL: the online names, origins, duplicates, ruleset versions, bulk writes and the
-# roll-ups, each once); the issue measured 49 a log stored one by one, import_verified alone
+# roll-ups, each once); a log stored one by one once took 49, import_verified alone
 # takes 24.
 MAX_STATEMENTS_10_LOGS = 32
 # Statements a log adds to a batch (0 measured: every statement is the batch's).

@@ -1,4 +1,4 @@
-"""Yaku from a Tenhou JSON log (issue 22 item 6): each win's yaku strings (``立直(1飜)``,
+"""Yaku from a Tenhou JSON log: each win's yaku strings (``立直(1飜)``,
 ``役牌 中(1飜)``, ``ドラ(2飜)``, ``大三元(役満)``) become the record's ``wins[].yaku`` as an
 mjlog's ``<AGARI>`` yaku do, so a JSON import fills the yaku records too. On the real logs of
 tests/data/online/ (README.md there), the same game as mjlog and JSON in ``pairs/``."""

@@ -1,4 +1,4 @@
-"""Dealing into an open riichi (issue 20 item 4; rules-spec M-13): under Makura 1.3 §18
+"""Dealing into an open riichi (rules-spec M-13): under Makura 1.3 §18
 L130-134 a player not in riichi who deals in pays a yakuman; under Makura 1.5 §18 L115-121
 (and 003 L361-371, 004 L40-46) only when stuck — the table asks, and a careless discard goes
 back with no ron. A single yakuman, plus honba (M-13)."""

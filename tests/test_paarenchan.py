@@ -1,4 +1,4 @@
-"""Paarenchan counted by the ledger (issue 20 item 4; Makura 1.3 §44f L386-388, 1.5 L316-318;
+"""Paarenchan counted by the ledger (Makura 1.3 §44f L386-388, 1.5 L316-318;
 rules-spec M-09): the dealer's 8th consecutive win on is yakuman; a draw resets the count, a
 chombo hand is skipped. The table says so on the dealer's value pad, where the ruleset has it,
 and a yakuman entered there is recorded as paarenchan for the yaku records."""

@@ -50,8 +50,8 @@ def test_it_shows_a_rulesets_parameters(member_client: Client) -> None:
 
 
 def test_it_cites_a_rulesets_sources_in_the_readers_language(member_client: Client) -> None:
-    """Issue 10 item 9: a Japanese rules sheet reads in Japanese, its citations too; members
-    see the club's documents by title, the seed numbers stay the developers' (issue 20 item 6)."""
+    """A Japanese rules sheet reads in Japanese, its citations too; members
+    see the club's documents by title, the seed numbers stay the developers'."""
     page = member_client.get(reverse("ruleset_detail", args=["home-nashinashi"])).text
     assert "<li>わが家のルール（2015年1月現在）</li>" in page
     assert "as of January" not in page and "seed 003" not in page
@@ -116,7 +116,7 @@ def test_every_rule_of_the_engine_is_on_the_sheet() -> None:
     ],
 )  # fmt: skip
 def test_a_rules_sheet_reads_in_japanese(member_client: Client, ruleset_id: str) -> None:
-    """Issue 10 item 9: labels and values in Japanese, no engine notes."""
+    """Labels and values in Japanese, no engine notes."""
     page = member_client.get(reverse("ruleset_detail", args=[ruleset_id])).text
     sheet = page[page.index('class="rules-section"') : page.index('<h2 id="sources">出典</h2>')]
     cells = re.findall(r"<d[td]>(.*?)</d[td]>", sheet)

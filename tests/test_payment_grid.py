@@ -362,7 +362,7 @@ ALL_FU = [30, 40, 50, 60, 70, 80, 90, 100, 110]
     ],
 )
 def test_the_fu_a_ruleset_allows_per_han_and_outcome(ruleset_id, tsumo_20):
-    """Issue 10 item 3, one rule for pad and records: 25 fu is chiitoitsu, always 2 han
+    """One rule for pad and records: 25 fu is chiitoitsu, always 2 han
     (Makura 1.5 §45c, seed 002 L112), so a ron needs 2 han and a tsumo, which adds menzen
     tsumo, 3; 20 fu is a pinfu tsumo of 2+ han (Makura 1.5 §45a), not in seed 003 (H-10)."""
     rs = load_ruleset(ruleset_id)
@@ -377,7 +377,7 @@ def test_the_fu_a_ruleset_allows_per_han_and_outcome(ruleset_id, tsumo_20):
 
 
 def test_a_2_han_25_fu_tsumo_is_refused_by_the_engine():
-    """Issue 10 item 3: the engine refuses what the pad does not offer (game-record-format.md,
+    """The engine refuses what the pad does not offer (game-record-format.md,
     Errors: "a fu the ruleset does not allow"); 3 han 25 fu is the smallest chiitoitsu tsumo
     (Makura 1.5 §45c: 25 fu x 2^5 = 800, so 800/1,600)."""
     rs = load_ruleset("makura-1.5")

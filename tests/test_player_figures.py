@@ -1,4 +1,4 @@
-"""A member's figures with their intervals (issue 23 item 1): every figure of the contract's
+"""A member's figures with their intervals: every figure of the contract's
 small history (tests/test_player_stats.py: a 4-player game with a double ron, a pao, a
 chombo, a draw and a tobi; a 3-player game; a game entered as final scores only; games that
 count nowhere) counted by hand, the intervals against their textbook values, the page in
@@ -99,7 +99,7 @@ def test_it_gives_the_t_interval_of_a_mean() -> None:
 
 
 def test_a_mean_of_fewer_than_ten_values_or_of_equal_values_has_no_interval() -> None:
-    # Issue 32 item 10: two games gave points -8.5 (-192.7 - +175.7), two equal wins
+    # Two games gave points -8.5 (-192.7 - +175.7), two equal wins
     # "8,000 - 8,000". Under ten values there is no range, whatever their spread.
     assert MEAN_MIN_N == 10
     assert t_mean(2, -17000, 183000**2 + 166000**2) == Estimate(
@@ -325,7 +325,7 @@ def test_the_page_shows_each_figure_with_its_interval(played: list[Member]) -> N
         '<small>23.1% – 88.2%</small></td><td class="num">3 / 5</td></tr>'
     ) in html
     assert '<tr id="figure-best_renchan"><th scope="row">Best renchan streak</th>' in html
-    # Points a game, (32,000 + 10,000) / 2, of two games: no range (issue 32 item 10).
+    # Points a game, (32,000 + 10,000) / 2, of two games: no range.
     assert (
         '<tr id="figure-points_per_game"><th scope="row">Points per game</th>'
         '<td class="num">+21.0<br><small class="no-range">too few for a range</small></td>'
@@ -350,7 +350,7 @@ def member_text(html: str) -> str:
 
 
 def test_the_page_says_how_sure_it_is_in_plain_words(played: list[Member]) -> None:
-    # Issue 32 item 10: no statistician's names outside the method's details, no "lies in";
+    # No statistician's names outside the method's details, no "lies in";
     # the note counts the page's own ranges: 95 of 100 hold the true value.
     html = page(logged_in(played[0]), played[1])
     ranges = len(RANGE.findall(html))

@@ -1,5 +1,5 @@
 """The player page and the champions page stay the size of what they show however long the
-club's history (issue 8, item 5): the player page's figures from monthly totals equal those
+club's history: the player page's figures from monthly totals equal those
 computed game by game, its games list is read a page at a time, a long period's totals go by
 year and its chart by month or quarter; the champions page shows the last 12 months or one
 year, with links to every year."""

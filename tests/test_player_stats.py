@@ -1,4 +1,4 @@
-"""The contract for the figures (issue 23 item 5, docs/player-stats.md): ``manage.py
+"""The contract for the figures (docs/player-stats.md): ``manage.py
 player_stats`` prints each member's plain counts over the counted games, every figure here
 counted by hand from a small history: a 4-player game with a double ron, a pao, a chombo,
 riichi and dealer wins and a draw with tenpai and noten; a 3-player game; a game entered as

@@ -1,5 +1,5 @@
-"""The qualification races of seed 001 on a fixed history, computed by hand (issue 11 item 4;
-docs/rules-spec.md §4.2, §4.3, T-02, T-04, T-05): the Grand Champion (10.0 per monthly
+"""The qualification races of seed 001 on a fixed history, computed by hand
+(docs/rules-spec.md §4.2, §4.3, T-02, T-04, T-05): the Grand Champion (10.0 per monthly
 title plus GP and Meijin points, the top 6, last year's winner, a woman player) and the
 Meijin (the half-year champions, then monthly champions by their champion month's points;
 substitutes by total points July-June).
@@ -370,7 +370,7 @@ def test_the_race_pages(m, client_for, monkeypatch):
 
 
 def test_the_meijin_b_seats_tie_by_titles_then_reading():
-    """Issue 20 item 7: equal champion months are ordered by the number of monthly titles
+    """Equal champion months are ordered by the number of monthly titles
     (most first), then by the reading of the name, as the race page says."""
     from tournaments.races import Runner, meijin_b_order
 

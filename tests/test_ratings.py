@@ -1,4 +1,4 @@
-"""Ratings (issue 23 item 3; docs/ratings.md): OpenSkill per family, following what counts
+"""Ratings (docs/ratings.md): OpenSkill per family, following what counts
 through the ledger's games_counted signal and the task queue (immediate backend here)."""
 
 from __future__ import annotations
@@ -203,7 +203,7 @@ def test_the_member_page_shows_one_number_and_how_sure_it_is_in_words(
     language: str,
     words: list[str],
 ) -> None:
-    # Issue 32 item 10: not "1.7 ±7.9" (the ordinal with sigma) but the rating, its games and
+    # Not "1.7 ±7.9" (the ordinal with sigma) but the rating, its games and
     # how sure it is in words, with a link to how it is worked out.
     play(four, A, club_today() - DAY, commit, steward=staff_member)
     client.force_login(four[0].user)

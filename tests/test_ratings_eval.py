@@ -1,4 +1,4 @@
-"""The rating's harness (issue 23 item 3; docs/ratings.md) on a small seeded simulated club:
+"""The rating's harness (docs/ratings.md) on a small seeded simulated club:
 the targets asserted loosely here (``make bench`` asserts them exactly on the full club), the
 harness's own figures checked, and ``rating_eval`` run on the club's counted games."""
 
@@ -106,7 +106,7 @@ def test_rating_eval_reports_the_simulation_and_the_clubs_games(
     assert "club, 3-player" in text and "no counted games" in text
 
 
-# -- the held-out evaluation (issue 32 item 10) ---------------------------------------------
+# -- the held-out evaluation ----------------------------------------------------------------
 
 SMALL = Club(players=12, rounds=60, skill_sd=0.25, drift_sd=0.001, seat_jitter=1.0)
 

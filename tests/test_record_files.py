@@ -1,5 +1,5 @@
 """``replay`` on files that are no game record: one line on standard error, exit status 2,
-never a traceback (issue 9, item 3)."""
+never a traceback."""
 
 from __future__ import annotations
 

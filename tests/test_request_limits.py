@@ -1,4 +1,4 @@
-"""Request limits (issue 32 item 3; clubsite/request_limits.py): a body over its page's limit
+"""Request limits (clubsite/request_limits.py): a body over its page's limit
 is answered 413 with a page that names the limit, before anything reads it; a refused paste
 is not sent back; an uploaded file is streamed to disk, not memory; nothing answers 500."""
 

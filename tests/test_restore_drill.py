@@ -1,4 +1,4 @@
-"""The restore drill (issue 24, item 4): `manage.py restore_drill` dumps the database, restores
+"""The restore drill: `manage.py restore_drill` dumps the database, restores
 it into a fresh one and finds the standings, champions, counted results and the replay of
 every counted game the same; a restore that loses something is caught (exit status 1).
 

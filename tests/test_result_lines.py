@@ -1,4 +1,4 @@
-"""Tenhou result lines into the ledger (issue 22 item 7): each line a final-scores game under
+"""Tenhou result lines into the ledger: each line a final-scores game under
 its lobby's rules, settled by the engine to the stated points or refused in one line.
 
 The lines are real (tests/data/online/result-lines/, tests/data/online/README.md): four-
@@ -164,7 +164,7 @@ def test_the_command_stores_each_line_as_a_final_scores_game(db):
 
 
 def test_the_same_line_under_another_time_is_another_game(db, tmp_path):
-    """Issue 32 item 1: the time, like the lobby, the day and the names, is part of what a
+    """The time, like the lobby, the day and the names, is part of what a
     line is; the same line of the same day is the one game."""
     run(str(LINES), "--create-members", "--date", "2021-12-31")
     moved = tmp_path / "moved.txt"
@@ -183,7 +183,7 @@ def test_the_same_line_under_another_time_is_another_game(db, tmp_path):
 
 
 # Seven games of one evening with the same point list: another time, another lobby, other
-# players, the same players in another order (issue 32 item 1: one was stored, six were
+# players, the same players in another order (once one was stored, six were
 # "already imported, game 8").
 SEVEN = [
     BRIEF,
@@ -335,7 +335,7 @@ def test_a_file_of_lines_on_the_import_page_is_one_outcome_a_line(staff_member):
     assert {g.played_on.isoformat() for g in Hanchan.objects.all()} == {"2021-12-31"}
 
 
-# Issue 37 item 3: Tenhou names may hold "|", spaces and parentheses; the players are read
+# Tenhou names may hold "|", spaces and parentheses; the players are read
 # from their settlements, each "(+45.0)" ending one player.
 BARRED = "L1000 | 00:31 | 四般南喰赤－ | A|B(+55.0) C D(+12.0) (x)|(-22.0) E | F(-45.0)"
 
@@ -428,7 +428,7 @@ def test_the_page_stores_the_good_lines_and_says_why_each_bad_one_is_refused(
 
 
 def test_a_file_whose_first_line_is_faulty_is_still_read_as_result_lines(staff_member, tmp_path):
-    """A file is result lines when any of its lines is one (issue 37 item 3): a faulty first
+    """A file is result lines when any of its lines is one: a faulty first
     line is refused alone, not the file taken for a log that is no log."""
     text = f"L1000 | 00:29 | 四般南喰赤－ | A(+45.0) B(+10.0) C(-55.0)\n{BRIEF}\n"
     upload = SimpleUploadedFile("evening.txt", text.encode())
@@ -476,7 +476,7 @@ def test_a_line_of_a_lobby_the_club_counts_has_its_lines_fingerprint(db):
 
 def test_two_anonymous_players_at_one_table_are_two_players(staff_member, tmp_path):
     """Tenhou's anonymous players are all NoName: a line with two is a game of two players
-    (no legitimate game refused, issue 32 item 1), seated by a steward as a log's would be;
+    (no legitimate game refused), seated by a steward as a log's would be;
     any other name twice is a faulty line."""
     text = "L1000 | 00:30 | 四般南喰赤－ | NoName(+45.0) NoName(+10.0) C(-15.0) D(-40.0)"
     assert read_result_lines(text)[0].players == ("NoName", "NoName", "C", "D")
@@ -506,7 +506,7 @@ def test_two_anonymous_players_at_one_table_are_two_players(staff_member, tmp_pa
 def test_an_hour_without_its_zero_is_the_same_game_and_a_time_no_clock_shows_is_refused(
     staff_member,
 ):
-    """Issue 32 item 1: the time is part of the game's id, so ``1:30`` is ``01:30`` (the
+    """The time is part of the game's id, so ``1:30`` is ``01:30`` (the
     same game was stored twice, and a third time as ``０1:30``); ``25:99`` and a time in
     full-width digits are no time of a result line, and nothing is stored from them."""
     assert read_result_lines(BRIEF.replace("00:30", "0:30"))[0].time == "00:30"

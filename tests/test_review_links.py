@@ -1,4 +1,4 @@
-"""Review links of an imported online game (issue 22 item 8): the service's replay and, for
+"""Review links of an imported online game: the service's replay and, for
 Tenhou and Mahjong Soul games, mjai-reviewer's web app (scoring/online/links.py), on the
 game page in English and Japanese; none where the log has no service id (an mjai log)."""
 

@@ -1,4 +1,4 @@
-"""The club's rules as members read them (issue 20 item 6): per ruleset, the yaku table with
+"""The club's rules as members read them: per ruleset, the yaku table with
 han closed and open and the yakuman as the seed says them, a worked settlement, the manners of
 the clubs whose seeds state them, and no developers' references on the page."""
 
@@ -148,7 +148,7 @@ def index_targets(html: str) -> list[str]:
     "ruleset_id", ["makura-1.5", "fuji-sanma", "home-nashinashi", "sanma-float", "tenhou-4p"]
 )
 def test_the_index_links_every_section_on_the_page(client_for, member, ruleset_id):
-    """Issue 32 item 12: an 8-10k px page opens with an index of its sections; every link
+    """An 8-10k px page opens with an index of its sections; every link
     lands on an element of the page, and every section of the page is in the index."""
     html = page(client_for, member, ruleset_id, "en")
     targets = index_targets(html)
@@ -208,7 +208,7 @@ def test_the_index_links_every_section_on_the_page(client_for, member, ruleset_i
 def test_the_play_procedure_in_the_seeds_words(
     client_for, member, ruleset_id, language, part, item
 ):
-    """Issue 32 item 12: call priority, kuikae, chombo and agari-houki causes and open riichi
+    """Call priority, kuikae, chombo and agari-houki causes and open riichi
     exposure, as the seeds give them (Makura 1.5/1.3 §10-§42, seed 004 L40-46 and L62-138):
     the seed's own words on a Japanese page, English on an English one."""
     procedure = section(page(client_for, member, ruleset_id, language), "procedure")

@@ -19,7 +19,7 @@ def test_it_ships_the_club_rulesets_and_the_tenhou_presets():
 
 
 def test_the_east_only_presets_differ_from_tenhou_only_in_length():
-    """Issue 12: the presets online East-only games replay under (東風戦, South sudden death)."""
+    """The presets online East-only games replay under (東風戦, South sudden death)."""
     for players in ("3p", "4p"):
         east_south = load_ruleset(f"tenhou-{players}").parameters()
         east = load_ruleset(f"tenhou-{players}-east").parameters()
@@ -141,7 +141,7 @@ def test_it_matches_appendix_a(ruleset_id, expected):
 def test_it_differs_between_makura_versions_only_by_the_withdrawn_win():
     old, new = load_ruleset("makura-1.3").parameters(), load_ruleset("makura-1.5").parameters()
     differing = {name for name in old if old[name] != new[name]}
-    # And by §44d (issue 20): v1.3's riichi kinds never combine, v1.5's §23 gives an open
+    # And by §44d: v1.3's riichi kinds never combine, v1.5's §23 gives an open
     # double riichi 3 han (rules-spec M-08); by §18 (M-13): v1.3's open riichi is a yakuman
     # for any deal-in by a player not in riichi, v1.5's only for a stuck one.
     assert differing == {
@@ -212,7 +212,7 @@ def test_it_applies_overrides_for_one_game_only():
     ],
 )
 def test_overrides_are_bounded(overrides, key):
-    """Issue 9: a record's overrides cannot push scores past the ledger's integer columns."""
+    """A record's overrides cannot push scores past the ledger's integer columns."""
     with pytest.raises(RecordError) as raised:
         load_ruleset("makura-1.5", overrides)
     assert (raised.value.key, raised.value.code) == (key, "parameter_out_of_range")

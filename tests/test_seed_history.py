@@ -103,7 +103,7 @@ def test_it_stores_exactly_what_hanchan_import_stores(players: list[Member]) -> 
         [bulk] = hanchans_import_bulk(
             [GameToImport(record=record, members_by_name=by_name, played_on=DAY, by=players[1])]
         )
-        # The same game again: a twin, said so (issue 19 item 4 refuses it otherwise); with a
+        # The same game again: a twin, said so (the fingerprint refuses it otherwise); with a
         # steward's authority, as the seeding's games come.
         one = hanchan_import(
             record=record,

@@ -1,4 +1,4 @@
-"""Small things outside the table screen's script (issue 25, item 3): /favicon.ico answers, a
+"""Small things outside the table screen's script: /favicon.ico answers, a
 game entered as final scores says so instead of "no hands yet", a refused request (a forged
 post, a PermissionDenied) gets a page in the site's language and look, and a final score
 below zero can be typed on a phone."""

@@ -1,8 +1,8 @@
 """The standings, champions and player figures over a seeded two-year history are exactly
-those the standings gave before they read the ledger's stored facts (issue 8, item 2): the
+those the standings gave before they read the ledger's stored facts: the
 golden file was written by the old code (reading seats and hand JSON) on the same history.
 
-When the engine began refusing a 2-han 25-fu tsumo (issue 10 item 3) the seeded history
+When the engine began refusing a 2-han 25-fu tsumo the seeded history
 changed (the sampler draws again where the engine refuses), so the file was written again by
 that old code (69ad8bd) with only the engine's fu rule brought up to date; the same procedure
 on the unchanged old code reproduced the earlier file byte for byte."""
@@ -25,7 +25,7 @@ def test_the_figures_are_the_same_as_before(db):
     seed_history(**SEED)
     expected = json.loads(GOLDEN.read_text(encoding="utf-8"))
     actual = json.loads(json.dumps(snapshot()))
-    # Issue 20 item 1 orders equal totals of the floating-uma ruleset by ep (seed 002 L10-24,
+    # Equal totals of the floating-uma ruleset are ordered by ep (seed 002 L10-24,
     # S-01), which the old code did not know: there the figures are the same, and only
     # members with equal totals may change places.
     for key, table in actual["standings"].items():

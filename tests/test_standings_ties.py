@@ -1,4 +1,4 @@
-"""The club's order of equal totals (issue 20 item 1; the seeds are silent, rules-spec T-06):
+"""The club's order of equal totals (the seeds are silent, rules-spec T-06):
 ``CLUB_STANDINGS_TIES``, checked at start-up and worded on the page; and the champions page in
 the club's units (the 3-player club's ep, seed 002 L10-24, S-01)."""
 

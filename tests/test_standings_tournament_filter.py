@@ -1,4 +1,4 @@
-"""Tournament games in or out of the standings (issue 21 item 8; rules-spec §4.4 leaves
+"""Tournament games in or out of the standings (rules-spec §4.4 leaves
 "whether tournament games count" to the club): the club's default
 (``CLUB_TOURNAMENTS_IN_STANDINGS``), a filter on the standings page and its CSV, over whole
 months (the members' monthly totals) and over a date range alike."""

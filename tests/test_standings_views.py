@@ -242,7 +242,7 @@ def test_it_sends_anonymous_visitors_to_log_in(history: History, name: str) -> N
 
 
 def test_csv_exports_neutralise_formulas_as_a_spreadsheet_reads_them(client_for, db):
-    """Issue 9, item 4: a display name that starts a formula is text in every CSV; numbers,
+    """A display name that starts a formula is text in every CSV; numbers,
     signs included, stay numbers. Read back with the csv module, as a spreadsheet would."""
     from clubsite.spreadsheet import safe_cell
     from tests.conftest import make_member

@@ -1,4 +1,4 @@
-"""The table screen's code in the shape of the screen (issue 25 item 8): the hand form only
+"""The table screen's code in the shape of the screen: the hand form only
 parses taps, the tiles are valued before it by the hand-value contract
 (:mod:`scoring.entry.tile_entry`, the valuation of ``POST /api/hand-value/``), each region of the
 screen has its view-model (:mod:`scoring.views.table_regions`), and the table's confirm and

@@ -1,4 +1,4 @@
-"""Table confirmation (issue 9, item 1): a finished game counts in standings only once its
+"""Table confirmation: a finished game counts in standings only once its
 table (every other seated player, by default) or a steward confirms it; a change to a
 counted game waits for confirmation again while the confirmed result stays in force."""
 

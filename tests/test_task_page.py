@@ -1,4 +1,4 @@
-"""The stewards' task page, /tasks/ (issue 24, item 1): the failed tasks with their error and
+"""The stewards' task page, /tasks/: the failed tasks with their error and
 the waiting ones with a mail's attempt, in Japanese and English, for stewards only, linked
 from a steward's menu."""
 
@@ -96,7 +96,7 @@ def test_only_stewards_see_it_and_their_menu_links_it(member, staff_member, clie
 
 
 def test_a_superuser_steward_is_linked_to_every_task_in_the_admin(staff_member, settings):
-    """Issue 32 item 2: the link reversed the admin URL under the package's name
+    """The link reversed the admin URL under the package's name
     (``django_tasks_db``) instead of its app label (``django_tasks_database``), so the page
     answered 500 for every superuser; a plain steward never reached that line."""
     settings.TASKS = DATABASE

@@ -1,4 +1,4 @@
-"""The worker's queue end to end (issue 24, item 1): mails enqueued with the database backend,
+"""The worker's queue end to end: mails enqueued with the database backend,
 run by `manage.py db_worker`, delivered to the locmem outbox; a mail the server refuses tried
 again with backoff and, after the last attempt, failed and shown to the stewards; meetup
 reminders scheduled for their time, moved with the meetup, dropped when it is cancelled; the

@@ -1,4 +1,4 @@
-"""The task queue (issue 24, item 1) and the password reset through it (issue 19, item 8): the
+"""The task queue and the password reset through it: the
 backend comes from CLUB_TASKS_BACKEND; a reset request enqueues the same task whether the club
 has the address or not, and with the worker's queue no mail goes out until the worker runs it;
 `make serve` runs the web server and the worker together (clubsite/procfile.py)."""
@@ -143,7 +143,7 @@ def test_the_request_does_the_same_work_for_a_known_and_an_unknown_address(aoki,
 
 
 def test_the_task_does_the_same_work_for_an_unknown_address_but_the_sending(aoki):
-    """Issue 32 item 4: where the task runs in the request (the immediate backend), a known
+    """Where the task runs in the request (the immediate backend), a known
     address took 273 ms and an unknown one 61: the unknown one built no e-mail. Now both build
     one (a token, both templates, the same queries); only the known one's is sent."""
     from django.contrib.auth.tokens import default_token_generator

@@ -1,4 +1,4 @@
-"""A hand entered by its tiles on the table screen (issue 13, item 3): the server values the
+"""A hand entered by its tiles on the table screen: the server values the
 tiles under the game's ruleset (the keyboard only writes them), fills the value, shows the
 yaku and fu, flags a tapped value the tiles do not make, and stores the win with its tiles
 and yaku."""

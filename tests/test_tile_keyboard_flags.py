@@ -1,5 +1,5 @@
-"""The tile keyboard's situational yaku keys include tenhou, chiihou and renhou (issue 20 item
-2: the yakuman that never combine, Makura 1.3 §43 L360, 1.5 L291-295, are reachable from the
+"""The tile keyboard's situational yaku keys include tenhou, chiihou and renhou (the
+yakuman that never combine, Makura 1.3 §43 L360, 1.5 L291-295, are reachable from the
 keyboard), renhou only where the ruleset has it. Their valuation: tests/test_tiles_seeds.py."""
 
 from __future__ import annotations

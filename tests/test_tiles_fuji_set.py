@@ -1,4 +1,4 @@
-"""The Shinbashi FUJI Club's set of tiles (issue 32 item 7; seed 004_d9d22b81f588f31d.txt):
+"""The Shinbashi FUJI Club's set of tiles (seed 004_d9d22b81f588f31d.txt):
 three red and one gold five in each of pinzu and souzu, every one a dora (L22 "ピンズ・ソーズの
 5は、赤3・金1で全てドラ扱いです", L23 "5筒・5索に、各1枚ずつ金牌のドラが入っております"; rules-spec
 F-06: a gold five one dora, configurable), and the 白ポッチ, wild after riichi (L39 "白ポッチは、

@@ -1,4 +1,4 @@
-"""Hands from tiles as each seed values them (issue 20, item 2): every clause a ruleset
+"""Hands from tiles as each seed values them: every clause a ruleset
 parameter, checked here against the seed line it comes from (/work/shared/seeds/: 000 =
 Makura 1.3, 001 = Makura 1.5, 002 = the 3-player club, 003 = the home game, 004 = Shinbashi
 FUJI 3-player). Tenhou's presets keep the package's reading (test_hand_tiles.py replays 300+
@@ -427,7 +427,7 @@ def test_the_table_says_when_the_tiles_make_a_double_yakuman_the_pad_does_not(
 def test_the_table_values_a_chiihou_with_suuankou_tanki_as_a_double_yakuman(
     table_game: Hanchan, client_for: Callable[[Member], Client], member: Member
 ) -> None:
-    """Issue 32 item 8, M-21: Baba's chiihou with suuankou tanki (001 L287, L295) is ×2 at the
+    """M-21: Baba's chiihou with suuankou tanki (001 L287, L295) is ×2 at the
     table too: the pad, left at its 1×, is told the tiles make 2×, and the win is stored so."""
     phone = client_for(member)
     tiles = {**LONE_WITH_DOUBLE["chiihou + suuankou tanki"]}

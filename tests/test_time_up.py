@@ -1,4 +1,4 @@
-"""``time_up`` (rules-spec T-07, issue 11): in a time-limited game the hand in play when time
+"""``time_up`` (rules-spec T-07): in a time-limited game the hand in play when time
 is called is the last one; the game then settles as usual and ends ``"time_up"``. A
 compatible extension of the record format (docs/game-record-format.md, "Extensions")."""
 

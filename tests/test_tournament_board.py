@@ -1,4 +1,4 @@
-"""The live board (issue 21 item 4): every table of the current round with its state as the
+"""The live board: every table of the current round with its state as the
 ledger counts it (playing, time up, waiting for confirmation, confirmed), the ranking from
 confirmed results only, refreshing itself; without a login only for a public event; Japanese
 and English."""
@@ -165,7 +165,7 @@ def test_the_steward_makes_the_board_public_at_the_desk(gp, client_for, staff_me
 
 
 def test_the_board_is_a_kiosk_page_without_the_sites_header(gp, staff_member):
-    """Issue 32 item 11: the venue's screen showed the site's header, with a steward's links."""
+    """The venue's screen showed the site's header, with a steward's links."""
     html = board_client(staff_member, "en").get(f"/tournaments/{gp.pk}/board/").text
     assert "<body hx-headers=" in html and ' class="kiosk">' in html
     assert 'class="site-header"' not in html and 'class="site-footer"' not in html

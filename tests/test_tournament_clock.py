@@ -1,4 +1,4 @@
-"""The round's clock (issue 21 item 2; rules-spec T-07, §4.1): a GP preliminary round starts
+"""The round's clock (rules-spec T-07, §4.1): a GP preliminary round starts
 with its length, every table shows the time left, time is called by a steward or by the clock
 at the end, a table sees "time up" before the tap (its preview ends the game), and a table
 given extra time keeps playing."""
@@ -289,7 +289,8 @@ def test_a_phone_that_saw_time_up_draws_its_form_again_when_extra_time_takes_it_
 
 
 def test_the_japanese_time_call_counts_the_tables_on_their_last_hand():
-    """Issue 32 item 11: "最終局の卓：4卓" read as "table 4"; the count says how many remain."""
+    """The time call's "最終局の卓：4卓" was once read as "table 4"; the count says how many
+    remain."""
     from types import SimpleNamespace
 
     from django.template.loader import render_to_string

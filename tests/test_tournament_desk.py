@@ -1,4 +1,4 @@
-"""The event desk (issue 21 item 1): a steward edits an event (name, days and venue always, the
+"""The event desk: a steward edits an event (name, days and venue always, the
 format only while no round has started), cancels it (the games played stay in the ledger and
 count as any game, the event page marks them, no round starts any more) or deletes one that
 has no games; the member picker lists one member a row with a search by name or reading.

@@ -1,4 +1,4 @@
-"""The tournament pages (issue 11 item 5; docs/rules-spec.md §4.1): a steward creates and runs a
+"""The tournament pages (docs/rules-spec.md §4.1): a steward creates and runs a
 GP through the pages, participants see their next table, everyone may look, the chart prints
 every round, the CSV and the .ics hold the event, the seating goes out by e-mail, and a
 withdrawal re-draws the rounds to come."""

@@ -1,4 +1,4 @@
-"""Rankings that read right (issue 21 item 5): the Grand Champion's finals and preliminaries
+"""Rankings that read right: the Grand Champion's finals and preliminaries
 in columns of their own, ranked by the finals (T-01) with the deciding columns first, and one
 tie order, by the reading of the name, in the events as in the races."""
 
@@ -122,7 +122,7 @@ def test_an_event_orders_equal_players_by_reading(db):
 
 
 def test_the_csv_marks_no_withdrawn_player_and_no_one_without_finals_as_a_finalist(db, reader):
-    """Issue 32 item 11: the CSV's "Finalist" column said 1 for a withdrawn player."""
+    """The CSV's "Finalist" column said 1 for a withdrawn player."""
     from tests.test_tournaments import play_round
     from tournaments import formats
     from tournaments.models import Round

@@ -1,4 +1,4 @@
-"""Tournament seating (issue 11, item 3; docs/rules-spec.md §4.1-§4.3, T-03): pairing tables by
+"""Tournament seating (docs/rules-spec.md §4.1-§4.3, T-03): pairing tables by
 lot with as few repeat meetings as possible and balanced seat winds, tables by standing, the
 quality figures, and ``manage.py tournament_seating``."""
 
@@ -161,7 +161,7 @@ def _fewest_repeats(players: int, rounds: int, size: int) -> int:
      (9, 2, 3), (9, 3, 3), (12, 2, 3)],
 )  # fmt: skip
 def test_the_lower_bound_is_the_fewest_possible_on_small_sizes(players, rounds, size):
-    """Issue 21 item 6: a Meijin draw (8 players, 2 rounds) cannot do better than 4 repeat
+    """A Meijin draw (8 players, 2 rounds) cannot do better than 4 repeat
     meetings, and the page must not promise 0; the bound is what exhaustive search finds."""
     assert seating.repeat_lower_bound(players, rounds, size) == _fewest_repeats(
         players, rounds, size
@@ -259,7 +259,7 @@ def test_it_meets_the_best_published_tables(players, rounds):
     assert figures.wind_spread <= 1
 
 
-# -- at the best known (issue 21 item 7) --------------------------------------------------------
+# -- at the best known --------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -267,7 +267,7 @@ def test_it_meets_the_best_published_tables(players, rounds):
     [(12, 4, 4, 13, 13), (12, 6, 4, 42, 42), (24, 8, 4, 24, 18), (6, 4, 3, 9, 9)],
 )
 def test_the_four_sizes_short_of_the_best_known_reach_it(players, rounds, size, known, ours):
-    """The sizes issue 21 found short (15, 43, 26 and 10 repeat meetings), for several lots;
+    """The sizes once short of the best known (15, 43, 26 and 10 repeat meetings), for several lots;
     12x6 and 6x4 at tables of 3 are at the proven bound, so optimal."""
     for seed in (0, 1, 2):
         result = lot_rounds(players, rounds, table_size=size, seed=seed)
@@ -280,8 +280,8 @@ def test_the_four_sizes_short_of_the_best_known_reach_it(players, rounds, size, 
 
 def test_every_benchmarked_size_is_at_or_below_the_published_or_quoted_figure():
     """Every size ``make bench`` shows (tables of 4: 8-48 players, of 3: 6-36; 4, 6 and 8
-    rounds) is at or below ApplySci/aim's and issue 21's figures, and never below the proven
-    bound; the draw answers from the stored tables at once."""
+    rounds) is at or below ApplySci/aim's and the best known figures we were given, and never
+    below the proven bound; the draw answers from the stored tables at once."""
     from benchmarks.seating import ROUNDS, SIZES, best_known
 
     for players, size in SIZES:

@@ -1,4 +1,4 @@
-"""Substitutions at a running tournament (issue 21 item 3; tournaments/substitutions.py): the
+"""Substitutions at a running tournament (tournaments/substitutions.py): the
 re-seat's bounds (40 players within 10 s, at most 2 repeat meetings added over the draw left
 undisturbed), the rounds played untouched, the substitute seated, nothing written until the
 steward accepts, a withdrawal that leaves whole tables and one that would leave a table short,

@@ -1,4 +1,4 @@
-"""Words and numbers of the tournament pages (issue 21 item 6): a table's name built for the
+"""Words and numbers of the tournament pages: a table's name built for the
 reader, the game's history in words, the ranking CSV's plain numbers, the "fewest possible"
 repeat meetings a true figure, finals that say they were seated by standing, and a game's page
 that leads back to its event and to "my table"."""

@@ -1,4 +1,4 @@
-"""Tournaments of seed 001 run end to end on the ledger (issue 11; docs/rules-spec.md §4.1-§4.3,
+"""Tournaments of seed 001 run end to end on the ledger (docs/rules-spec.md §4.1-§4.3,
 T-01, T-03, T-07): each table a hanchan, results entered at the table (here as final scores),
 phases seated by lot and by standing, the live ranking with and without carry-over."""
 

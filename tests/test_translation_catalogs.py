@@ -1,5 +1,5 @@
-"""The Japanese catalogues of the site, the meetups and the tournaments (issue 10 item 9:
-Japanese everywhere in the Japanese interface).
+"""The Japanese catalogues of the site, the meetups and the tournaments
+(Japanese everywhere in the Japanese interface).
 
 Django merges them at run time, the site's ``locale/`` first and then the apps in
 ``INSTALLED_APPS`` order, so a message that two catalogues translate differently shows the
@@ -102,7 +102,7 @@ def test_a_tournament_calls_its_players_participants(client_for, staff_member):
 
 
 def test_a_games_confirmation_is_one_word_across_the_site():
-    """Issue 32 item 11: a result's confirmation read 承認 on the game pages and 確認 on the
+    """A result's confirmation read 承認 on the game pages and 確認 on the
     event page. A game's result is 承認 everywhere (the site's and the tournaments' messages,
     and a game in a meetup's notice); a meetup's 確認 is the players' "I will be there"."""
     for name in ("site", "tournaments"):

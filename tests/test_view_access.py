@@ -1,4 +1,4 @@
-"""One access call per object (issue 19 item 1): a view loads its game and authorizes the
+"""One access call per object: a view loads its game and authorizes the
 request together (:mod:`scoring.views.access`)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""What if (issue 23 item 4): counted games re-scored under another ruleset's payment and
+"""What if: counted games re-scored under another ruleset's payment and
 settlement rules, from their hands as entered; exact under the games' own rulesets.
 
 - every game of a seeded year replays to its stored result under its own ruleset, and the
@@ -305,7 +305,7 @@ def test_the_page_shows_both_standings_and_the_refused_games(
     values = {choice.ruleset_id for choice in response.context["choices"]}
     assert "makura-1.3" in values and not values & {"sanma-float", "fuji-sanma", "tenhou-3p"}
     assert "1 game cannot be re-scored" in html
-    # Issue 32 item 10: the summary the reader starts from says how many games the change
+    # The summary the reader starts from says how many games the change
     # leaves out, and that they stay as played (fuji-sanma: 39 of 41 said nothing).
     summary = html[
         html.index('id="what-if-summary"') : html.index("</p>", html.index("what-if-summary"))

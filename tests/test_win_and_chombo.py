@@ -1,4 +1,4 @@
-"""A hand with a win or a draw and a chombo (issue 20 item 3; seed 003 L402-410, L426-428;
+"""A hand with a win or a draw and a chombo (seed 003 L402-410, L426-428;
 rules-spec H-18): the record format's ``chombo`` extension on a ron, tsumo or draw
 (docs/game-record-format.md, "Extensions"). The win (or the settled draw) is paid first, then
 the chombo; the hand's own result decides the dealer and the honba; the record replays exactly

@@ -1,4 +1,4 @@
-"""Yaku records (issue 13, item 4): a win's yaku and tiles in the record (a compatible
+"""Yaku records: a win's yaku and tiles in the record (a compatible
 extension), the ledger's ``WinYaku`` facts, the yakuman hall of fame and the yaku counts of
 the club and of a member."""
 
@@ -92,7 +92,7 @@ def test_yakuman_entered_without_tiles_counts_and_follows_corrections_and_voids(
     assert (fact.name, fact.han, fact.yakuman, fact.seat) == ("yakuman", 13, True, 1)
     client.force_login(member.user)
     html = client.get(reverse("yaku_records"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    # A game in play counts nowhere yet (issue 19 item 2), its yakuman neither.
+    # A game in play counts nowhere yet, its yakuman neither.
     assert "<b>Yakuman</b>" not in html and "No yakuman yet." in html
     # Corrected to a mangan: the yakuman is gone from the records.
     hand_correct(
@@ -119,8 +119,8 @@ def test_yakuman_entered_without_tiles_counts_and_follows_corrections_and_voids(
 def test_the_hall_of_fame_lists_a_yakuman_only_once_its_game_counts(
     table_game: Hanchan, member: Member, staff_member: Member, client: Client
 ):
-    """Issue 19 item 2: the yaku records read the ledger's one read of what counts; a game
-    entered by one player waits for the table's confirmation (issue 9), and so does its
+    """The yaku records read the ledger's one read of what counts; a game
+    entered by one player waits for the table's confirmation, and so does its
     yakuman."""
     hand_record(
         hanchan_id=table_game.pk,
@@ -159,7 +159,7 @@ def test_a_member_page_lists_their_yaku_without_a_query_more(db, client: Client)
     client.get(page)
     with CaptureQueriesContext(connection) as queries:
         html = client.get(page, HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    # Issue 8's bound for the player page (the 3 of the login included).
+    # The standings' budget for the player page (the 3 of the login included).
     assert len(queries) <= 10
     # The yaku section loads itself from the yaku page when scrolled to.
     assert f'hx-get="/standings/yaku/?member={member.pk}"' in html

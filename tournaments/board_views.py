@@ -1,4 +1,4 @@
-"""The live board (issue 21 item 4): a screen at the venue showing the current round's tables
+"""The live board: a screen at the venue showing the current round's tables
 with their state and the ranking so far, readable across a room at 1920x1080 and refreshing
 itself (htmx, every :data:`BOARD_POLL_SECONDS`).
 

@@ -1,4 +1,4 @@
-"""The round's clock (issue 21 item 2; rules-spec T-07): a time-limited round ends at its start
+"""The round's clock (rules-spec T-07): a time-limited round ends at its start
 plus its length (:attr:`tournaments.models.Round.ends_at`), a table gets its steward's extra
 time on top, and when a table's time is up the hand in play is its last (the ledger's
 :func:`scoring.ledger.hanchan_call_time`).

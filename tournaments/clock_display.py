@@ -1,4 +1,4 @@
-"""What the clock's fragments show (issue 21 item 2): a table's clock on the table screen and
+"""What the clock's fragments show: a table's clock on the table screen and
 the round's on the event page and the live board, as template contexts. Reading a clock whose
 time has just run out calls time there (:func:`tournaments.clock.call_due`)."""
 

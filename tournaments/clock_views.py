@@ -1,4 +1,4 @@
-"""The clock's pages (issue 21 item 2): a table's clock, polled by each phone at the table
+"""The clock's pages: a table's clock, polled by each phone at the table
 every 10 s (a small fragment from one query), the round's clock on the event page, and a
 steward's extra time for one table.
 

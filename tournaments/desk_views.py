@@ -1,4 +1,4 @@
-"""The steward's event desk (issue 21 item 1): edit an event (name, days and venue always; the
+"""The steward's event desk: edit an event (name, days and venue always; the
 format and its rules while no round has started), cancel it (its games stay in the ledger,
 marked on the event page) or delete it (no game played), and the member picker for its
 players: one member a row with the reading, a search by name or reading (a GET of the form
@@ -35,7 +35,7 @@ def event_participants(request: HttpRequest, pk: int) -> HttpResponse:
     """The member picker: every member one per row (name and reading), a search by name or
     reading (a GET of the same form, keeping the ticks; htmx swaps the list in place), the
     number ticked. Saving enters exactly the ticked members. A deactivated member is neither
-    listed nor counted (issue 32 item 5); one entered before is named, left out on saving."""
+    listed nor counted; one entered before is named, left out on saving."""
     event = get_object_or_404(Event, pk=pk)
     if event.status != Event.Status.OPEN:
         return event_page(
@@ -200,7 +200,7 @@ def event_delete(request: HttpRequest, pk: int) -> HttpResponse:
 @require_http_methods(["GET", "HEAD"])
 @steward_only
 def event_substitutions(request: HttpRequest, pk: int) -> HttpResponse:
-    """Substitutions (issue 21 item 3): tick the players who leave and the members who come
+    """Substitutions: tick the players who leave and the members who come
     in (the first substitute takes the first leaver's place, ...; none: a withdrawal), see
     the rounds not started before and after the re-seat with their repeat meetings, then
     accept (:func:`event_substitutions_accept`). Showing it writes nothing. The event's log

@@ -49,7 +49,7 @@ class RoundSeat:
 class RoundTable:
     """A table of a round: its ``number`` (from 1), ``seats`` in order East, South, West,
     North, and once the round started its ``hanchan`` (``None`` before). ``confirmation``:
-    where the game's result stands with confirmation while it waits (issue 19 item 2)."""
+    where the game's result stands with confirmation while it waits."""
 
     number: int
     seats: tuple[RoundSeat, ...]

@@ -3,7 +3,7 @@
 
 Only reads: the event page, its e-mails, the qualification races and the services' seating
 by standing all ask here, so a table waiting for confirmation is left out of every one of
-them alike (issue 19 item 2).
+them alike.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ class EventRanking:
 def event_ranking(event: Event) -> EventRanking:
     """The live ranking of ``event`` from its tables' counted results (the ledger's one read,
     :func:`scoring.ledger.counts.counted_results`): a table waiting for confirmation is left
-    out until it is confirmed (issue 19 item 2). Three queries."""
+    out until it is confirmed. Three queries."""
     participants = list(event.participants.select_related("member").order_by("number"))
     number_of = {p.member_id: p.number for p in participants}
     phases = {p.pk: p for p in event.phases.all()}

@@ -1,5 +1,5 @@
 """Tournaments: events with phases of numbered rounds; each round's tables are hanchans of the
-ledger, entered at the table like any club game (docs/rules-spec.md §4, issue 11)."""
+ledger, entered at the table like any club game (docs/rules-spec.md §4)."""
 
 from __future__ import annotations
 
@@ -185,8 +185,8 @@ class Table(models.Model):
 
 
 class Substitution(models.Model):
-    """The event's log of a player leaving mid-event (issue 21 item 3,
-    :mod:`tournaments.substitutions`): ``left`` plays no round from ``from_round`` on, and
+    """The event's log of a player leaving mid-event
+    (:mod:`tournaments.substitutions`): ``left`` plays no round from ``from_round`` on, and
     ``substitute`` (a participant entered for it) takes their place, or none (a withdrawal).
     The repeat meetings of the whole pairing table before and after the re-seat are kept as
     the steward accepted them."""

@@ -1,4 +1,4 @@
-"""The qualification races' pages (issue 11 item 4): the current ranking, who is in and why,
+"""The qualification races' pages: the current ranking, who is in and why,
 who is on the bubble and how far behind, and the substitutes, updated as games are entered
 (everything is read from the ledger on each visit). Everyone logged in may look."""
 

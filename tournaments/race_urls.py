@@ -1,4 +1,4 @@
-"""The qualification races' pages (issue 11 item 4), under /tournaments/races/."""
+"""The qualification races' pages, under /tournaments/races/."""
 
 from django.urls import path
 

@@ -321,7 +321,7 @@ def previous_winner(year: int) -> Member | None:
 def meijin_b_order(runner: Runner) -> tuple[int, int, str, str]:
     """The order of the Meijin's B seats (§4.3 B, T-05): the champion month's points
     (highest first), then the number of monthly titles in the window (most first), then the
-    reading of the name, as the race page says (issue 20 item 7: a member with three titles
+    reading of the name, as the race page says (a member with three titles
     no longer loses a tied seat to a one-title member by name)."""
     return (-(runner.best_month or 0), -runner.titles, runner.reading or runner.name, runner.name)
 
@@ -350,7 +350,7 @@ def meijin_race(year: int, *, today: datetime.date | None = None) -> Race:
         for holder in title.holders:
             best = champions.get(holder.member_id)
             # The history lists months newest first, so of two best months with equal points
-            # the latest names the seat (issue 20 item 7; the points are the same either way).
+            # the latest names the seat (the points are the same either way).
             if best is None or points > best[0]:
                 champions[holder.member_id] = (points, title.period.start)
     runners = _runners(set(champions) | set(totals) | _holders(second_half, first_half))
@@ -373,7 +373,7 @@ def meijin_race(year: int, *, today: datetime.date | None = None) -> Race:
             continue  # not decided yet: the seat waits for its champion
         if not half.holders:
             # Decided with nobody holding it (no one met the minimum): its seat goes to the
-            # months, as a member holding both halves leaves one (issue 20 item 7, T-05).
+            # months, as a member holding both halves leaves one (T-05).
             seats_b += 1
             continue
         for holder in half.holders:

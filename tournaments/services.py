@@ -1,6 +1,6 @@
-"""Running a tournament: create it from a format, edit, cancel or delete it (issue 21), enter
-participants, draw, start rounds, seat by standing, call time (docs/rules-spec.md §4, issue
-11). The ranking they seat by is read in :mod:`tournaments.live_ranking`.
+"""Running a tournament: create it from a format, edit, cancel or delete it, enter
+participants, draw, start rounds, seat by standing, call time (docs/rules-spec.md §4). The
+ranking they seat by is read in :mod:`tournaments.live_ranking`.
 
 Each function is one transaction and refuses bad input with :class:`EventError`, changing
 nothing. Every table of a started round is a hanchan of the ledger, started through
@@ -250,8 +250,8 @@ def participants_set(*, event_id: int, members: Sequence[Member]) -> Event:
     """Enter exactly ``members`` (in this order) in an event that has not started.
 
     Raises:
-        EventError: the event started, a member twice, a deactivated member (issue 32
-            item 5), or a number of players the format
+        EventError: the event started, a member twice, a deactivated member, or a
+            number of players the format
             cannot seat (not a multiple of the table size; 8 for the Grand Champion and the
             Meijin).
     """
@@ -272,7 +272,7 @@ def participants_set(*, event_id: int, members: Sequence[Member]) -> Event:
 
 
 def _check_seatable(members: Sequence[Member]) -> None:
-    """No deactivated member is entered or seated (issue 32 item 5): their names refused."""
+    """No deactivated member is entered or seated: their names refused."""
     refusal = seating_refusal(members)
     if refusal:
         raise EventError(refusal)
@@ -302,7 +302,7 @@ def event_draw(*, event_id: int) -> Event:
 
     Raises:
         EventError: the event already started, its participants do not fit the format, or
-            one of them has been deactivated since they were entered (issue 32 item 5).
+            one of them has been deactivated since they were entered.
     """
     with transaction.atomic():
         event = _locked(event_id)
@@ -325,7 +325,7 @@ def _draw_phase(event: Event, phase: Phase, order: list[int], *, round_number: i
     the numbers of the rounds created.
 
     Raises:
-        EventError: a deactivated member among the players of ``order`` (issue 32 item 5).
+        EventError: a deactivated member among the players of ``order``.
     """
     _check_seatable(
         [p.member for p in event.participants.select_related("member").filter(number__in=order)]
@@ -418,7 +418,7 @@ def round_start(*, round_id: int, minutes: int | None = None) -> Round:
                     overrides=event.overrides or None,
                     # Started by the draw, not by the steward who starts the round: the
                     # players confirm each other's game as at any club table (a game
-                    # started by a member who does not play would need a steward, issue 9).
+                    # started by a member who does not play would need a steward).
                     by=None,
                 )
             except LedgerError as error:
@@ -460,7 +460,7 @@ def event_advance(*, event_id: int) -> Event:
 
     Raises:
         EventError: a game of a started round is not finished, a drawn round has not
-            been played, or a player to be seated is deactivated (issue 32 item 5).
+            been played, or a player to be seated is deactivated.
     """
     with transaction.atomic():
         event = _locked(event_id)

@@ -1,4 +1,4 @@
-"""Substitutions at a running tournament (issue 21 item 3): a player who leaves mid-event is
+"""Substitutions at a running tournament: a player who leaves mid-event is
 replaced by a substitute (a member not entered in the event) or withdrawn, and the rounds not
 yet started are seated again; the steward sees the draw before and after, with the repeat
 meetings of both, and only then accepts it.
@@ -59,7 +59,7 @@ from tournaments.models import Event, Participant, Phase, Round, Substitution
 from tournaments.services import EventError
 
 MAX_ADDED_REPEATS = 2
-"""The most repeat meetings a re-seat may add over the draw left undisturbed (issue 21)."""
+"""The most repeat meetings a re-seat may add over the draw left undisturbed."""
 
 TIME_BUDGET_SECONDS = 8.0
 """How long further seeds are tried while a re-seat is over the bound (a seed is tried only
@@ -321,7 +321,7 @@ def registered_substitutes(event: Event) -> list[Member]:
     """The substitutes the qualification race lists for a Grand Champion or a Meijin event,
     in order (seed 001 L403 "補欠", §4.3, T-05; the race of the event's first day's year,
     :mod:`tournaments.races`), less the members entered in the event; none for another
-    format, and no deactivated member (issue 32 item 5). Reads the standings behind the
+    format, and no deactivated member. Reads the standings behind the
     race."""
     from tournaments import races  # the races read the standings: only this page needs them
 

@@ -316,8 +316,7 @@ def ranking_csv(request: HttpRequest, pk: int) -> HttpResponse:
                 row.games,
                 f"{float(row.average_rank):.2f}" if row.counted_games else "",
                 # Without finals every row is a "finalist" to the ranking (all rank together);
-                # the column says who plays or played the final, never a withdrawn player
-                # (issue 32 item 11).
+                # the column says who plays or played the final, never a withdrawn player.
                 "1" if view.ranking.has_finals and row.finalist and not row.withdrawn else "0",
                 "1" if row.withdrawn else "0",
             ]

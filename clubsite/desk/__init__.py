@@ -1,4 +1,4 @@
-"""The steward's desk (issue 25, item 5): members kept without Django's admin.
+"""The steward's desk: members kept without Django's admin.
 
 - :mod:`clubsite.desk.members`: the member form and the writes (add in one step, edit,
   deactivate, lift a login lockout);

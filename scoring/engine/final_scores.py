@@ -1,7 +1,7 @@
 """Games entered as final scores only: the raw scores at the end, settled by the ruleset.
 
-Tournaments and nights played on paper often keep only each seat's final raw score (issue
-11, item 6). Such a game is a record with ``final_scores`` instead of ``hands`` (a compatible
+Tournaments and nights played on paper often keep only each seat's final raw score. Such a
+game is a record with ``final_scores`` instead of ``hands`` (a compatible
 extension of docs/game-record-format.md, documented there):
 
     "final_scores": {"scores": [45300, 30000, 19700, 4000], "deposits": 1000,

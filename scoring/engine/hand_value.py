@@ -106,7 +106,7 @@ def hand_payment(rs: Ruleset, *, han: int, fu: int, dealer: bool, tsumo: bool) -
 def legal_fu(rs: Ruleset, han: int, tsumo: bool) -> list[int]:
     """The fu values a ``han``-han ron or tsumo may carry under ``rs`` (empty: no fu entry).
 
-    One rule for records, imports, replays and the table's value pad (issue 10 item 3), so
+    One rule for records, imports, replays and the table's value pad, so
     the pad never offers what the engine refuses:
 
     - 25 fu is chiitoitsu, always 2 han (Makura 1.5 §45c, seed 002 L112; rules-spec §1

@@ -39,8 +39,8 @@ _WIN_KEYS = frozenset(
 # evaluation names them; ``tiles`` the winning hand in the hand-value contract's keys (the
 # hand, calls and winning tile; the dora indicators, kita and the situational flags that are
 # true, :data:`.situations.RECORD_FLAGS`), so that the hand can be valued again.
-# ``flowers``: 004's flowers set aside (L27), as the hand-value contract takes them (issue 32
-# item 7: a FUJI win entered by its tiles with a flower was refused as malformed).
+# ``flowers``: 004's flowers set aside (L27), as the hand-value contract takes them (a
+# FUJI win entered by its tiles with a flower was once refused as malformed).
 _TILE_KEYS = frozenset(
     {"hand", "melds", "win_tile", "dora_indicators", "ura_indicators", "kita", "flowers"}
 )

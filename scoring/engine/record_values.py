@@ -5,7 +5,7 @@ ledger's text columns, and its numbers (seats, han, fu, chips, final scores) in 
 columns or decide what goes there. PostgreSQL stores no NUL character, no database stores a
 lone surrogate (JSON's ``"\\ud800"``), and no game has a number beyond ten million either way,
 the bound of every ruleset number (:data:`~scoring.engine.ruleset_files.INT_LIMIT`): such a
-record is refused here with one line, instead of failing in the database (issue 19, item 8).
+record is refused here with one line, instead of failing in the database.
 """
 
 from __future__ import annotations

@@ -16,17 +16,17 @@ from typing import Any
 
 WINDS = ("E", "S", "W", "N")
 ABORTIVE_KINDS = ("kyuushu_kyuuhai", "suufon_renda", "suucha_riichi", "suukaikan", "sancha_ron")
-# Yakuman a ruleset may count double (issue 20; Makura §43 L352-356, 003 L559-560).
+# Yakuman a ruleset may count double (Makura §43 L352-356, 003 L559-560).
 DOUBLE_YAKUMAN = ("kokushi_13_sided", "suuankou_tanki", "junsei_chuuren", "daisuushii")
 # Yakuman that may stand alone, never added to another (Makura 1.3 §43 L360, 1.5 L295).
 LONE_YAKUMAN = ("tenhou", "chiihou", "renhou", "shiisanputa")
-# Suits with red fives (issue 20: 003 L91-94 has two red 5p) and suits whose every five is dora.
+# Suits with red fives (003 L91-94 has two red 5p) and suits whose every five is dora.
 FIVE_SUITS = ("m", "p", "s")
 # The most chips one win takes from one payer under a ruleset with chips (a ruleset without
 # them takes none). Seed 003's table pays at most 7 (a yakuman's 5 with ippatsu and ura, rules-
 # spec §1H, H-16); two digits leave room for any club's table, and keep a game's chip balance
-# far inside the ledger's integer columns however long it runs (issue 19: chips of 10**12
-# were accepted, and the game's settlement could never be stored).
+# far inside the ledger's integer columns however long it runs (chips of 10**12
+# were once accepted, and the game's settlement could never be stored).
 MAX_CHIPS_PER_PAYER = 99
 
 
@@ -274,7 +274,7 @@ class Ruleset:
     chips: bool = _param("The ruleset keeps a chip ledger (003).")
     yakitori_chips: int = _param("Chips a player without a win pays each player with one.")
 
-    # -- hands from tiles (issue 13; the engine's payments do not read these) ---------------
+    # -- hands from tiles (the engine's payments do not read these) ---------------
     open_tanyao: bool = _param("Tanyao counts in an open hand (kuitan; 003 nashi-nashi: no).")
     atozuke: bool = _param(
         "A yaku may come after the first call or on only some winning tiles (003: no, L264-292)."
@@ -295,7 +295,7 @@ class Ruleset:
         "Local yaku the tiles can show: ids of the local yaku table, which gives each one's "
         "han and seed rule (scoring/engine/local_yaku.py; 004 L26, L54-L61, F-15; Makura §43)."
     )
-    # Issue 20: the seeds' own valuations of a hand's tiles (defaults = Tenhou's).
+    # The seeds' own valuations of a hand's tiles (defaults = Tenhou's).
     double_yakuman: tuple[str, ...] = _param(
         "Yakuman counted double: kokushi_13_sided, suuankou_tanki, junsei_chuuren, daisuushii "
         "(Makura 1.3 §43 L352-356, 1.5 L285-289; 003 L559-560); empty = all single (Tenhou)."

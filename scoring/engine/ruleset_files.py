@@ -202,7 +202,7 @@ def _builtin(ruleset_id: str) -> Ruleset:
     return ruleset
 
 
-# Parameters added after rulesets were stored (issue 20, hands from tiles; the payments do not
+# Parameters added after rulesets were stored (hands from tiles; the payments do not
 # read them): a mapping without one (a RulesetVersion stored before, a ruleset file written
 # before) reads it as Tenhou's presets have it, so such a game's tiles value as they did.
 ADDED_DEFAULTS: dict[str, Any] = {
@@ -217,15 +217,15 @@ ADDED_DEFAULTS: dict[str, Any] = {
     "five_dora": lambda data: (),
     "flowers": lambda data: 0,
     "nuki_north": lambda data: data.get("players") == 3,
-    # Issue 32 item 7 (004 L22-23, L39): no gold five nor 白ポッチ in a set stored before.
+    # 004 L22-23, L39: no gold five nor 白ポッチ in a set stored before these parameters.
     "gold_fives": lambda data: (),
     "gold_five_dora": lambda data: 1,
     "white_pocchi": lambda data: "none",
-    # Added beside them (issue 20 items 3 and 4), read as before they existed.
+    # Added beside them, read as before they existed.
     "paarenchan": lambda data: False,
     "chombo_after_result": lambda data: False,
     "open_riichi_deal_in": lambda data: "none",
-    # Issue 22 item 2: a lobby without renchan; stored rulesets keep the renchan they had.
+    # A lobby without renchan; stored rulesets keep the renchan they had.
     "renchan": lambda data: "normal",
 }
 
@@ -312,7 +312,7 @@ def _typed(value: Any, type_name: str, key: str) -> Any:
 
 # No ruleset needs a number beyond ten million (points, uma, chips, thresholds) or a text
 # beyond a few lines; the bounds keep a game's scores far inside the ledger's integer columns
-# whatever a record's overrides say (issue 9: start points of 10**12 failed at the last hand).
+# whatever a record's overrides say (start points of 10**12 once failed at the last hand).
 INT_LIMIT = 10_000_000
 STRING_LIMIT = 2_000
 

@@ -118,7 +118,7 @@ MAX_QUERY = 120
 def member_options(query: str, keep: Sequence[str]) -> QuerySet[Member]:
     """Members for the seat selects, by reading: those matching ``query`` (name or furigana)
     and always the ones already chosen (``keep``: their primary keys); never a deactivated
-    member (issue 32 item 5)."""
+    member."""
     members = Member.objects.seatable().order_by("furigana", "display_name")
     # A name never holds a control character; PostgreSQL refuses a NUL byte in a query.
     query = "".join(c for c in query if c.isprintable()).strip()[:MAX_QUERY]

@@ -39,7 +39,7 @@ from scoring.rulebook.hand_labels import (
 
 def _implied_ron(data: Any) -> Any:
     """The taps with ``result=ron`` added when who dealt in was tapped before any outcome
-    (the table screen's shortcut: a ron in one tap less, issue 10 item 1)."""
+    (the table screen's shortcut: a ron in one tap less)."""
     if data is None or not hasattr(data, "getlist") or data.get("result") or not data.get("loser"):
         return data
     implied = data.copy()
@@ -48,10 +48,10 @@ def _implied_ron(data: Any) -> Any:
 
 
 def _carried_value(data: Any, players: int) -> Any:
-    """The taps with a value moved to the winner when only the winner changed: one winner
-    (a tsumo's, or a ron's only winner) without a value, and exactly one value tapped for a
-    seat that is no longer a winner (a correction of who won keeps what the hand was worth;
-    issue 10 item 6). Anything else is left as it is."""
+    """The taps with a value moved to the winner when only the winner changed: one winner (a
+    tsumo's, or a ron's only winner) without a value, and exactly one value tapped for a seat
+    that is no longer a winner (a correction of who won keeps what the hand was worth). Anything
+    else is left as it is."""
     if data is None or not hasattr(data, "getlist"):
         return data
     result = data.get("result")

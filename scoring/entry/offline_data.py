@@ -1,5 +1,5 @@
-"""What the table screen needs to take hands without a connection (issue 10 item 7, issue 25
-item 2), all of it computed by the engine.
+"""What the table screen needs to take hands without a connection, all of
+it computed by the engine.
 
 The page carries, as JSON (``json_script``, no inline code):
 

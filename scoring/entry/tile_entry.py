@@ -1,4 +1,4 @@
-"""Hands entered by their tiles at the table (issue 13 item 3, issue 25 item 8): the tile
+"""Hands entered by their tiles at the table: the tile
 keyboard writes a winner's tiles in the hidden field ``tiles_<seat>`` (the hand-value
 contract's tile keys and situational flags, as JSON); this module values them with the
 hand-value contract (:func:`scoring.tiles.contract.hand_value`, the valuation behind

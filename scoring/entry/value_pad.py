@@ -1,4 +1,4 @@
-"""The value pad of the entry region as a view-model (issue 25 item 8): for each winner
+"""The value pad of the entry region as a view-model: for each winner
 tapped, the limits, the han x fu grid of the values the ruleset allows (each button saying
 what it pays), the counted han and what the winner's tiles make; the template renders these
 plain objects (no HTML here). Read from the hand form's taps (:class:`HandForm`) and the
@@ -47,7 +47,7 @@ class ValueTap:
 
 
 # The grid rows shown at once: the common fu; the rest, and the counted han, one tap away
-# (issue 10 item 1: the pad fits a phone's screen with the steps around it).
+# (so that the pad fits a phone's screen with the steps around it).
 COMMON_FU_MAX = 40
 
 
@@ -82,7 +82,7 @@ class WinPad:
     yakuman: BoundField | None
     pao: BoundField | None
     chips: BoundField | None
-    # Entry by tiles (issue 13, item 3): the hidden field the keyboard writes, and the
+    # Entry by tiles: the hidden field the keyboard writes, and the
     # evaluation of what it holds.
     tiles: BoundField | None = None
     tile_value: HandValue | None = None
@@ -128,7 +128,7 @@ class WinPad:
 
     @property
     def folded(self) -> bool:
-        """The pad is one line, its buttons a tap away (issue 32 item 11: one pad open at a
+        """The pad is one line, its buttons a tap away (one pad open at a
         time, so that at a double ron the second winner's pad comes up where the first one's
         was, and below a valued pad "More: rare cases" is above the confirm bar): a value is
         tapped, with no tiles entered (their result stays in view) and nothing wrong."""

@@ -1,4 +1,4 @@
-"""The hanchan ledger's one public façade (issue 19 item 1; docs/ledger.md).
+"""The hanchan ledger's one public façade (docs/ledger.md).
 
 Everything outside the ledger imports from here, never from its modules (an import-linter
 contract checks it). What it offers:

@@ -1,4 +1,4 @@
-"""Many rows of one table written at once, without a model instance per row (issue 24 item 3).
+"""Many rows of one table written at once, without a model instance per row.
 
 ``bulk_create`` builds a model instance per row and prepares every field of every row; for
 the thousands of per-seat and per-yaku rows of an import that was most of the store's time

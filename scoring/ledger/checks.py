@@ -55,7 +55,7 @@ def plan_for(hanchan: Hanchan, change: Change, entries: Sequence[HandEntry] = ()
     needs_hands = isinstance(change, Correction | Undo)
     if isinstance(change, NewHand):
         # The preview plans the hand as the write will record it: after a call of time, the
-        # last (issue 21 item 2: the table sees "time up" before the tap, not after).
+        # last (the table sees "time up" before the tap, not after).
         change = NewHand(time_up_marked(hanchan, change.hand))
     return plan(stored_game(hanchan, list(entries) if needs_hands else None), change)
 
@@ -100,7 +100,7 @@ def seated_members(ruleset: Ruleset, members: Sequence[Member]) -> list[Member]:
 
 
 def check_seatable(members: Sequence[Member]) -> None:
-    """A game starts only with members whose login is active (issue 32 item 5). A record of
+    """A game starts only with members whose login is active. A record of
     a game already played (an import) is not a seating and is not checked.
 
     Raises:
@@ -141,8 +141,8 @@ def locked_hanchan(hanchan_id: int) -> Hanchan:
 
 def check_changeable(hanchan: Hanchan) -> None:
     """Raises :class:`LedgerError` for a voided game (nothing about it changes any more) and
-    for an imported online game: its hands are its log's, checked hand by hand on import
-    (issue 12); one imported wrongly is voided and imported again."""
+    for an imported online game: its hands are its log's, checked hand by hand on import;
+    one imported wrongly is voided and imported again."""
     if hanchan.status == Hanchan.Status.VOIDED:
         raise LedgerError(_("This game was voided."))
     if OnlineGame.objects.filter(hanchan_id=hanchan.pk).exists():

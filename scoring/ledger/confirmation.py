@@ -1,4 +1,4 @@
-"""Table confirmation: when a game's result counts in standings (issue 9, item 1).
+"""Table confirmation: when a game's result counts in standings.
 
 A finished game counts only once its current version is confirmed: by every other seated
 player (the club's default), by one other seated player, or by a steward, as
@@ -7,10 +7,10 @@ player (the club's default), by one other seated player, or by a steward, as
 who does not play need a steward whatever the setting. The player who makes a change
 vouches for it (an implicit confirmation); a steward's change, a steward's tap, an import
 by command and any change made by no member at all (a command or script run on the server)
-confirm with a steward's authority. Every path into the ledger goes through this one rule
-(issue 19 item 3): table games, final-score sheets, tournament tables and online uploads
-(the uploader vouches for their own seat; an online game is dated by its log, so the date
-rule leaves it to its players).
+confirm with a steward's authority. Every path into the ledger goes through this one rule:
+table games, final-score sheets, tournament tables and online uploads (the uploader vouches
+for their own seat; an online game is dated by its log, so the date rule leaves it to its
+players).
 
 A change to a counted game (a correction, an undo, a void) is pending until confirmed
 again: the counted result (``CountedSeat``) stays in force meanwhile, and the history keeps

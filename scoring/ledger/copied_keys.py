@@ -1,4 +1,4 @@
-"""The keys the ledger copies onto the rows it derives (issue 24 item 3), and the check that
+"""The keys the ledger copies onto the rows it derives, and the check that
 they agree with where they come from.
 
 A hand's per-seat facts (``HandSeat``) and yaku (``WinYaku``) carry the hand's game and the

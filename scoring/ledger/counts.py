@@ -1,4 +1,4 @@
-"""The one read of what counts (issue 19, item 2): every reader of results asks here.
+"""The one read of what counts: every reader of results asks here.
 
 A game's result *counts* once a version of it is confirmed (:mod:`scoring.ledger.confirmation`):
 its ``CountedSeat`` rows are the counted result, and they stay in force while a later change

@@ -74,8 +74,8 @@ class NewGame:
 def create_games(games: Sequence[NewGame], *, confirmed: bool = False) -> list[Hanchan]:
     """Create the games with their seats, hands, facts, settlements and "started" history.
 
-    Every new game goes through the one confirmation (:mod:`scoring.ledger.confirmation`,
-    issue 19 item 3): one with a steward's authority (``confirmed`` for the whole batch, as
+    Every new game goes through the one confirmation (:mod:`scoring.ledger.confirmation`):
+    one with a steward's authority (``confirmed`` for the whole batch, as
     the history seeding; ``NewGame.steward``, as an import by a steward; ``by`` None, as a
     command) counts at once when finished; otherwise its ``by`` vouches for their own seat
     (when seated) and the game waits for the others' confirmations like a table game.

@@ -149,7 +149,7 @@ class YakuFact:
 
 
 def yaku_facts(data: Mapping[str, Any]) -> list[YakuFact]:
-    """The yaku of a stored hand's wins (issue 13, item 4): each win's ``yaku`` with a han,
+    """The yaku of a stored hand's wins: each win's ``yaku`` with a han,
     or one ``yakuman`` (13 a multiple) for a yakuman entered without them."""
     facts = []
     for win in data.get("wins", []):

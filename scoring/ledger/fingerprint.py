@@ -1,4 +1,4 @@
-"""One game, stored once (issue 19 item 4, issue 32 item 1): a content fingerprint of a
+"""One game, stored once: a content fingerprint of a
 finished game.
 
 The fingerprint is the SHA-256 of what the game *is*, independent of the file it came in,
@@ -18,8 +18,8 @@ so that two different games never share one and the same game always has the sam
   ``OnlineGame.log_id``, :meth:`scoring.online.result_lines.ResultLine.log_id`: the lobby,
   the day, the start time and a digest of the lobby type, the players' names and their
   points) with the final scores. Final scores alone say little: every line with the same
-  points was one game (issue 32 item 1: seven games of an evening with the same point
-  list, one stored). The names, not the members they map to, are the players, as for a
+  points was one game (seven games of an evening with the same point
+  list were stored as one). The names, not the members they map to, are the players, as for a
   log.
 
 Stored on ``Hanchan.fingerprint`` when a game finishes (empty while in play). Imports refuse

@@ -1,12 +1,12 @@
-"""A game and its seats in one query (issue 10 item 8: a hand costs a fixed, small number of
-SQL statements).
+"""A game and its seats in one query (so that a hand costs a fixed, small number
+of SQL statements).
 
 Every view of the table screen and every ledger write needs the game, its ruleset version
 and its seated members. Reading the seats with the game joined (3 or 4 rows) gives all of it
 in one statement instead of two; the seats are then put where ``prefetch_related("seats")``
 would put them, so ``hanchan.seats.all()`` reads them without a query.
 
-The statement is written once per database and kind (issue 24 item 3): compiling the ORM's
+The statement is written once per database and kind: compiling the ORM's
 four-join ``select_related`` took twice as long as running it, on every tap of a hand. The
 rows become model instances through Django's public ``Model.from_db`` and each field's
 database converters, as a queryset's would (``tests/test_ledger_loading.py`` compares them).

@@ -46,9 +46,9 @@ def prepare_import(
     The record's hands are played through the engine once, here, unless ``planned`` is
     their plan already: the :class:`Record` plan of this record's hands on a new game under
     its ruleset, made where they were played first (an online log's verification,
-    :func:`scoring.ledger.online.club.verified_plan`, issue 19 item 6); then nothing is played.
+    :func:`scoring.ledger.online.club.verified_plan`); then nothing is played.
     ``versions`` caches :meth:`RulesetVersion.current` per ruleset id (a caller importing
-    many games); ``service`` names the online service of an imported online game (issue 12)
+    many games); ``service`` names the online service of an imported online game
     and ``origin`` its log's format and id (``OnlineGame``'s: what the game is, for its
     fingerprint, :mod:`scoring.ledger.fingerprint`).
 
@@ -137,7 +137,7 @@ def hanchan_import(
     ``members_by_name`` maps each of the record's player names to a member. The record is
     played through the engine once (:func:`prepare_import`), then the hanchan, its hands,
     their facts and the settlement are written. Who counts it is the one confirmation of
-    every path (issue 19 item 3, :func:`scoring.ledger.create.create_games`): an import by a
+    every path (:func:`scoring.ledger.create.create_games`): an import by a
     command (``by`` None) or by a ``steward`` counts at once; an import by a member (an
     upload) is vouched for by that member's own seat and waits for the other seated
     players or a steward. Must run inside the caller's transaction when several records go
@@ -145,8 +145,8 @@ def hanchan_import(
 
     A finished game that is in the ledger already (:mod:`scoring.ledger.fingerprint`) is
     refused unless ``allow_duplicate`` (a true twin, ``import_games --allow-duplicate``);
-    so is a game in play whose record is a game in play already (:func:`in_play_twin`,
-    issue 32 item 6). ``planned``: the record's plan made already (:func:`prepare_import`),
+    so is a game in play whose record is a game in play already (:func:`in_play_twin`).
+    ``planned``: the record's plan made already (:func:`prepare_import`),
     so the engine does not play it again. ``versions``, ``origin``: as
     :func:`prepare_import`.
 
@@ -175,7 +175,7 @@ def hanchan_import(
 
 def in_play_twin(game: NewGame) -> Hanchan | None:
     """The game in play that ``game``, an unfinished record being imported, is already
-    (issue 32 item 6: the same unfinished record imported twice made two games in play):
+    (the same unfinished record imported twice once made two games in play):
     a club game in play, not voided, on the same day, under the same ruleset, with the same
     members in the same seats, whose hands begin with the record's (the same hands, or more
     entered at the table since it was imported). A member cannot sit at two games at once,

@@ -87,7 +87,7 @@ def hanchan_start(
 
     Raises:
         LedgerError: unknown ruleset, wrong number of players, a member twice, a
-            deactivated member (issue 32 item 5), bad overrides.
+            deactivated member, bad overrides.
     """
     try:
         base = load_ruleset(ruleset_id)
@@ -279,7 +279,7 @@ def hanchan_final_scores(
     steward: bool = False,
     user_id: int | None = None,
 ) -> Hanchan:
-    """Enter a game without hands as final scores only (issue 11, item 6): the raw score of
+    """Enter a game without hands as final scores only: the raw score of
     each seat at the end, the deposits left on the table, who busted whom; settled by the
     engine under the game's ruleset (:mod:`scoring.engine.final_scores`). Entering them
     again replaces them; an undo takes them back. Per-hand statistics leave the game out.
@@ -339,7 +339,7 @@ def hanchan_confirm(
     steward: bool,
 ) -> bool:
     """Confirm the result of a game as it stands at ``expected_version``: "this result is
-    right", one tap on a seated player's own login, or a steward's (issue 9, item 1; the
+    right", one tap on a seated player's own login, or a steward's (the
     rules in :mod:`scoring.ledger.confirmation`). Returns whether the game now counts.
 
     Raises:

@@ -1,7 +1,7 @@
 """Members' totals per month (``MemberMonth``) and per year (``MemberYear``), kept up to date
 in the transaction that counts a game (scoring.ledger.confirmation, scoring.ledger.write).
 They are counted data, as ``CountedSeat`` is, so the ledger keeps them and the standings read
-them (issue 19 item 1: the ledger imports nothing of the standings).
+them (the ledger imports nothing of the standings).
 
 A row is recomputed rather than added to, since the best game is a maximum: :func:`refresh`
 recomputes the month rows of the games' members, months and ruleset versions from the
@@ -49,7 +49,7 @@ AGGREGATES: dict[str, Any] = {
     "fourth": Count("pk", filter=Q(rank=4)),
     "lasts": Count("pk", filter=Q(last_place=True)),
     "tobis": Count("pk", filter=Q(busted=True)),
-    # The club's own units (issue 20 item 1): chips and ep, 0 under rulesets without them.
+    # The club's own units: chips and ep, 0 under rulesets without them.
     "chips": Sum("chips"),
     "uma_ep": Sum("uma_ep"),
     "best": Max(
@@ -81,7 +81,7 @@ def refresh(
     """Recompute the ``MemberMonth`` rows of ``members`` in ``months`` (first days) under
     ``versions``, and the ``MemberYear`` rows of their years: per table one delete and one
     ``INSERT … SELECT`` of the aggregate, so the rows never pass through Python (an import of
-    many months: the roll-ups were a sixth of its store, issue 24 item 3)."""
+    many months: the roll-ups were a sixth of its store)."""
     members, months, versions = set(members), sorted(set(months)), set(versions)
     if not members or not months or not versions:
         return
@@ -136,7 +136,7 @@ def _insert_select(model: type[MemberMonth] | type[MemberYear], grouped: QuerySe
 
 
 def _month_end(month: datetime.date) -> datetime.date:
-    # Not periods.month_period: the ledger imports nothing of the standings (issue 19 item 1).
+    # Not periods.month_period: the ledger imports nothing of the standings.
     return month.replace(day=calendar.monthrange(month.year, month.month)[1])
 
 

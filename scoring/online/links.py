@@ -1,4 +1,4 @@
-"""Where an imported online game can be watched again and reviewed (issue 22 item 8).
+"""Where an imported online game can be watched again and reviewed.
 
 - **Replay**: the service's own viewer, by the service's log id: Tenhou's
   ``https://tenhou.net/0/?log=<id>`` (its client's link), Mahjong Soul's

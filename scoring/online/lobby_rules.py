@@ -1,4 +1,4 @@
-"""A lobby's rules as its log shows them (issue 22 item 2): private lobbies, tournament rooms.
+"""A lobby's rules as its log shows them: private lobbies, tournament rooms.
 
 The Tenhou presets (docs/tenhou-rules.md) are the ranked lobbies' rules. A private lobby
 (Tenhou's ``L####`` and ``C########`` rooms, a Mahjong Soul friendly or tournament room) may
@@ -16,17 +16,17 @@ them:
   (:func:`scoring.engine.final_settlement`) gives every stated point is kept. A log that
   states no settlement keeps the preset's uma, with the return at least the start (and the
   oka (return - start) per seat). A JSON ``sc`` is Tenhou's own settlement, as its
-  ``owari`` (issue 37 item 4: the 2022 logs' ``sc`` in tenths is Tenhou's settlement of that
+  ``owari`` (the 2022 logs' ``sc`` in tenths is Tenhou's settlement of that
   year, not a converter's);
-- **the length**: the presets of both lengths are tried already (issue 22 item 3); a private
+- **the length**: the presets of both lengths are tried already; a private
   lobby may also have no extension (``extension: "none"``, :data:`PRIVATE_VARIANTS`);
 - **renchan**: a private lobby may pass the deal even when the dealer wins or is tenpai
   (``renchan: "none"``, :data:`PRIVATE_VARIANTS`; Tenhou's 0x641 tournament lobby: its log's
   next hand after a dealer win is the next dealer's at 0 honba, after a draw at honba + 1);
 - **a ranked lobby's settlement by date**: Tenhou settled otherwise in earlier years (its
   2009 East-only uma, results rounded to 1,000 until 2021 for four players and 2018-2023 for
-  three), as the logs' own settlements show (:data:`.tenhou_rules.SETTLEMENT_CHANGES`,
-  issue 37 item 4): a ranked game is settled as Tenhou settled it on its day;
+  three), as the logs' own settlements show (:data:`.tenhou_rules.SETTLEMENT_CHANGES`):
+  a ranked game is settled as Tenhou settled it on its day;
 - **open tanyao**: the GO type's bit 0x04 (no 喰), the JSON ``rule.disp`` without 喰;
   **red fives**: bit 0x02 (no 赤), a ``disp`` without 赤 (they change no payment: the han
   count them; the game page names them from the stored ``rule_label``).
@@ -187,7 +187,7 @@ def lobby_overrides(log: OnlineLog, preset: Ruleset) -> dict[str, Any]:
 
 def _tenhou_era(log: OnlineLog, preset: Ruleset, base: dict[str, Any]) -> dict[str, Any]:
     """The parameters of ``preset`` that Tenhou's ranked lobbies settled otherwise on the
-    log's day (issue 37 item 4, :func:`.tenhou_rules.settlement_eras`): the era's where the
+    log's day (:func:`.tenhou_rules.settlement_eras`): the era's where the
     day tells it; where it does not (a day between the last log seen settled the old way
     and the first seen settled the new way, or a log with no day), the era under which the
     engine settles the log's final scores to the settlement the log states (mjlog

@@ -164,7 +164,7 @@ class OnlineLog:
     read for a private lobby's uma and a ranked Tenhou game's settlement era
     (:mod:`.lobby_rules`);
     ``nameless``: the seats (0-based) the log gives no player name for (an mjai
-    ``start_game`` with empty ``names``, issue 37 item 2), whose ``players`` entry is
+    ``start_game`` with empty ``names``), whose ``players`` entry is
     ``"seat N"`` (N from 1): a member is found for such a seat by seat, never by name.
     """
 

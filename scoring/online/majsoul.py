@@ -1,5 +1,5 @@
-"""Reading Mahjong Soul's own game records: ``GameDetailRecords`` decoded to JSON (issue 22
-item 4), 4- and 3-player.
+"""Reading Mahjong Soul's own game records: ``GameDetailRecords`` decoded to JSON, 4- and
+3-player.
 
 Replay tools and downloaders write a record as the protobuf messages of Mahjong Soul's
 ``liqi.proto`` turned into JSON (protobuf.js ``toObject``, Python ``MessageToDict``): ``head``

@@ -120,7 +120,7 @@ def read(text: str, raw: bytes) -> OnlineLog:
     if not ended:
         raise LogError("end_game: the log stops before the game ended")
     players = _players(kyokus, names)
-    # Issue 37 item 2: a seat the log names no one at (Mortal's arena writes empty names)
+    # A seat the log names no one at (Mortal's arena writes empty names)
     # is nameless: the ledger matches it by seat (``--map "seat 2=member"``), never by name.
     nameless = tuple(
         seat
@@ -176,7 +176,7 @@ def _tables(kyokus: list[Kyoku], players: int) -> list[tuple[tuple[int, ...], in
 
     Where a ``start_kyoku`` gives them (``scores``, ``kyotaku``) they are the log's. The
     original mjai server (gimite/mjai, ``ActiveGame#play_kyoku``) writes no ``scores`` and its
-    Tenhou converter (``TenhouArchive``) no ``kyotaku`` either (issue 37 item 1): they follow
+    Tenhou converter (``TenhouArchive``) no ``kyotaku`` either: they follow
     from the previous hand's — its riichi sticks out, each win's and draw's ``deltas`` in, the
     deposits taken by a win — and the first hand's scores from the first ``scores`` the log
     states after a win or draw in it, less the changes to there; a log that states none
@@ -257,13 +257,12 @@ def _int(event: dict[str, Any], key: str, where: str) -> int:
 def _rounds(kyokus: list[Kyoku], players: int) -> list[tuple[int, int]]:
     """Each hand's wind (0 = East) and dealer seat (:func:`_rounds_as_written`).
 
-    Issue 32 item 9: mortal-sanma's converter (Mateces/mortal-sanma,
-    ``scripts/tenhou6_to_mjai.py``) writes a 3-player hand from Tenhou's round number, which
-    counts four hands a wind (South 1 is 4), as if it counted three: ``bakaze`` is that
-    number // 3, ``kyoku`` and ``oya`` its remainder (South 1 becomes "S", 2, ``oya`` 1;
-    South 3 "W", 1). Read as written, such a log's deal jumps a seat after East 3; where it
-    does and Tenhou's number (``bakaze`` x 3 + ``kyoku`` - 1) read four a wind gives a deal
-    that goes round seat by seat, that is the log's.
+    The converter of Mateces/mortal-sanma (``scripts/tenhou6_to_mjai.py``) writes a 3-player
+    hand from Tenhou's round number, which counts four hands a wind (South 1 is 4), as if it
+    counted three: ``bakaze`` is that number // 3, ``kyoku`` and ``oya`` its remainder (South
+    1 becomes "S", 2, ``oya`` 1; South 3 "W", 1). Read as written, such a log's deal jumps a
+    seat after East 3; where it does and Tenhou's number (``bakaze`` x 3 + ``kyoku`` - 1) read
+    four a wind gives a deal that goes round seat by seat, that is the log's.
     """
     written = _rounds_as_written(kyokus, players)
     if players != 3 or _in_order(written, players):
@@ -289,7 +288,7 @@ def _in_order(rounds: list[tuple[int, int]], players: int) -> bool:
 def _rounds_as_written(kyokus: list[Kyoku], players: int) -> list[tuple[int, int]]:
     """Each hand's wind (0 = East) and dealer seat, from ``bakaze`` and ``kyoku`` (1-based).
 
-    A 3-player log may number its hands otherwise than the 4-player game (issue 22 item 5):
+    A 3-player log may number its hands otherwise than the 4-player game:
     a ``kyoku`` past the number of players (4 for what is South 1, as four seats' numbering
     goes on) is read by the dealer seat (``oya``, else ``kyoku`` counted round the table), and
     the wind follows the previous hand's, one wind on when the deal has gone round — also
@@ -355,7 +354,7 @@ def _hand(
     elif draws:
         candidates = _draws(draws[0][1], base, players, dealer, log_deltas)
     else:
-        # Issue 37 item 5: a hand that ends without a result event and goes on to the next
+        # A hand that ends without a result event and goes on to the next
         # (mortal-sanma's earlier converter wrote nothing for 九種九牌 and 全員聴牌): an
         # abortive draw, or an exhaustive draw all tenpai or all noten, whichever the next
         # hand's round, honba and deposits follow from.

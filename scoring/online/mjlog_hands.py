@@ -1,4 +1,4 @@
-"""The winning hands of an mjlog, tile by tile, with Tenhou's own reading of each (issue 13).
+"""The winning hands of an mjlog, tile by tile, with Tenhou's own reading of each.
 
 An ``<AGARI>`` holds the concealed tiles (``hai``, the winning tile included), the calls
 (``m``, Tenhou's meld codes), the winning tile (``machi``), dora and ura dora indicators,

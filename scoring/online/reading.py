@@ -27,8 +27,8 @@ MAX_LOG_BYTES = 20 * 1024 * 1024
 @dataclass(frozen=True, slots=True)
 class GameFile:
     """What a file holds: ``log`` for an online log, ``lines`` for Tenhou result lines
-    (:mod:`.result_lines`, issue 22 item 7: each a line read, or why it is not one, issue 37
-    item 3), else ``records`` (club records)."""
+    (:mod:`.result_lines`: each a line read, or why it is not one), else ``records`` (club
+    records)."""
 
     log: OnlineLog | None = None
     records: Any = None
@@ -37,7 +37,7 @@ class GameFile:
 
 def read_game_file(raw: bytes, filename: str = "", *, limit: int = MAX_LOG_BYTES) -> GameFile:
     """Read ``raw`` (a file's bytes) by its content: at most ``limit`` bytes, gzip unpacked
-    (the upload page's is smaller than the command's, issue 32 item 3).
+    (the upload page's is smaller than the command's).
 
     Returns:
         :class:`GameFile` with ``log`` set for an online log, or ``records`` set to the
@@ -85,7 +85,7 @@ def read_game_file(raw: bytes, filename: str = "", *, limit: int = MAX_LOG_BYTES
 
 def _storable(log: OnlineLog) -> OnlineLog:
     """``log``, if the ledger can store its names and ids: no NUL character (PostgreSQL
-    refuses them) nor lone surrogate in them (issue 19, item 8)."""
+    refuses them) nor lone surrogate in them."""
     texts = {
         "players": list(log.players),
         "id": log.log_id,

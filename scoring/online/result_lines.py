@@ -1,4 +1,4 @@
-"""Tenhou's result lines (issue 22 item 7): a private lobby's evening, final scores only.
+"""Tenhou's result lines: a private lobby's evening, final scores only.
 
 A lobby's results page (and Tenhou's ``sca`` result files) write one line a game::
 
@@ -40,10 +40,10 @@ from .log import TENHOU_LOG_ID, LogError
 
 # ``L1000 | 00:30 | 四般南喰赤－ | A(+45.0) B(+10.0) ...``, or a ranked lobby's line of
 # Tenhou's result files, with the game's minutes for the lobby: ``00:03 | 20 | 四鳳東喰赤－ | …``.
-# The players are the rest of the line, "|" and all: a Tenhou name may hold one (issue 37
-# item 3), and the fields before them have fixed shapes. The time is a clock's, in ASCII
+# The players are the rest of the line, "|" and all: a Tenhou name may hold one, and
+# the fields before them have fixed shapes. The time is a clock's, in ASCII
 # digits (``\d`` would take ``０1:30``, and ``25:99``), and is kept as ``HH:MM``: it is part
-# of the game's id, so ``1:30`` and ``01:30`` must not make the same game two (issue 32 item 1).
+# of the game's id, so ``1:30`` and ``01:30`` must not make the same game two.
 _CLOCK = r"(?:[01]?[0-9]|2[0-3]):[0-5][0-9]"
 _LINE = re.compile(
     rf"^(?:(?P<lobby>[A-Za-z][0-9A-Za-z]*)\s*\|\s*(?P<time>{_CLOCK})"
@@ -169,7 +169,7 @@ def looks_like(text: str) -> bool:
 def read_lines(text: str) -> tuple[ResultLine | LineUnreadable, ...]:
     """Every game of ``text`` (result lines, blank lines skipped), each on its own: a
     :class:`ResultLine`, or the :class:`LineUnreadable` that says why that line is not one
-    (issue 37 item 3: a faulty line takes no other line down with it).
+    (a faulty line takes no other line down with it).
 
     Raises:
         LineUnreadable: more than :data:`MAX_LINES` lines (``too_many``), or none

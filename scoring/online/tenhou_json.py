@@ -277,7 +277,7 @@ def _final_scores(value: Any, players: int) -> tuple[int, ...] | None:
 
 def _stated_points(value: Any, players: int) -> tuple[int, ...] | None:
     """The settlement ``sc`` writes (``24.1`` = +24,100 points), read only for a private
-    lobby's uma (issue 22 item 2); ``None`` where it is not numbers."""
+    lobby's uma; ``None`` where it is not numbers."""
     try:
         return tuple(settlement_points(value[2 * s + 1], "sc") for s in range(players))
     except (LogError, TypeError, IndexError, KeyError):

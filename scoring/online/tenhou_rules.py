@@ -8,8 +8,8 @@
   them.
 - A win's result string (``30符4飜7700点``, ``満貫2000-4000点``, ``役満16000点∀``) and yaku
   strings (``立直(1飜)``, ``大三元(役満)``) → the record's ``han``/``fu`` or ``limit``.
-- How the ranked lobbies settled a game on a given day (:data:`SETTLEMENT_CHANGES`, issue 37
-  item 4): the presets settle as docs/tenhou-rules.md §1 says (four players rounded to 1,000,
+- How the ranked lobbies settled a game on a given day (:data:`SETTLEMENT_CHANGES`): the
+  presets settle as docs/tenhou-rules.md §1 says (four players rounded to 1,000,
   three in tenths); Tenhou's logs show it settled otherwise in some years.
 """
 
@@ -61,7 +61,7 @@ def rulesets_of_go_type(go_type: int) -> tuple[int, tuple[str, ...]]:
 
 
 def rulesets_to_try(rulesets: tuple[str, ...], players: int, log_id: str) -> tuple[str, ...]:
-    """The presets a Tenhou log's hands are tried under, likeliest first (issue 22 item 3):
+    """The presets a Tenhou log's hands are tried under, likeliest first:
     the length its log id's lobby type gives (``2022…gm-00e1-…``: bit 0x08 East-South) where
     the log has a Tenhou id, then the lobby rules' own (``rulesets``: the mjlog's GO type or
     the JSON's ``rule.disp``), then the other length. Where the log id, the lobby rules and
@@ -154,7 +154,7 @@ def settlement_eras(
     players: int, east_south: bool, played_on: datetime.date | None
 ) -> tuple[dict[str, Any], ...]:
     """The settlements a ranked Tenhou game of ``players`` seats and that length played on
-    ``played_on`` may have had, as ruleset parameters, likeliest first (issue 37 item 4).
+    ``played_on`` may have had, as ruleset parameters, likeliest first.
 
     One for a day every change concerning the game is known for (before its
     ``last_before`` or from its ``first_after``); else one per choice left open (a day

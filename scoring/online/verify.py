@@ -1,4 +1,4 @@
-"""Re-scoring an online log with the engine, hand by hand (issue 12 item 2, issue 19 items 5-6).
+"""Re-scoring an online log with the engine, hand by hand.
 
 :func:`verify` plays the log's hands through :class:`scoring.engine.Game` under each ruleset
 the log may have been played under, and keeps the first under which every hand agrees:
@@ -14,7 +14,7 @@ the log may have been played under, and keeps the first under which every hand a
   (:class:`.log.LogAltered`), and no other ruleset is tried;
 - a settlement that differs from the log's is reported in
   :attr:`VerifiedGame.settlement_note`, not refused: a ranked Tenhou game is settled as
-  Tenhou settled on its day (:data:`.tenhou_rules.SETTLEMENT_CHANGES`, issue 37 item 4), so
+  Tenhou settled on its day (:data:`.tenhou_rules.SETTLEMENT_CHANGES`), so
   only an edited settlement differs, and what is stored is the engine's.
 
 Nothing is guessed past that: a log that agrees under no ruleset is refused with
@@ -77,8 +77,8 @@ class VerifiedGame:
 
 # Tenhou's own ends of a game as its logs show them, where they differ from
 # docs/tenhou-rules.md §4 (the presets follow the spec): the extension dealer's top ends the
-# game in every log seen that reaches the case (2014, 2015, a 3-player game of 2022: no era,
-# issue 37 item 4); the all-last dealer's tenpai did not stop a game of 2009-2010. Tried only
+# game in every log seen that reaches the case (2014, 2015, a 3-player game of 2022: no
+# era); the all-last dealer's tenpai did not stop a game of 2009-2010. Tried only
 # when the preset itself does not reproduce a log, and kept in the stored game's
 # ``overrides``.
 TENHOU_VARIANTS: tuple[dict[str, Any], ...] = (
@@ -108,8 +108,8 @@ def verify(
     """Re-score ``log`` under ``rulesets`` (default: the log's own candidates), in order; for
     a Tenhou preset that does not reproduce it, also under :data:`TENHOU_VARIANTS`.
 
-    Each ruleset carries the log's lobby rules (issue 22 item 2,
-    :func:`.lobby_rules.lobby_overrides`: a private lobby's start points, return, uma,
+    Each ruleset carries the log's lobby rules
+    (:func:`.lobby_rules.lobby_overrides`: a private lobby's start points, return, uma,
     rounding, open tanyao), and a private lobby's game may also have no extension
     (:data:`.lobby_rules.PRIVATE_VARIANTS`); ``overrides`` given instead are applied as they
     are under every ruleset, with no variant (a club's ruleset for the lobby is not verified

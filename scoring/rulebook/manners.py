@@ -1,4 +1,4 @@
-"""The manners of the clubs whose seeds state them (issue 20 item 6), as the rules page shows
+"""The manners of the clubs whose seeds state them, as the rules page shows
 them: the seed's own words on a Japanese page, an English rendering on an English one.
 
 - Makura Club (rulesets ``makura-1.5`` and ``makura-1.3``, played under the same guide):

@@ -1,4 +1,4 @@
-"""The play procedure of the clubs whose seeds state it (issue 32 item 12), as the rules page
+"""The play procedure of the clubs whose seeds state it, as the rules page
 shows it: how the table plays, calls and punishes, beside the scoring the sheet gives. The seed's
 own words on a Japanese page, an English rendering on an English one.
 

@@ -1,4 +1,4 @@
-"""A ruleset as a rules sheet a player reads (issue 10 item 9): the engine's parameters in
+"""A ruleset as a rules sheet a player reads: the engine's parameters in
 sections (points and settlement, length of the game, dealer and honba, riichi and deposits,
 hand values, chombo and penalties, special cases), each with a label and a value in the
 reader's language. The engine's notes for developers (spec references such as "M-01") stay

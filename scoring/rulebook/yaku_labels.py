@@ -1,4 +1,4 @@
-"""The names of yaku in the reader's language (issue 13, item 4): the ``mahjong`` package's ids,
+"""The names of yaku in the reader's language: the ``mahjong`` package's ids,
 the clubs' local yaku, and ``yakuman`` for one entered without its yaku. An id not listed
 here is shown as it is."""
 
@@ -73,7 +73,7 @@ YAKU_LABELS: dict[str, Promise] = {
     "chiihou": _("Chiihou"),
     "renhou_yakuman": _("Renhou (yakuman)"),
     "paarenchan": _("Paarenchan"),
-    # Local yakuman and yaku of the seeds (issue 20: 004 L54, L57, L61; Makura §43).
+    # Local yakuman and yaku of the seeds (004 L54, L57, L61; Makura §43).
     "manzu_honitsu": _("Manzu honitsu"),
     "suurenkou": _("Suurenkou"),
     "shiisanputa": _("13-futou"),

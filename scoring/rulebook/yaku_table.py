@@ -1,4 +1,4 @@
-"""A ruleset's yaku table as members read it (issue 20 item 6): each yaku with its han closed
+"""A ruleset's yaku table as members read it: each yaku with its han closed
 and open, the yakuman and the double yakuman as that club's seed says them.
 
 The han are the standard ones (rules-spec §2, "the common yaku"), changed where the ruleset's

@@ -31,7 +31,7 @@ from scoring.models import CountedSeat, MemberMonth, MemberYear, RulesetVersion
 class Versions:
     """The stored ruleset versions whose games count: ``ruleset_ids`` asked for, version
     ``ids``, and per version its ruleset id and number of players; ``units``: the club's own
-    units these versions settle besides points (issue 20 item 1): ``"ep"`` where floating
+    units these versions settle besides points: ``"ep"`` where floating
     uma is kept in ep apart from points (seed 002 L10-24, rules-spec S-01), ``"chips"`` where
     the ruleset keeps a chip ledger (seed 003 L438-460, H-16)."""
 

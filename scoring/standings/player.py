@@ -22,7 +22,7 @@ class MemberGame:
     """One finished game of a member: ``seat`` 0 is the first dealer; ``final_score`` the raw
     score at the end (deposits included), ``rank`` 1 = top of ``players``, ``points`` the
     settlement in points; ``ended_by`` as the engine says (``last_hand``, ``tobi``, ...);
-    ``uma_ep`` and ``chips`` in the club's own units (issue 20 item 1), 0 where none."""
+    ``uma_ep`` and ``chips`` in the club's own units, 0 where none."""
 
     hanchan_id: int
     played_on: date

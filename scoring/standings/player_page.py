@@ -1,7 +1,7 @@
 """What the player page reads, sized by what it shows rather than by the member's history:
 totals per month from the members' monthly totals, the games list a page at a time, and
-the games themselves only where the chart plots them one by one (issue 8: the page of a
-member with ten years of games costs about what a one-year member's does).
+the games themselves only where the chart plots them one by one (so that the page of
+a member with ten years of games costs about what a one-year member's does).
 
 Points are integers in points. The figures equal :func:`scoring.standings.player.player_stats`'s
 (``tests/test_standings.py`` checks both on the same history).

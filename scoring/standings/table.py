@@ -51,7 +51,7 @@ class StandingsRow:
     ``tobis`` how many games ended by tobi with their final score bust (below 0, or at 0
     where the game's ruleset version says ``tobi_at_zero``); ``best_points`` their highest
     single-game points and ``best_hanchan_id`` that game (the earliest entered, if several).
-    ``uma_ep`` and ``chips``: their totals in the club's own units (issue 20 item 1), 0 under
+    ``uma_ep`` and ``chips``: their totals in the club's own units, 0 under
     rulesets without them.
     """
 
@@ -123,7 +123,7 @@ def table_order_key(row: StandingsRow) -> tuple[Any, ...]:
     highest first; :data:`TIE_BREAKERS`), then display name. Chips have no point value
     (H-16) and order nothing.
 
-    No seed says how to order equal totals (issue 4, rules-spec T-06): the tie-breakers are
+    No seed says how to order equal totals (rules-spec T-06): the tie-breakers are
     the club's choice, the display name only makes the order total.
 
     Raises:
@@ -198,7 +198,7 @@ def standings(
         ruleset_ids: rulesets whose games count; ``None`` for the club's standard rulesets
             (``settings.CLUB_STANDARD_RULESETS``). Ids with no games match nothing.
         min_games: members with fewer games go to ``below_minimum``.
-        tournaments: tournament games count (issue 21 item 8; the page's default is the
+        tournaments: tournament games count (the page's default is the
             club's, :func:`scoring.standings.counted.tournaments_counted_by_default`).
 
     Returns:

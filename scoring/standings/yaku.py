@@ -1,6 +1,6 @@
-"""Yaku records (issue 13, item 4): the yakuman hall of fame and how often each yaku is won,
+"""Yaku records: the yakuman hall of fame and how often each yaku is won,
 for the club and for a member, from the ledger's ``WinYaku`` facts of games that count (the
-ledger's one read, :func:`scoring.ledger.counts.counted_yaku`; issue 19 item 2). Hands
+ledger's one read, :func:`scoring.ledger.counts.counted_yaku`). Hands
 are counted when their win carries its yaku (imported online games, hands entered by their
 tiles); a yakuman entered as a limit counts as "yakuman"."""
 

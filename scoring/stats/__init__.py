@@ -1,4 +1,4 @@
-"""Players' numbers from the ledger's counted games (issue 23): :mod:`scoring.stats.counts`
+"""Players' numbers from the ledger's counted games: :mod:`scoring.stats.counts`
 adds up the per-hand facts (``HandSeat``) and the counted results into each member's plain
 counts, the contract ``manage.py player_stats`` prints (docs/player-stats.md); on them,
 :mod:`~scoring.stats.families` (which rulesets a family's figures read),

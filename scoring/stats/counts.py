@@ -1,4 +1,4 @@
-"""Each member's plain counts over a period and a ruleset family (issue 23 item 5): the
+"""Each member's plain counts over a period and a ruleset family: the
 contract of ``manage.py player_stats`` (docs/player-stats.md).
 
 Which games count is the ledger's one read (:func:`scoring.ledger.counted_results`): games

@@ -1,4 +1,4 @@
-"""Which games a player's figures read (issue 23 item 1): one ruleset family (4- or
+"""Which games a player's figures read: one ruleset family (4- or
 3-player) and a period, as a :class:`scoring.stats.counts.Selection`.
 
 A 3rd place means something else at a 3-player table than at a 4-player one, so figures are

@@ -1,4 +1,4 @@
-"""Who fed whom (issue 23 item 2): for a member, how many of their deal-ins went to each
+"""Who fed whom: for a member, how many of their deal-ins went to each
 winner and how many of each opponent's deal-ins they won, over one family and period.
 
 Read from the ``HandSeat`` facts of counted games (:mod:`scoring.stats.counts`): a ron

@@ -1,4 +1,4 @@
-"""A member's statistics with how sure each is (issue 23 item 1): rates with their Wilson
+"""A member's statistics with how sure each is: rates with their Wilson
 interval, means with their t interval (:mod:`scoring.stats.intervals`: none under ten values),
 over one ruleset family and period (:func:`scoring.stats.families.family_selection`). A mean
 win or deal-in value's interval is cut at the least win or ron the family's rules pay.

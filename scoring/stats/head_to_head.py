@@ -1,4 +1,4 @@
-"""Two members against each other (issue 23 item 2): their shared counted games, who
+"""Two members against each other: their shared counted games, who
 finished above whom, the points between them and the deal-ins between them, each figure with
 its n and 95% interval (:mod:`scoring.stats.intervals`).
 

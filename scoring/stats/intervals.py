@@ -1,4 +1,4 @@
-"""How sure a player's figure is (issue 23 item 1, issue 32 item 10): 95% intervals for a rate
+"""How sure a player's figure is: 95% intervals for a rate
 (Wilson) and a mean (Student's t), from the plain counts and sums the ledger's facts add up.
 
 Plain Python over ``scipy.stats``: no query, no Django. An estimate is an exact
@@ -18,7 +18,7 @@ from fractions import Fraction
 from scipy import stats  # type: ignore[import-untyped]  # scipy ships no stubs
 
 CONFIDENCE = 0.95
-# The fewest values a mean gets an interval from (issue 32 item 10): below it the page says
+# The fewest values a mean gets an interval from: below it the page says
 # "too few" rather than a range the sample's own spread cannot support.
 MEAN_MIN_N = 10
 

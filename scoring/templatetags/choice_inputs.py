@@ -1,4 +1,4 @@
-"""The hand form's taps without a template per input (issue 10 item 8).
+"""The hand form's taps without a template per input.
 
 Every outcome, seat and value of the table screen is a radio or checkbox; rendering each
 through Django's widget templates was a third of a preview's time. ``{{ choice|input_tag }}``
@@ -60,8 +60,8 @@ _MAN_ENDING = re.compile(r"(?<=[A-Za-z]{4})man\b")
 
 @register.filter
 def limit_label(label: object) -> str:
-    """A limit's name that may break before its -man (issue 25: five limits in one row of a
-    390 px phone in English): "Sanbai\u00adman"; "Mangan", "Baiman" and Japanese unchanged.
+    """A limit's name that may break before its -man (so that five limits fit one row
+    of a 390 px phone in English): "Sanbai\u00adman"; "Mangan", "Baiman" and Japanese unchanged.
     Returns plain text (escaped by the template)."""
     return _MAN_ENDING.sub("\u00adman", str(label))
 

@@ -1,4 +1,4 @@
-"""An online game's lobby rules in words, for its game page (issue 22 items 2 and 7).
+"""An online game's lobby rules in words, for its game page.
 
 ``{% lobby_rules hanchan online %}`` says what the lobby played otherwise than the game's
 ruleset (the game's stored overrides: a private lobby's start points, return, uma,

@@ -1,5 +1,5 @@
 """``{% online_review_url online as url %}``: the AI review page of an imported online game
-(:func:`scoring.online.links.review_url`, issue 22 item 8), ``""`` for a game with none."""
+(:func:`scoring.online.links.review_url`), ``""`` for a game with none."""
 
 from __future__ import annotations
 

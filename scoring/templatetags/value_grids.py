@@ -1,4 +1,4 @@
-"""The han x fu grid of a value pad, rendered once per look (issue 10 item 8).
+"""The han x fu grid of a value pad, rendered once per look.
 
 A ron's or tsumo's every tap redraws the value pad, and its grid was most of a preview's
 time. What a grid shows depends only on its cells (each radio's name, value and attributes,

@@ -1,4 +1,4 @@
-"""The hand-value contract (issue 13, item 2), shared by ``manage.py hand_value`` and the JSON
+"""The hand-value contract, shared by ``manage.py hand_value`` and the JSON
 endpoint: one hand in, one answer out.
 
 In: ``{"ruleset": "makura-1.5", "hand": "234m067p11z", "melds": [{"type": "pon", "tiles":
@@ -10,7 +10,7 @@ true, "ippatsu": false, "double_riichi": false, "open_riichi": false, "haitei": 
 mpsz notation (``0`` a red five), ``hand`` the concealed tiles with the winning tile, meld
 types ``chi``, ``pon``, ``kan`` (open) and ``ankan``; a missing flag is false, a missing list
 empty, a missing wind East; ``kita`` north tiles and ``flowers`` flower tiles set aside as
-nuki dora (issue 20: only where the ruleset has them, ``nuki_north`` and ``flowers``). A ``0``
+nuki dora (only where the ruleset has them, ``nuki_north`` and ``flowers``). A ``0``
 is a red five of the ruleset's set (``red_fives``: two ``0p`` in 003's yellow set, L91-94;
 three ``0p`` and three ``0s`` in 004's, L22); in a set with gold fives (004 L22-23) a plain
 ``5p``/``5s`` is the gold one, and ``0z`` is the 白ポッチ where the set has it (004 L39;

@@ -1,4 +1,4 @@
-"""The dora a hand's tiles carry under a ruleset's set of tiles (issue 20): its red fives
+"""The dora a hand's tiles carry under a ruleset's set of tiles: its red fives
 (``red_fives``: 003's yellow set has two red 5p, L91-94; 004's three red 5p and 5s, L22), its
 gold fives (``gold_fives``, ``gold_five_dora``: 004 L22-23 one gold 5p and 5s, F-06 one dora in
 all), the fives that are all dora (``five_dora``: every 5p and 5s in 004, L22-23, F-06: one

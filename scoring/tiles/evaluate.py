@@ -1,4 +1,4 @@
-"""A winning hand's han, fu and yaku from its tiles, under a built-in ruleset (issue 13).
+"""A winning hand's han, fu and yaku from its tiles, under a built-in ruleset.
 
 The ``mahjong`` package reads the hand (:mod:`scoring.tiles.package_reading`), the clubs'
 house rules adjust and check that reading (:mod:`scoring.tiles.house_rules`), and this module

@@ -1,4 +1,4 @@
-"""A winning hand as plain data: its tiles, how it was won, and its value (issue 13).
+"""A winning hand as plain data: its tiles, how it was won, and its value.
 
 Pure Python: no Django import. Tile ids are the ``mahjong`` package's 136 ids
 (:mod:`scoring.tiles.notation`).
@@ -100,7 +100,7 @@ class HandValue:
     fu_details: tuple[tuple[str, int], ...] = field(default=())
 
     def to_json(self) -> dict[str, Any]:
-        """The ``hand_value`` contract's answer (issue 13, item 2)."""
+        """The ``hand_value`` contract's answer."""
         return {
             "han": self.han,
             "fu": self.fu,

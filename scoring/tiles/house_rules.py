@@ -1,4 +1,4 @@
-"""The clubs' own rules on top of the ``mahjong`` package's reading of a hand (issue 13).
+"""The clubs' own rules on top of the ``mahjong`` package's reading of a hand.
 
 Each adjustment is a ruleset parameter (``scoring/rulesets/*.toml``, docs/rules-spec.md):
 
@@ -20,7 +20,7 @@ Each adjustment is a ruleset parameter (``scoring/rulesets/*.toml``, docs/rules-
   every call.)
 - ``two_han_minimum_from_honba`` (003 L106): from that honba a win needs 2 han without dora.
 
-Issue 20 (each a ruleset parameter; Tenhou's presets keep the package's reading):
+The seeds' own valuations (each a ruleset parameter; Tenhou's presets keep the package's reading):
 
 - yakuman as the seeds value them (:mod:`scoring.tiles.yakuman_rules`): double yakuman,
   yakuman that never combine, manzu honitsu and suurenkou (004 L54, L57), 13-futou;

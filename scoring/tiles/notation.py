@@ -1,5 +1,5 @@
 """Tiles in mpsz notation (``"234m067p11z"``), as the hand-value contract writes them, to the
-``mahjong`` package's 136-tile ids (issue 13).
+``mahjong`` package's 136-tile ids.
 
 A tile type is 0–33: 1m–9m, 1p–9p, 1s–9s, then 1z–7z (East, South, West, North, haku, hatsu,
 chun). Each type has four copies, ids ``type * 4 + copy``. ``0`` in mpsz is a red five; the
@@ -7,10 +7,10 @@ red five of each suit is copy 0 of its five (ids 16, 52 and 88, the package's
 ``FIVE_RED_*``), so a plain ``5`` takes that copy only as its fourth. One :class:`TileSet`
 hands out the copies of a whole hand (concealed tiles, melds, winning tile), so a hand never
 holds a fifth copy of a tile nor more red fives of a suit than the set has: one each by
-default, the copies after the first for a set with more (issue 20: 003 L91-94, two red 5p are
-ids 52 and 53; issue 32 item 7: 004 L22, three red 5p and three red 5s).
+default, the copies after the first for a set with more (003 L91-94, two red 5p are ids
+52 and 53; 004 L22, three red 5p and three red 5s).
 
-Two marked tiles of 004's set (issue 32 item 7; docs/game-record-format.md, "Extensions"):
+Two marked tiles of 004's set (docs/game-record-format.md, "Extensions"):
 
 - a **gold five** (``gold_fives``; 004 L22-23 "赤3・金1", one gold 5p and one gold 5s) is the
   last copy of its five (ids 55 and 91). Such a set has no plain five of that suit, so a plain

@@ -1,4 +1,4 @@
-"""The ``mahjong`` package's reading of a winning hand (issue 13): its ``HandCalculator``
+"""The ``mahjong`` package's reading of a winning hand: its ``HandCalculator``
 (validated by its authors on millions of Tenhou hands), configured from the ruleset: red
 fives, open tanyao, kiriage, 20 fu for a pinfu tsumo, three players, kita as nuki dora, double
 yakuman as the ruleset counts them. The clubs' own rules come on top
@@ -38,12 +38,12 @@ def options_for(ruleset: Ruleset) -> OptionalRules:
         has_open_tanyao=ruleset.open_tanyao,
         has_aka_dora=True,
         # Every yakuman reads single here; a ruleset's double yakuman are the house rules'
-        # (scoring.tiles.yakuman_rules, issue 20).
+        # (scoring.tiles.yakuman_rules).
         has_double_yakuman=False,
         kiriage=ruleset.kiriage != "none",
         fu_for_open_pinfu=True,
         # Pinfu on a tsumo is read at 20 fu; where 20 fu do not exist the house rules add the
-        # tsumo fu (003 L608) or drop the pinfu (issue 20).
+        # tsumo fu (003 L608) or drop the pinfu.
         fu_for_pinfu_tsumo=False,
         renhou_as_yakuman=ruleset.renhou == "yakuman",
         # 004 L56: daisharin is any chinitsu chiitoitsu, in every suit.
@@ -58,7 +58,7 @@ def package_config(ruleset: Ruleset, tiles: HandTiles, situation: Situation) -> 
     """The ``mahjong`` package's ``HandConfig`` for this win: the situation's flags and
     winds, ``ruleset``'s options (:func:`options_for`) and the kita (nukidora) count.
 
-    Issue 20: a rinshan win on the last tile is read as rinshan alone where the two never
+    A rinshan win on the last tile is read as rinshan alone where the two never
     stack (``rinshan_haitei``, 002 K(7) L72, 004 L108); an open double riichi as double
     riichi alone where riichi kinds never combine (``riichi_kinds_combine``, Makura 1.3
     §44d L380); ryuuiisou without hatsu is no ryuuiisou where hatsu is needed (003 L557).

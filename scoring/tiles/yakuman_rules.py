@@ -1,4 +1,4 @@
-"""Yakuman as each seed values them (issue 20), on top of the ``mahjong`` package's reading
+"""Yakuman as each seed values them, on top of the ``mahjong`` package's reading
 (which reads every yakuman single):
 
 - ``double_yakuman``: the hands a ruleset counts double (26 han): 13-sided kokushi, suuankou

@@ -3,7 +3,7 @@ file holds, the result is a parsed JSON value or one line saying what is wrong.
 
 A record is a small JSON document; a file over :data:`MAX_RECORD_BYTES`, bytes that are not
 UTF-8, JSON nested deeper than any record is, or a number too long to convert are refused
-here with a clear line, never a traceback (issue 9, item 3).
+here with a clear line, never a traceback.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The restore drill (issue 24, item 4): a backup is only as good as its last restore.
+"""The restore drill: a backup is only as good as its last restore.
 
 :func:`run_drill` dumps the database, restores the dump into a fresh database, and compares
 what the club sees before and after: every figure of :func:`figures`, computed in this process

@@ -1,5 +1,5 @@
-"""Who may see and change a game, and who is acting: one access call per object (issue 19
-item 1, as healthchecks' ``_get_check_for_user`` / ``_get_rw_check_for_user``).
+"""Who may see and change a game, and who is acting: one access call per object (as
+healthchecks' ``_get_check_for_user`` / ``_get_rw_check_for_user``).
 
 A view loads its game and authorizes the request in one call: :func:`hanchan_for_member`
 (every page is for members only, so any logged-in member may see a game),

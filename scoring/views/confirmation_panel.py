@@ -1,5 +1,5 @@
-"""Table confirmation and the change history as the table screen shows them (issue 9,
-item 1): view-models built from the ledger's rules (:mod:`scoring.ledger.confirmation`)."""
+"""Table confirmation and the change history as the table screen shows them:
+view-models built from the ledger's rules (:mod:`scoring.ledger.confirmation`)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Table confirmation on the pages: the confirm button and the games awaiting the viewer's
-confirmation (issue 9, item 1). The rules are the ledger's
+confirmation. The rules are the ledger's
 (:mod:`scoring.ledger.confirmation`); the table screen's panel is
 :mod:`scoring.views.confirmation_panel`.
 """

@@ -201,7 +201,7 @@ def payment_lines(payments: Sequence[Mapping[str, Any]], names: Sequence[str]) -
 def net_payment_lines(
     payments: Sequence[Mapping[str, Any]], names: Sequence[str]
 ) -> list[PaymentLine]:
-    """What changes hands, as the confirm bar says it in one glance (issue 32 item 11): each
+    """What changes hands, as the confirm bar says it in one glance: each
     payer and payee once, in the order first paid (a ron's value and its honba one amount),
     and a winner's own riichi stick, put out this hand and taken back with the deposits, not
     shown going to the table and back (the two cancel; what the table pays beyond it is
@@ -251,7 +251,7 @@ class SeatChange:
 
 @dataclass(frozen=True)
 class NextHand:
-    """What the table will be after a hand (issue 10 item 5): the next ``round`` and
+    """What the table will be after a hand: the next ``round`` and
     ``honba``, its ``dealer`` and whether that is the same dealer again (``renchan``), and
     the riichi ``deposits`` waiting on the table."""
 

@@ -1,4 +1,4 @@
-"""The entry region of the table screen as a view-model (issue 25 item 8): what the hand
+"""The entry region of the table screen as a view-model: what the hand
 form's steps show for the taps so far (the steps, the value pads, the "more" section, the
 noten-riichi offer, the hint under the preview), read from the parsed taps (:class:`HandForm`)
 and never parsing or valuing anything itself. ``templates/scoring/game_detail.html#entry``
@@ -135,7 +135,7 @@ class EntryView:
     def extras_shown(self) -> bool:
         """The "more" section is on the page: it has anything to offer, and every winner's
         value is in (it comes after the value, not under the confirm bar while a value pad
-        is open: issue 32 item 11), or something in it is already set or wrong."""
+        is open), or something in it is already set or wrong."""
         if not self.has_extras():
             return False
         return self.extras_open() or all(pad.valued for pad in self.win_pads)

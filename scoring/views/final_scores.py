@@ -1,4 +1,4 @@
-"""Entering a game as final scores only (issue 11, item 6): one score per seat, the deposits
+"""Entering a game as final scores only: one score per seat, the deposits
 left on the table and, where the ruleset ends on tobi, who busted whom. The engine settles
 them under the game's ruleset (:mod:`scoring.engine.final_scores`) through the ledger's
 pipeline (:func:`scoring.ledger.hanchan_final_scores`)."""

@@ -117,7 +117,7 @@ def _confirmed_by(hanchan: Hanchan, seats: list[Seat]) -> tuple[str, ...]:
 def game_list(request: HttpRequest) -> HttpResponse:
     """Home: the viewer's own games in play (each a card with the scores), the games whose
     result waits for their confirmation, every other game in play one line each (a
-    tournament's twenty tables made the page 5,558 px tall as cards; issue 32 item 11), then
+    tournament's twenty tables made the page 5,558 px tall as cards), then
     the latest finished games (those not counted yet marked, with who confirmed)."""
     games = Hanchan.objects.select_related("ruleset_version").prefetch_related("seats__member")
     in_play = list(games.in_play().order_by("-played_on", "-created_at"))
@@ -211,7 +211,7 @@ def game_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @require_safe
 def game_chart(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The chart of the scores hand by hand, alone: the table screen draws it again with
-    this when it is scrolled to after a hand (issue 10 item 8)."""
+    this when it is scrolled to after a hand."""
     hanchan = hanchan_for_member(request, pk)
     entries = list(hanchan.hands.order_by("-sequence"))
     context = {"hanchan": hanchan, "score_chart": game_scores_chart(hanchan, entries)}

@@ -1,4 +1,4 @@
-"""``POST /api/hand-value/``: the hand-value contract over HTTP (issue 13, item 2), for the
+"""``POST /api/hand-value/``: the hand-value contract over HTTP, for the
 tile keyboard and other clients: a JSON hand in (:mod:`scoring.tiles.contract`), its value or
 ``{"error": ...}`` out (status 400 with an error)."""
 
@@ -18,7 +18,7 @@ MAX_BODY = 10_000
 @require_POST
 def hand_value(request: HttpRequest) -> JsonResponse:
     """``POST /api/hand-value/``: one hand as JSON in the contract of ``manage.py hand_value``
-    (:mod:`scoring.tiles.contract`, issue 13 item 2) -> its han, fu, yaku, yakuman and limit,
+    (:mod:`scoring.tiles.contract`) -> its han, fu, yaku, yakuman and limit,
     or ``{"error": ...}`` with status 400 (not JSON, over 10 KB, or a hand refused)."""
     if len(request.body) > MAX_BODY:
         return JsonResponse({"error": "longer than a hand"}, status=400)

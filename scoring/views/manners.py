@@ -1,4 +1,4 @@
-"""Manners warnings (issue 20 item 6; seed 004 L140-163, seed 001 L1-35): a steward notes, at
+"""Manners warnings (seed 004 L140-163, seed 001 L1-35): a steward notes, at
 a game, a warning against one of its players, or agari-houki in a severe case; the game's
 page of warnings lists them, and the member page lists a member's for stewards only."""
 

@@ -1,12 +1,12 @@
-"""The upload page for online game logs (issue 12, item 4): drop one or more files (Tenhou
+"""The upload page for online game logs: drop one or more files (Tenhou
 JSON or mjlog, Mahjong Soul in Tenhou JSON, mjai); each is re-scored hand by hand and stored
 only if the engine reproduces it (:mod:`scoring.online.verify`), then a summary says what was
 stored, what was there already and what was refused and why. Tenhou result lines (pasted, or a
-file of them) become final-scores games, each settled under its lobby's rules (issue 22 item 7).
+file of them) become final-scores games, each settled under its lobby's rules.
 
 Stewards may create members for unknown online names. A member may import only a game they
 sat in, every seat matched by a saved online name (:mod:`scoring.ledger`), and the game
-counts once the other seated members confirm it, as a table game (issue 19 item 3): a member
+counts once the other seated members confirm it, as a table game: a member
 who claimed another player's online name moves nobody's result.
 """
 
@@ -51,8 +51,8 @@ from scoring.views.display import honba_label, round_label, ruleset_title
 
 MAX_FILES = 20  # as DATA_UPLOAD_MAX_NUMBER_FILES, which refuses more before the form sees them
 MAX_PASTE_CHARS = 40_000
-SEATS = 4  # the members-by-seat selects (issue 37 item 2)
-# Issue 32 item 3: what one uploaded file may unpack to (a hanchan's log is under 100 KB; the
+SEATS = 4  # the members-by-seat selects
+# What one uploaded file may unpack to (a hanchan's log is under 100 KB; the
 # command takes up to MAX_LOG_BYTES), and the seconds an upload's files are read for: the
 # files left when they run out are refused unread, so no upload holds a worker for long.
 UPLOAD_LOG_BYTES = 2 * 1024 * 1024
@@ -84,7 +84,7 @@ class MultipleFileField(forms.FileField):
 
 class ImportForm(forms.Form):
     """The upload of online game logs: up to 20 files, with or without new members for
-    unknown names (stewards only) and with or without storing (issue 12 item 4)."""
+    unknown names (stewards only) and with or without storing."""
 
     logs = MultipleFileField(
         label=gettext_lazy("Game logs"),
@@ -95,12 +95,12 @@ class ImportForm(forms.Form):
             "Tenhou's JSON), or mjai. Up to 20 files."
         ),
     )
-    # Issue 22 item 7: a private lobby's results, one final-scores game a line.
+    # A private lobby's results, one final-scores game a line.
     lines = forms.CharField(
         label=gettext_lazy("Tenhou result lines"),
         required=False,
         max_length=MAX_PASTE_CHARS,
-        # Issue 32 item 3: the refusal names the limit and the paste's length, never its text.
+        # The refusal names the limit and the paste's length, never its text.
         error_messages={
             "max_length": gettext_lazy(
                 "At most %(limit_value)d characters at a time (this text has %(show_value)d): "
@@ -125,7 +125,7 @@ class ImportForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        # Issue 37 item 2: the member at each seat of a log with no player names (an mjai
+        # The member at each seat of a log with no player names (an mjai
         # arena's): no online name can find them, a steward chooses them (stewards only).
         for seat in range(1, SEATS + 1):
             self.fields[f"seat_{seat}"] = MemberChoiceField(
@@ -225,7 +225,7 @@ def game_import(request: HttpRequest) -> HttpResponse:
             )
             outcomes = [_outcome(o, member, steward) for o in sorted(done, key=lambda o: o.place)]
         elif "lines" in form.errors:
-            # A refused paste is not sent back into the text box (issue 32 item 3): a page
+            # A refused paste is not sent back into the text box: a page
             # of 900 KB for a 10,000-line paste, and the refusal says why already.
             without_paste = request.POST.copy()
             without_paste["lines"] = ""
@@ -288,18 +288,18 @@ def _outcome(done: ImportOutcome, member: Member | None, steward: bool) -> Outco
     message = _("Stored: %(summary)s.") % {"summary": _log_summary(done.verified)}
     version = hanchan.ruleset_version
     if not version.service:
-        # A lobby the club lists: stored under the club's ruleset (issue 22 item 2).
+        # A lobby the club lists: stored under the club's ruleset.
         message += " " + _("It counts under the club's %(ruleset)s.") % {
             "ruleset": ruleset_title(version.name)
         }
     if waits:
-        # Issue 19 item 3: the uploader vouches for their own seat; the others confirm.
+        # The uploader vouches for their own seat; the others confirm.
         message += " " + _(
             "It counts in the standings once the other players at the table confirm it (or a "
             "steward does): it waits on their home pages."
         )
     if done.new_members:
-        # Issue 22 item 1: under which names the unknown players joined ("NoName (2)").
+        # Under which names the unknown players joined ("NoName (2)").
         message += " " + _("New members: %(names)s.") % {
             "names": ", ".join(m.display_name for _name, m in done.new_members)
         }
@@ -359,7 +359,7 @@ def _log_summary(verified: VerifiedGame) -> str:
 def _already(name: str, stored: Hanchan, member: Member | None, steward: bool) -> Outcome:
     """A game stored already (the same log, or the same game from another file: its mjlog
     and its JSON, a changed log id), named with its link only to a reader who may see it
-    as its own: a steward or a player of it (issue 32 item 1); anyone else is told it is
+    as its own: a steward or a player of it; anyone else is told it is
     stored, not which game it is."""
     if steward or (
         member is not None and Seat.objects.filter(hanchan=stored, member=member).exists()
@@ -377,8 +377,8 @@ def _line_summary(settled: result_lines.SettledLine) -> str:
 
 
 def _unreadable_sentence(error: result_lines.LineUnreadable) -> str:
-    """Why a line is not a result line, in the reader's words (issue 37 item 3, issue 32
-    item 11): each fault said as it is, and that nothing was stored from that line."""
+    """Why a line is not a result line, in the reader's words: each
+    fault said as it is, and that nothing was stored from that line."""
     values = {"n": error.number, **error.params}
     for key in ("name", "rule"):
         if key in values:
@@ -472,13 +472,13 @@ def _mismatch_sentence(mismatch: LogMismatch) -> str:
 
 
 def _unknown_sentence(unknown: UnknownNames) -> str:
-    """Seats with no member in the site's words (issue 22): the service as the reader's
+    """Seats with no member in the site's words: the service as the reader's
     language names it and what to do on this site; the command's ``--map`` and
     ``--create-members`` advice (``str(unknown)``) is for the command only."""
     service = dict(ONLINE_SERVICES).get(unknown.service, unknown.service)
     parts = []
     if unknown.nameless:
-        # Issue 37 item 2: no name to match or to add a member under; the command takes the
+        # No name to match or to add a member under; the command takes the
         # member at each seat.
         parts.append(
             _(

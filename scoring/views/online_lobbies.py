@@ -1,4 +1,4 @@
-"""The club's online lobbies (issue 22 item 2): which Tenhou private lobby (``L1111``) or
+"""The club's online lobbies: which Tenhou private lobby (``L1111``) or
 Mahjong Soul friendly room the club plays its online evenings in, and under which club
 ruleset their games count (:class:`clubsite.models.OnlineLobby`). Stewards keep the list
 on ``/games/import/lobbies/``; an imported game of a listed lobby is stored under that

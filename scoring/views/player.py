@@ -210,7 +210,7 @@ def online_names(joined: str) -> list[tuple[str, str]]:
 def member_page(request: HtmxHttpRequest, member_id: int) -> HttpResponse:
     """A member's games, monthly totals, charts and per-hand statistics over a period
     (default: this year)."""
-    # The member's online names come with the member, in the same query (issue 12, item 3).
+    # The member's online names come with the member, in the same query.
     member = get_object_or_404(
         Member.objects.annotate(
             online=StringAgg(
@@ -265,7 +265,7 @@ def member_page(request: HtmxHttpRequest, member_id: int) -> HttpResponse:
         "months_by_year": by_year,
         "game_count": stats.game_count,
         "total": points_cell(stats.total_points),
-        # The club's own units over the period (issue 20 item 1), where the rulesets have them.
+        # The club's own units over the period, where the rulesets have them.
         "units": [
             (unit_label(unit), unit_cell(stats.uma_ep if unit == "ep" else stats.chips))
             for unit in stats.units
@@ -277,7 +277,7 @@ def member_page(request: HtmxHttpRequest, member_id: int) -> HttpResponse:
         "cumulative_chart": cumulative_chart(stats),
         "ranks_chart": ranks_chart(stats),
         "rulesets": [ruleset_label(r) for r in stats.ruleset_ids],
-        # Stewards only (issue 20 item 6): None hides the section.
+        # Stewards only: None hides the section.
         "manners_warnings": member_warnings(request.user, member),
     }
     return render(request, "scoring/member_detail.html", context)

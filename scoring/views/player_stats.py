@@ -1,5 +1,5 @@
-"""A member's figures with how sure each is, who fed whom, and two members head to head
-(issue 23 items 1 and 2): pages over :mod:`scoring.stats` (figures, feeding, head_to_head),
+"""A member's figures with how sure each is, who fed whom, and two members head to head:
+pages over :mod:`scoring.stats` (figures, feeding, head_to_head),
 per ruleset family (4- or 3-player, in the path) and period (the player page's filters)."""
 
 from __future__ import annotations
@@ -105,7 +105,7 @@ class FigureLine:
 
 
 def missing_text(estimate: Estimate) -> str:
-    """What the range's place says when a figure has none (issue 32 item 10)."""
+    """What the range's place says when a figure has none."""
     if estimate.missing == TOO_FEW:
         return _("too few for a range")
     if estimate.missing == ALL_EQUAL:
@@ -126,8 +126,8 @@ def estimate_line(key: str, label: str, kind: str, estimate: Estimate) -> Figure
 
 
 def ranges_note(lines: list[FigureLine]) -> str:
-    """The page's plain-words reading of its ranges, counted from the ``lines`` it shows
-    (issue 32 item 10): 95 of 100 such ranges hold the true value, so of this page's ``k``
+    """The page's plain-words reading of its ranges, counted from the ``lines`` it shows:
+    95 of 100 such ranges hold the true value, so of this page's ``k``
     about ``k / 20`` miss it."""
     ranges = sum(1 for line in lines if line.ranged)
     if not ranges:

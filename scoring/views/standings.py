@@ -49,7 +49,7 @@ COLUMNS = (
     Column("name", gettext_lazy("Player"), ascending_first=True),
     Column("games", gettext_lazy("Games")),
     Column("total_points", gettext_lazy("Total")),
-    # The club's own units, shown where the table's rulesets settle them (issue 20 item 1).
+    # The club's own units, shown where the table's rulesets settle them.
     Column("uma_ep", gettext_lazy("ep")),
     Column("chips", gettext_lazy("Chips")),
     Column("average_points", gettext_lazy("Average")),
@@ -167,7 +167,7 @@ def standings_page(request: HtmxHttpRequest) -> HttpResponse:
         waiting = waiting.exclude(st.tournament_games())
     previous, following = filters.neighbours()
     context = {
-        # Results not confirmed yet count nowhere; the page says how many wait (issue 19).
+        # Results not confirmed yet count nowhere; the page says how many wait.
         "waiting": waiting.count(),
         "filters": filters,
         "tournament_filter": True,
@@ -212,7 +212,7 @@ def tie_words() -> str:
 @dataclass(frozen=True)
 class TitleLine:
     """A title on the champions page: the holders' points and, where the standard rulesets
-    settle them, their ep and chips over the period (issue 20 item 1)."""
+    settle them, their ep and chips over the period."""
 
     label: str
     query: str

@@ -1,5 +1,5 @@
 """CSV exports of the standings and of a member's games: UTF-8 with a byte order mark, and
-no cell a spreadsheet would run as a formula (issue 9, item 4)."""
+no cell a spreadsheet would run as a formula."""
 
 from __future__ import annotations
 
@@ -58,7 +58,7 @@ def standings_export(request: HtmxHttpRequest) -> HttpResponse:
         min_games=filters.min_games,
         tournaments=filters.tournaments,
     )
-    # The club's own units after the total, where the table's rulesets settle them (issue 20).
+    # The club's own units after the total, where the table's rulesets settle them.
     units = table.units
     header = [
         _("Place"), _("Player"), _("Games"), _("Total"),
@@ -103,7 +103,7 @@ def member_games_export(request: HtmxHttpRequest, member_id: int) -> HttpRespons
     filters = read_filters(request.GET, default_player_period(), with_sort=False)
     counted = counted_versions(filters.ruleset_ids)
     games = member_games_of(counted, member.pk, filters.period.start, filters.period.end)
-    # The club's own units where the rulesets settle them (issue 20 item 1).
+    # The club's own units where the rulesets settle them.
     units = counted.units
     header = [
         _("Date"), _("Game id"), _("Ruleset"), _("Seat"), _("Score"), _("Rank"), _("Points"),

@@ -35,7 +35,7 @@ def points_cell(points: int | Fraction) -> Cell:
 
 
 def unit_cell(count: int) -> Cell:
-    """ep or chips (issue 20 item 1): "+600", "−200", "0"."""
+    """ep or chips: "+600", "−200", "0"."""
     return Cell(signed_count(count), sign_class(count))
 
 
@@ -138,7 +138,7 @@ class Filters:
     min_games: int
     sort: str
     descending: bool
-    # Tournament games count (issue 21 item 8); the club's default unless the query says.
+    # Tournament games count; the club's default unless the query says.
     tournaments: bool = True
 
     def params(

@@ -60,7 +60,7 @@ class StandingsFilterForm(forms.Form):
     min_games = forms.IntegerField(
         label=_("Minimum games"), required=False, min_value=0, max_value=10000
     )
-    # Issue 21 item 8: the standings page only; empty means the club's default.
+    # The standings page only; empty means the club's default.
     tournaments = forms.ChoiceField(
         label=_("Tournament games"), choices=TOURNAMENT_CHOICES, required=False
     )

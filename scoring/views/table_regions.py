@@ -1,4 +1,4 @@
-"""The regions of the table screen as view-models (issue 25 item 8), each the context of its
+"""The regions of the table screen as view-models, each the context of its
 partial of ``templates/scoring/game_detail.html``:
 
 - ``entry`` (:func:`entry_region`): the hand form and its view-model
@@ -102,7 +102,7 @@ class TablePage:
 
     @property
     def can_change(self) -> bool:
-        """Hands may be corrected: an online game's hands are its log's (issue 12): it may
+        """Hands may be corrected: an online game's hands are its log's: it may
         be voided, not changed."""
         return self.can_keep and self.online is None
 

@@ -1,9 +1,9 @@
-"""What if we had played under the other rules (issue 23 item 4; docs/what-if.md): a
+"""What if we had played under the other rules (docs/what-if.md): a
 period's counted games re-scored under another ruleset of the same family, and each
 member's standing both ways with the change.
 
 The page computes directly, without the task queue: a season of about 1,300 hanchans is
-read and replayed twice over in well under the 5 s of the issue (``make bench``,
+read and replayed twice over in well under its 5 s target (``make bench``,
 :mod:`benchmarks.whatif`).
 """
 

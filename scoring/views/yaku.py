@@ -1,4 +1,4 @@
-"""The yaku records page (issue 13, item 4): the yakuman hall of fame, with the hands' tiles
+"""The yaku records page: the yakuman hall of fame, with the hands' tiles
 drawn where the win carries them, and how often the club wins each yaku."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""What if the club had played under other rules (issue 23 item 4; docs/what-if.md): a
+"""What if the club had played under other rules (docs/what-if.md): a
 period's counted games re-scored under another ruleset's payment and settlement rules, from
 their hands as entered, and each member's standing both ways.
 

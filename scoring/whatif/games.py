@@ -1,5 +1,5 @@
-"""One game re-scored under another ruleset's payment and settlement rules (issue 23
-item 4; docs/what-if.md). Pure Python: a game record in, a result or a refusal out.
+"""One game re-scored under another ruleset's payment and settlement rules
+(docs/what-if.md). Pure Python: a game record in, a result or a refusal out.
 
 The record is the ledger's export of the game (``scoring.ledger.hanchan_record``,
 docs/game-record-format.md): its hands as entered, with their han and fu. Under the game's

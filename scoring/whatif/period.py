@@ -1,4 +1,4 @@
-"""The counted games of a period, as records for a what-if (issue 23 item 4): the one
+"""The counted games of a period, as records for a what-if: the one
 module of :mod:`scoring.whatif` that reads the database, through the ledger's façade for
 what counts (:func:`scoring.ledger.counted_games`, :func:`~scoring.ledger.counted_results`,
 :func:`~scoring.ledger.waiting_games`).

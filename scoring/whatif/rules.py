@@ -1,5 +1,5 @@
 """Which rules a what-if takes from the other ruleset, and which stay the game's own
-(issue 23 item 4; docs/what-if.md).
+(docs/what-if.md).
 
 A game is re-scored from its hands as entered: who won, on whose discard, with which han and
 fu, who declared riichi, who was tenpai. What changes is how those hands are *paid* and how

@@ -1,5 +1,5 @@
 """Each member's standing both ways: as the ledger counted the period's games, and with
-every game re-scored under another ruleset (issue 23 item 4; docs/what-if.md). Pure Python.
+every game re-scored under another ruleset (docs/what-if.md). Pure Python.
 
 A game that cannot be re-scored (:class:`scoring.whatif.games.Refusal`) keeps its stored
 result on both sides, so that the change a member sees comes from the rules alone; the

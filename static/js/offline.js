@@ -1,4 +1,4 @@
-// Hand entry without a connection (issue 10, item 7).
+// Hand entry without a connection.
 //
 // - The service worker (/sw.js, Workbox) keeps the table screen and the static files, so the
 //   page opens in a basement with no signal.
@@ -350,7 +350,7 @@
     var line = node("p", { class: "offline-table", id: "offline-table" }, tableLine(data, followed));
     if (!followed.results.length && data.pageVersion === undefined && followed.after) {
       // Nothing waits and the page is the latest: the table's status above says the same, and
-      // the line's two rows pushed the value pad under the bar (issue 32 item 11).
+      // the line's two rows pushed the value pad under the bar.
       line.classList.add("as-on-page");
     }
     panel.appendChild(line);
@@ -368,7 +368,7 @@
       panel.appendChild(step(labels.loser, seatButtons(data, function (s) { return choice.loser === s; }, function (s) { choice.loser = s; })));
     }
     // Riichi before the value, as on the hand form: the pad is the last step and the longest,
-    // and the riichi row under it was below the screen (issue 32 item 11).
+    // and the riichi row under it was below the screen.
     function riichiRow() {
       panel.appendChild(step(labels.riichi, seatButtons(data, function (s) { return choice.riichi.indexOf(s) >= 0; }, function (s) { toggle(choice.riichi, s); })));
     }
@@ -466,7 +466,7 @@
     }).then(function () {
       drawOutbox();
       // The next hand's outcomes, above the screen after a long hand's taps, are brought
-      // into view (issue 32 item 11); the panel's notice says the hand is kept.
+      // into view; the panel's notice says the hand is kept.
       if (panel && panel.getBoundingClientRect().top < 0) {
         window.scrollTo({ top: Math.max(window.scrollY + panel.getBoundingClientRect().top - 8, 0), left: 0, behavior: "instant" });
       }

@@ -1,4 +1,4 @@
-// The table after each hand kept offline (issue 25 item 2): a pure function, used by the page
+// The table after each hand kept offline: a pure function, used by the page
 // (static/js/offline.js) and by tests/test_offline_agreement.py under Node.
 //
 // It holds no rule of the game. Every figure comes from the engine through the page

@@ -1,21 +1,19 @@
-// The table screen's hand form, on top of htmx (issue 10, items 2 and 6).
+// The table screen's hand form, on top of htmx.
 //
-// - A tap right after a recorded hand lands (issue 32 item 11: one in the following second
-//   was dropped without a word): the next hand's first tap is taken at once. The second half
-//   of a double tap on the confirm button meets the fresh form's confirm, which is disabled
-//   (and looks it) until an outcome is tapped, so it cannot replace "recorded" with "choose
-//   how the hand ended".
+// - A tap right after a recorded hand lands (one in the following second was once dropped
+//   without a word): the next hand's first tap is taken at once. The second half of a double
+//   tap on the confirm button meets the fresh form's confirm, which is disabled (and looks it)
+//   until an outcome is tapped, so it cannot replace "recorded" with "choose how the hand
+//   ended".
 // - The taps of an unfinished hand survive a reload: kept in the tab's sessionStorage per game
 //   and version, sent to the preview again on load, dropped once the hand is recorded (or the
 //   game moved on: another version is another key).
 //
-// - Where the page stands after an answer (issue 25): a recorded hand, and an undo (issue 32
-//   item 11), bring the notice and the next hand's first step into view (the page no longer
-//   stays scrolled down on the chart or the actions); a void keeps the actions where the
-//   finger is, the hand entry above having gone, and shows its result there, in place of the
-//   button tapped. When
-//   the tile keyboard has just valued a hand, its result (han, fu, yaku) is scrolled up from
-//   under the confirm bar.
+// - Where the page stands after an answer: a recorded hand, and an undo, bring the notice and
+//   the next hand's first step into view (the page no longer stays scrolled down on the chart
+//   or the actions); a void keeps the actions where the finger is, the hand entry above having
+//   gone, and shows its result there, in place of the button tapped. When the tile keyboard has
+//   just valued a hand, its result (han, fu, yaku) is scrolled up from under the confirm bar.
 //
 // Everything works without this file; it only smooths the phone at the table.
 (function () {
@@ -224,7 +222,7 @@
   // A riichi tapped in a ron or tsumo before its value changes nothing the server draws: no
   // payments are shown yet, and no step depends on it unless an open riichi is tapped or the
   // winner's tiles are valued (riichi is a yaku of the tiles). The box stays ticked and goes
-  // with the next tap, without a round trip (issue 24 item 3: a hand's server time).
+  // with the next tap, without a round trip (it saves the server's time on a hand).
   function riichiChangesNothing(form, source) {
     if (source.name !== "riichi" || !form.contains(source)) {
       return false;

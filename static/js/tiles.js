@@ -1,4 +1,4 @@
-// The tile keyboard of the hand form (issue 13, item 3): an optional way to give a winner's
+// The tile keyboard of the hand form: an optional way to give a winner's
 // value by the hand's tiles; the han/fu pad stays the quick path.
 //
 // One tap per tile: suit rows with a red five, a tile greyed once all its copies are used;
@@ -8,13 +8,13 @@
 // values the tiles under the game's ruleset and shows the yaku and fu in the preview
 // (scoring/entry/tile_entry.py), so the page and the ledger never value a hand differently.
 //
-// The keys are the ruleset's set (issue 20; templates/scoring/_tile_keyboard.html): no 2m-8m
+// The keys are the ruleset's set (templates/scoring/_tile_keyboard.html): no 2m-8m
 // in a 3-player set, a red five key only where the set has red fives of that suit (two red 5p
 // in 003's yellow set, L91-94: the key takes two), a note where every five of a suit is a dora
 // (004 L22-23), and keys for the north (kita) and flowers set aside as nuki dora where the set
 // has them (Tenhou's and 002's 3-player north, 004's four flowers).
 //
-// Issue 32 item 7: 004's set has three red and one gold five of pinzu and souzu (L22-23): the
+// 004's set has three red and one gold five of pinzu and souzu (L22-23): the
 // 0p/0s keys take three taps, the 5p/5s keys are the gold fives (one tap, drawn gold; a plain 5
 // of such a set is its gold five, scoring/tiles/notation.py), and the 白ポッチ (L39) is the
 // key 0z after haku, drawn 白 with a dot.
@@ -382,7 +382,7 @@
       var flags = node("div", { class: "kb-flags" });
       FLAGS.forEach(function (flag) {
         // Renhou only where the ruleset has it (Makura §44m, 002 S-20); tenhou and chiihou
-        // are valued never added to another yakuman where the seed says so (issue 20).
+        // are valued never added to another yakuman where the seed says so.
         if (flag === "renhou" && !root.dataset.renhou) {
           return;
         }

@@ -1,4 +1,4 @@
-// The service worker (issue 10, item 7): the table screen and the static files stay on the
+// The service worker: the table screen and the static files stay on the
 // phone so the page opens without a connection; hands entered offline wait in the page's
 // outbox (static/js/offline.js), not here. Workbox 7.4.1, vendored in static/vendor/.
 importScripts("{{ workbox_prefix }}workbox-sw.js");

@@ -1,8 +1,8 @@
-"""The tournament's word on a game's own page (issue 21 item 6): a table's game links back to
+"""The tournament's word on a game's own page: a table's game links back to
 its event and to "my table", under a name built for the reader (the event, the round and the
 table from the :class:`~tournaments.models.Table` row, in the reader's language, never a
 name stored in the language of whoever started the round), and in a time-limited round the
-table's clock (issue 21 item 2, :mod:`tournaments.clock_views`). Loaded by the table screen's
+table's clock (:mod:`tournaments.clock_views`). Loaded by the table screen's
 template, so that scoring's code knows nothing of tournaments."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``python manage.py rating_eval``: the rating's harness (issue 23 item 3; docs/ratings.md).
+"""``python manage.py rating_eval``: the rating's harness (docs/ratings.md).
 (a) a seeded simulated club, random and same-strength tables: Spearman against the true skill
 and the log-loss of placement predictions against uniform and an oracle; (b) the club's own
 counted games in time order, each predicted before it is rated. ``--tune`` searches the

@@ -1,8 +1,8 @@
 """A verified online log as the club counts it: under the club's own ruleset where the club
-lists the log's lobby (:class:`OnlineLobby`, issue 22 item 2), else under the ruleset the
+lists the log's lobby (:class:`OnlineLobby`), else under the ruleset the
 service played; and the ledger's plan of it, from the hands verification played.
 
-The engine plays each hand once (issue 19 item 6): verification's plays are the plan the
+The engine plays each hand once: verification's plays are the plan the
 ledger writes, and a listed lobby's game is not played again under the club's ruleset. The
 club's ruleset with the lobby's rules as its overrides has every parameter of the ruleset
 the log was verified under (only its name differs), so the engine's plays under it are
@@ -44,7 +44,7 @@ class CountedGame:
 
 
 def club_rules(verified: VerifiedGame) -> CountedGame:
-    """``verified`` as the club counts it (issue 22 item 2).
+    """``verified`` as the club counts it.
 
     A game of a lobby the club lists (:meth:`OnlineLobby.ruleset_for`: a Tenhou private
     lobby, a Mahjong Soul friendly room) is stored under the club's ruleset, with the

@@ -1,4 +1,4 @@
-"""Tenhou result lines into the ledger (issue 22 item 7): a line of a lobby's results page
+"""Tenhou result lines into the ledger: a line of a lobby's results page
 settled under its lobby's rules and stored as a final-scores game, as a log is stored
 (:func:`scoring.ledger.online.store.store_one`)."""
 
@@ -18,7 +18,7 @@ from scoring.online.result_lines import ResultLine, SettledLine, settle_line
 
 @dataclass(frozen=True)
 class LineGame:
-    """A Tenhou result line settled for the ledger (issue 22 item 7): ``settled`` its
+    """A Tenhou result line settled for the ledger: ``settled`` its
     ruleset, overrides and final scores; ``log`` the line as an online game (players,
     lobby, id) for :func:`match_players`; ``service`` the service its version is pinned
     under (``""`` for a lobby the club counts)."""

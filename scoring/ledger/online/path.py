@@ -75,7 +75,7 @@ class ImportOptions:
     ``played_on``: the day of result lines and of a log that gives none (``logs_played_on``
     for logs, where it differs). ``by``: the member importing (``None``: a command);
     ``steward``: their import counts at once (a member's once the other seated members
-    confirm it, issue 19 item 3); ``own_games_only``: a game none of whose seats is ``by``
+    confirm it); ``own_games_only``: a game none of whose seats is ``by``
     is refused (a member imports only their own games). ``create_members``, ``mapping``:
     as :func:`scoring.ledger.match_players` (``map_lines``: the mapping applies to result
     lines too). ``allow_duplicate``: a true twin of a stored game is stored. ``check_only``:
@@ -267,7 +267,7 @@ class _Run:
             )
 
     def lines(self, index: int, name: str, lines: _Lines) -> Iterator[ImportOutcome]:
-        """Result lines, each a final-scores game (issue 22 item 7), settled under its
+        """Result lines, each a final-scores game, settled under its
         lobby's rules, its players matched and stored on its own."""
         options = self.options
         if isinstance(lines, LineUnreadable):
@@ -276,7 +276,7 @@ class _Run:
         for line in lines:
             outcome = ImportOutcome(REFUSED, name, index, self.place())
             if isinstance(line, LineUnreadable):
-                # A faulty line is refused alone; the other lines go on (issue 37 item 3).
+                # A faulty line is refused alone; the other lines go on.
                 yield _with(outcome, refusal=line)
                 continue
             outcome = _with(outcome, line=line)

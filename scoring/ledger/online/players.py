@@ -1,4 +1,4 @@
-"""Who sits at an online log's seats: the members its online names find (issue 12), the
+"""Who sits at an online log's seats: the members its online names find, the
 names ``--map`` (or the upload page's members by seat) gives, and the members made for names no
 one has. Nothing is written while matching; :func:`save_players` saves the new members and
 names with the game that needs them.
@@ -24,7 +24,7 @@ ANONYMOUS = "NoName"
 
 
 class UnknownNames(LedgerError):
-    """Seats of the log with no member (issue 22 item 1): ``names`` the online names no
+    """Seats of the log with no member: ``names`` the online names no
     member has (nor ``--map`` gives), ``shared`` the names that cannot name one member —
     ``(name, seats)`` for a name at several seats (Mahjong Soul allows equal nicknames) or
     Tenhou's anonymous ``NoName`` — and ``nameless`` the seats the log names no one at (issue
@@ -103,12 +103,12 @@ def match_players(
     ``mapping`` gives a member's display name for an online name (``--map``): the pair is
     saved as that member's online name on import; a ``"seat N"`` key (N from 1) gives the
     member at that seat where no online name can find one — a seat the log names no one at
-    (:attr:`OnlineLog.nameless`, issue 37 item 2; the only way to it), one of several seats
+    (:attr:`OnlineLog.nameless`; the only way to it), one of several seats
     of one name, ``NoName`` — and is ignored at a seat with a name of its own (the upload
     page's choice applies to every log of an upload). With ``create_members`` an unknown name
     becomes a new member (no usable password) of that display name, or, where a member has
     that display name already or another seat takes it, of the first free ``"name (2)"``,
-    ``"name (3)"``…: a display name alone never puts a seat on a member (issue 22 item 1).
+    ``"name (3)"``…: a display name alone never puts a seat on a member.
 
     A name at several seats of the log (equal nicknames) or Tenhou's ``NoName`` names no one
     player: it is never matched by a saved online name nor saved; each such seat gets a new
@@ -119,8 +119,8 @@ def match_players(
     Raises:
         UnknownNames: seats with no member (and no ``mapping`` entry nor
             ``create_members``; a nameless seat without its ``"seat N"`` entry), naming them.
-        LedgerError: a mapped member that does not exist or is deactivated (issue 32 item
-            5), a mapped name at several seats, or a name that is no display name.
+        LedgerError: a mapped member that does not exist or is deactivated, a mapped
+            name at several seats, or a name that is no display name.
     """
     return match_known(log, saved_names([log]), mapping or {}, create_members)
 
@@ -152,7 +152,7 @@ def match_known(
     for seat, name in enumerate(log.players, start=1):
         seats_of.setdefault(name, []).append(seat)
     shared = {name for name, seats in seats_of.items() if len(seats) > 1 or name == ANONYMOUS}
-    # A seat the log names no one at (issue 37 item 2) is found by seat only, never saved.
+    # A seat the log names no one at is found by seat only, never saved.
     shared |= {log.players[seat] for seat in log.nameless}
     by_seat = _seat_mapping(mapping, len(log.players))
     saved = {
@@ -210,7 +210,7 @@ def match_known(
     return Players(members=members, saved=new_names, created=created)
 
 
-# ``--map "seat 2=member"``: the member at a seat, counted from 1 (issue 37 item 2).
+# ``--map "seat 2=member"``: the member at a seat, counted from 1.
 SEAT_KEY = re.compile(r"seat ?([1-9])", re.IGNORECASE)
 
 
@@ -229,7 +229,7 @@ def _mapped_member(key: str, display_name: str) -> Member:
     by ``--map``.
 
     Raises:
-        LedgerError: no such member, or a deactivated one (issue 32 item 5).
+        LedgerError: no such member, or a deactivated one.
     """
     member = Member.objects.select_related("user").filter(display_name=display_name).first()
     if member is None:
@@ -238,8 +238,8 @@ def _mapped_member(key: str, display_name: str) -> Member:
             % {"name": key, "member": display_name}
         )
     if not member.user.is_active:
-        # A seat is mapped to a member chosen for it; a deactivated member is no choice
-        # (issue 32 item 5). Their saved online names still find them.
+        # A seat is mapped to a member chosen for it; a deactivated member is no choice.
+        # Their saved online names still find them.
         raise LedgerError(
             _(
                 "--map %(name)s=%(member)s: %(member)s is deactivated; a steward can "

@@ -1,4 +1,4 @@
-"""Storing online games (issue 12): a game with its new members and online names, through
+"""Storing online games: a game with its new members and online names, through
 the ledger's one path (:func:`scoring.ledger.hanchan_import`, or many at once by
 :func:`scoring.ledger.create.create_games`), with where it came from (:class:`OnlineGame`).
 
@@ -45,7 +45,7 @@ class AlreadyImported(LedgerError):
 class Storing:
     """How a run of imports stores its games: ``played_on`` for a log without a date, ``by``
     the member importing (``None``: a command), ``steward`` (a steward's import counts at
-    once; a member's once the other seated members confirm it, issue 19 item 3),
+    once; a member's once the other seated members confirm it),
     ``allow_duplicate`` (a true twin of a stored game), ``versions`` the pinned ruleset
     versions looked up so far (:func:`scoring.ledger.prepare_import`)."""
 
@@ -154,8 +154,8 @@ def import_verified(
     ruleset).
 
     ``played_on`` is used when the log carries no date. An upload by a member (``by``, not
-    a ``steward``) counts once the other seated members confirm it, as a table game does
-    (issue 19 item 3); a steward's upload or a command's import (``by`` None) counts at once.
+    a ``steward``) counts once the other seated members confirm it, as a table game does;
+    a steward's upload or a command's import (``by`` None) counts at once.
     ``versions`` caches the pinned ruleset versions across a batch (:func:`import_logs`).
 
     Raises:

@@ -1,4 +1,4 @@
-"""``python manage.py hand_value FILE``: the value of each hand in a file of JSON lines (issue 13).
+"""``python manage.py hand_value FILE``: the value of each hand in a file of JSON lines.
 
 One hand per line in, one JSON line per hand out, in order, as :mod:`scoring.tiles.contract`
 describes (``-`` reads standard input). A line that is not a hand answers ``{"error": ...}``

@@ -2,9 +2,9 @@
 
 A file is read by its content (:mod:`scoring.online.reading`): club records
 (docs/game-record-format.md) as before; Tenhou result lines (one final-scores game a line,
-on ``--date``, issue 22 item 7); Tenhou JSON logs, mjlogs and mjai logs are re-scored
+on ``--date``); Tenhou JSON logs, mjlogs and mjai logs are re-scored
 hand by hand by the engine and stored only when every hand and the final scores agree
-(issue 12). Each file is all-or-nothing; one line per file says what happened.
+. Each file is all-or-nothing; one line per file says what happened.
 """
 
 from __future__ import annotations
@@ -87,7 +87,7 @@ class Command(BaseCommand):
         # The command writes English (its own lines are English words); the ledger's messages
         # it passes on (already imported, in the ledger already, unknown names) are
         # translatable and would otherwise follow the active language, the site's Japanese
-        # (issue 37 item 5).
+        # .
         with translation.override("en"):
             self._handle(options)
 
@@ -95,7 +95,7 @@ class Command(BaseCommand):
         default_date = options["date"] or timezone.localdate()
         paths: list[Path] = options["files"]
         # The ledger's one online import path, as the upload page's (scoring.ledger
-        # .import_online): one transaction for the run (issue 24 item 3), consecutive online
+        # .import_online): one transaction for the run, consecutive online
         # logs stored in one batch, each file still all or nothing, refused alone, in the
         # order given; the members' roll-ups refreshed once for every file.
         run = ImportOptions(
@@ -156,8 +156,8 @@ class Command(BaseCommand):
         return True
 
     def _write_line(self, outcome: ImportOutcome, line: ResultLine) -> bool:
-        """The output line of a Tenhou result line (issue 22 item 7): a final-scores game,
-        stored or refused on its own line of output (issue 37 item 3)."""
+        """The output line of a Tenhou result line: a final-scores game,
+        stored or refused on its own line of output."""
         where = f"{outcome.name}: {line.where}"
         if outcome.status == ImportStatus.REFUSED:
             self.stderr.write(f"{where}: {outcome.refusal}")
@@ -276,7 +276,7 @@ def _stored_line(
     members it added (with their online names where those differ)."""
     line = f"imported {what} as game {hanchan.pk}"
     if not hanchan.ruleset_version.service:
-        # A lobby the club lists (issue 22 item 2): the club's ruleset, the lobby's rules
+        # A lobby the club lists: the club's ruleset, the lobby's rules
         # as the game's overrides.
         line += f", counted under the club's {hanchan.ruleset_version.ruleset_id}"
     created = [

@@ -1,5 +1,5 @@
 """``python manage.py player_stats [--ruleset ID ...] [--from DATE] [--to DATE]``: each
-member's plain counts over the counted games, as JSON (issue 23 item 5; docs/player-stats.md;
+member's plain counts over the counted games, as JSON (docs/player-stats.md;
 scoring.stats.counts)."""
 
 from __future__ import annotations
