@@ -27,8 +27,8 @@ class UnknownNames(LedgerError):
     """Seats of the log with no member: ``names`` the online names no
     member has (nor ``--map`` gives), ``shared`` the names that cannot name one member —
     ``(name, seats)`` for a name at several seats (Mahjong Soul allows equal nicknames) or
-    Tenhou's anonymous ``NoName`` — and ``nameless`` the seats the log names no one at (issue
-    37 item 2), seats counted from 1. ``str()`` is the command's line;
+    Tenhou's anonymous ``NoName`` — and ``nameless`` the seats the log names no one at,
+    seats counted from 1. ``str()`` is the command's line;
     the upload page says it in its own words (:mod:`scoring.views.online`)."""
 
     def __init__(
