@@ -11,6 +11,7 @@ Each persona is a `Member` whose user logs in with the password ``<username>-pas
 """
 
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -40,33 +41,50 @@ def make_member(
     )
 
 
+# Each persona's username, display name, reading and extras: the fixtures below, and
+# make_persona() for a fixture of a wider scope that makes them outside a test.
+PERSONAS: dict[str, tuple[str, str, str, dict[str, Any]]] = {
+    "member": ("aoki", "Aoki", "あおき", {"phone": "090-1234-5678"}),
+    "other_member": ("baba", "Baba", "ばば", {}),
+    "coordinator": ("chiba", "Chiba", "ちば", {}),
+    "staff_member": ("doi", "Doi", "どい", {"is_staff": True}),
+    "outsider": ("endo", "Endo", "えんどう", {}),
+}
+
+
+def make_persona(fixture_name: str) -> Member:
+    """The persona the fixture of that name makes."""
+    username, display_name, furigana, extras = PERSONAS[fixture_name]
+    return make_member(username, display_name, furigana, **extras)
+
+
 @pytest.fixture
 def member(db: None) -> Member:
     """A club member, the one usually at the table under test."""
-    return make_member("aoki", "Aoki", "あおき", phone="090-1234-5678")
+    return make_persona("member")
 
 
 @pytest.fixture
 def other_member(db: None) -> Member:
-    return make_member("baba", "Baba", "ばば")
+    return make_persona("other_member")
 
 
 @pytest.fixture
 def coordinator(db: None) -> Member:
     """A member who will coordinate meetups once there are meetups; a plain member for now."""
-    return make_member("chiba", "Chiba", "ちば")
+    return make_persona("coordinator")
 
 
 @pytest.fixture
 def staff_member(db: None) -> Member:
     """A club steward with a member profile: plays, and may use the admin."""
-    return make_member("doi", "Doi", "どい", is_staff=True)
+    return make_persona("staff_member")
 
 
 @pytest.fixture
 def outsider(db: None) -> Member:
     """A logged-in member who is not seated at any table the test sets up."""
-    return make_member("endo", "Endo", "えんどう")
+    return make_persona("outsider")
 
 
 @pytest.fixture
