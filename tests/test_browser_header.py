@@ -32,8 +32,8 @@ from tests.browser import (
 from tests.conftest import make_persona
 from tests.test_browser_confirmation import log_in
 
-# One worker runs the module (.ci/run: --dist loadgroup), so its pages load once.
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("header")]
+# .ci/run gives each module to one worker (--dist loadscope), so its pages load once.
+pytestmark = pytest.mark.browser
 
 # Runs in the page: how wide the page, the header and its navigation are and can scroll, and
 # the navigation's links that are not wholly on the screen.

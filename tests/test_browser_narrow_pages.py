@@ -33,8 +33,8 @@ from tournaments import formats
 from tournaments.models import Round
 from tournaments.services import event_create, event_draw, participants_set, round_start
 
-# One worker runs the module (.ci/run: --dist loadgroup), so its pages load once.
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("narrow-pages")]
+# .ci/run gives each module to one worker (--dist loadscope), so its pages load once.
+pytestmark = pytest.mark.browser
 
 NARROW = {"width": 320, "height": 568}
 

@@ -49,8 +49,8 @@ from tests.test_tournaments import play_round
 from tournaments.models import Round
 from tournaments.services import event_create, event_draw, participants_set, round_start
 
-# One worker runs the module (.ci/run: --dist loadgroup), so its pages load once.
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("tap-targets")]
+# .ci/run gives each module to one worker (--dist loadscope), so its pages load once.
+pytestmark = pytest.mark.browser
 
 MINIMUM = 44
 
