@@ -24,6 +24,38 @@ from scoring.standings.periods import club_today
 
 pytest_plugins = ["tests.browser"]
 
+# Modules whose tests share what a module-scoped fixture made and loaded (tests/browser.py):
+# under pytest-xdist each of them runs whole on one worker, so it is made and loaded once.
+WHOLE_ON_ONE_WORKER = frozenset(
+    {
+        "tests/test_browser_header.py",
+        "tests/test_browser_narrow_pages.py",
+        "tests/test_browser_tap_targets.py",
+    }
+)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """``-n N`` (``--dist load``): each test to the next free worker, in the order pytest-django
+    sorts them (the transactional tests, which empty every table, after the others), except
+    that the modules of WHOLE_ON_ONE_WORKER go whole to one worker. (pytest-xdist's own
+    ``loadgroup`` does not group under pytest 9, and ``loadscope`` keeps every module whole,
+    which runs a module's transactional tests before other modules' tests that read the rows
+    the migrations seed.)"""
+    if config.getvalue("dist") != "load":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class LoadKeepingModulesWhole(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            module = nodeid.split("::", 1)[0]
+            return module if module in WHOLE_ON_ONE_WORKER else nodeid
+
+    # The scopes in the order collected, not the largest first.
+    config.option.loadscopereorder = False
+    return LoadKeepingModulesWhole(config, log)
+
 
 @pytest.fixture(autouse=True, scope="session")
 def fast_password_hashing() -> Iterator[None]:

@@ -32,7 +32,7 @@ from tests.browser import (
 from tests.conftest import make_persona
 from tests.test_browser_confirmation import log_in
 
-# .ci/run gives each module to one worker (--dist loadscope), so its pages load once.
+# Whole on one worker under pytest-xdist (tests/conftest.py: WHOLE_ON_ONE_WORKER).
 pytestmark = pytest.mark.browser
 
 # Runs in the page: how wide the page, the header and its navigation are and can scroll, and

@@ -49,7 +49,7 @@ from tests.test_tournaments import play_round
 from tournaments.models import Round
 from tournaments.services import event_create, event_draw, participants_set, round_start
 
-# .ci/run gives each module to one worker (--dist loadscope), so its pages load once.
+# Whole on one worker under pytest-xdist (tests/conftest.py: WHOLE_ON_ONE_WORKER).
 pytestmark = pytest.mark.browser
 
 MINIMUM = 44
