@@ -3,6 +3,10 @@
 Tests marked ``browser`` get a phone-sized page (390 x 844). Without /usr/bin/chromium they
 are skipped locally, but fail under CI (``CI=true``), where .ci/run installs Chromium.
 Screenshots go to tests/screenshots/ (ignored by git).
+
+A module whose tests only look at pages (measure, read, screenshot) may make its rows and load
+each page once per language in a module-scoped fixture (``rows_for_the_module``) and hand each
+test what was seen; a test that acts on a page keeps a page of its own (``phone``).
 """
 
 from __future__ import annotations
@@ -10,10 +14,13 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
+from django.core.management import call_command
+from django.db import DEFAULT_DB_ALIAS
 
 from clubsite.models import Member
 from scoring.ledger import hanchan_start, hand_record
@@ -49,11 +56,47 @@ def chromium() -> Iterator[Any]:
 def phone(chromium: Any, live_server: Any) -> Iterator[Any]:
     """A fresh phone-sized browser page (Japanese by default) and the live server's URL as
     ``page.base_url``."""
+    page = phone_page(chromium, live_server)
+    yield page
+    page.context.close()
+
+
+@contextmanager
+def rows_for_the_module(django_db_blocker: Any, live_server: Any) -> Iterator[None]:
+    """Database access and the live server for a module-scoped fixture, outside any test: the
+    rows it makes are committed (the live server reads them), the live server answers to its
+    host, and afterwards every table is emptied as after a transactional test, so that the
+    next test starts from the same empty database."""
+    with django_db_blocker.unblock(), live_server._live_server_modified_settings:
+        try:
+            yield
+        finally:
+            call_command(
+                "flush",
+                verbosity=0,
+                interactive=False,
+                database=DEFAULT_DB_ALIAS,
+                reset_sequences=False,
+                allow_cascade=False,
+                inhibit_post_migrate=False,
+            )
+
+
+def as_seen(seen: dict[str, Any], key: str) -> Any:
+    """What a module-scoped fixture saw for ``key``; the error it met there, raised again in
+    the test that asks, so the test fails as it would have failed loading the page itself."""
+    found = seen[key]
+    if isinstance(found, BaseException):
+        raise found
+    return found
+
+
+def phone_page(chromium: Any, live_server: Any) -> Any:
+    """A page as ``phone`` gives one, for a fixture of a wider scope; close its context."""
     context = chromium.new_context(viewport=PHONE, locale="ja-JP", device_scale_factor=2)
     page = context.new_page()
     page.base_url = live_server.url
-    yield page
-    context.close()
+    return page
 
 
 def screenshot(page: Any, name: str) -> Path:

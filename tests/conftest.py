@@ -11,6 +11,7 @@ Each persona is a `Member` whose user logs in with the password ``<username>-pas
 """
 
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -22,6 +23,38 @@ from scoring.ledger import hanchan_start
 from scoring.standings.periods import club_today
 
 pytest_plugins = ["tests.browser"]
+
+# Modules whose tests share what a module-scoped fixture made and loaded (tests/browser.py):
+# under pytest-xdist each of them runs whole on one worker, so it is made and loaded once.
+WHOLE_ON_ONE_WORKER = frozenset(
+    {
+        "tests/test_browser_header.py",
+        "tests/test_browser_narrow_pages.py",
+        "tests/test_browser_tap_targets.py",
+    }
+)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """``-n N`` (``--dist load``): each test to the next free worker, in the order pytest-django
+    sorts them (the transactional tests, which empty every table, after the others), except
+    that the modules of WHOLE_ON_ONE_WORKER go whole to one worker. (pytest-xdist's own
+    ``loadgroup`` does not group under pytest 9, and ``loadscope`` keeps every module whole,
+    which runs a module's transactional tests before other modules' tests that read the rows
+    the migrations seed.)"""
+    if config.getvalue("dist") != "load":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class LoadKeepingModulesWhole(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            module = nodeid.split("::", 1)[0]
+            return module if module in WHOLE_ON_ONE_WORKER else nodeid
+
+    # The scopes in the order collected, not the largest first.
+    config.option.loadscopereorder = False
+    return LoadKeepingModulesWhole(config, log)
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -40,33 +73,50 @@ def make_member(
     )
 
 
+# Each persona's username, display name, reading and extras: the fixtures below, and
+# make_persona() for a fixture of a wider scope that makes them outside a test.
+PERSONAS: dict[str, tuple[str, str, str, dict[str, Any]]] = {
+    "member": ("aoki", "Aoki", "あおき", {"phone": "090-1234-5678"}),
+    "other_member": ("baba", "Baba", "ばば", {}),
+    "coordinator": ("chiba", "Chiba", "ちば", {}),
+    "staff_member": ("doi", "Doi", "どい", {"is_staff": True}),
+    "outsider": ("endo", "Endo", "えんどう", {}),
+}
+
+
+def make_persona(fixture_name: str) -> Member:
+    """The persona the fixture of that name makes."""
+    username, display_name, furigana, extras = PERSONAS[fixture_name]
+    return make_member(username, display_name, furigana, **extras)
+
+
 @pytest.fixture
 def member(db: None) -> Member:
     """A club member, the one usually at the table under test."""
-    return make_member("aoki", "Aoki", "あおき", phone="090-1234-5678")
+    return make_persona("member")
 
 
 @pytest.fixture
 def other_member(db: None) -> Member:
-    return make_member("baba", "Baba", "ばば")
+    return make_persona("other_member")
 
 
 @pytest.fixture
 def coordinator(db: None) -> Member:
     """A member who will coordinate meetups once there are meetups; a plain member for now."""
-    return make_member("chiba", "Chiba", "ちば")
+    return make_persona("coordinator")
 
 
 @pytest.fixture
 def staff_member(db: None) -> Member:
     """A club steward with a member profile: plays, and may use the admin."""
-    return make_member("doi", "Doi", "どい", is_staff=True)
+    return make_persona("staff_member")
 
 
 @pytest.fixture
 def outsider(db: None) -> Member:
     """A logged-in member who is not seated at any table the test sets up."""
-    return make_member("endo", "Endo", "えんどう")
+    return make_persona("outsider")
 
 
 @pytest.fixture

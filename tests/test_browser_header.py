@@ -21,9 +21,18 @@ from scoring.ledger import hanchan_import
 from scoring.models import Hanchan
 from scoring.standings.periods import club_today
 from scoring.upkeep.sample_games import sample_hands
-from tests.browser import PHONE, game_in_play, screenshot
+from tests.browser import (
+    PHONE,
+    as_seen,
+    game_in_play,
+    phone_page,
+    rows_for_the_module,
+    screenshot,
+)
+from tests.conftest import make_persona
 from tests.test_browser_confirmation import log_in
 
+# Whole on one worker under pytest-xdist (tests/conftest.py: WHOLE_ON_ONE_WORKER).
 pytestmark = pytest.mark.browser
 
 # Runs in the page: how wide the page, the header and its navigation are and can scroll, and
@@ -47,8 +56,7 @@ MEASURE = """() => {
 }"""
 
 
-@pytest.fixture
-def games(
+def make_games(
     member: Member, other_member: Member, coordinator: Member, staff_member: Member
 ) -> dict[str, Hanchan]:
     """A finished game and one in play, both with Aoki (a member) and Doi (a steward) seated:
@@ -71,15 +79,17 @@ def games(
     return {"finished": finished, "in_play": in_play}
 
 
-@pytest.mark.parametrize("language", ["ja", "en"])
-@pytest.mark.parametrize("who", ["aoki", "doi"])
-def test_it_never_scrolls_sideways_at_a_phones_width(
-    phone: Any, games: dict[str, Hanchan], who: str, language: str
-) -> None:
-    phone.context.add_cookies(
-        [{"name": "django_language", "value": language, "url": phone.base_url}]
-    )
-    log_in(phone, who)
+LANGUAGES = ["ja", "en"]
+WHO = ["aoki", "doi"]
+# The personas of make_games, in its order.
+GAME_PERSONAS = ("member", "other_member", "coordinator", "staff_member")
+
+
+def pages_seen(page: Any, games: dict[str, Hanchan], who: str, language: str) -> list[Any]:
+    """Each page as ``who`` sees it in ``language``: its name and path, whether it answered,
+    and what MEASURE found on it (None when it did not answer)."""
+    page.context.add_cookies([{"name": "django_language", "value": language, "url": page.base_url}])
+    log_in(page, who)
     me = Member.objects.get(user__username=who)
     pages = [
         ("home", reverse("game_list")),
@@ -89,12 +99,48 @@ def test_it_never_scrolls_sideways_at_a_phones_width(
         ("table", reverse("game_detail", args=[games["in_play"].pk])),
         ("member", reverse("member_detail", args=[me.pk])),
     ]
-    problems = []
+    seen = []
     for name, path in pages:
-        response = phone.goto(phone.base_url + path)
-        assert response is not None and response.ok, path
-        phone.wait_for_load_state()
-        found = phone.evaluate(MEASURE)
+        response = page.goto(page.base_url + path)
+        answered = response is not None and response.ok
+        if not answered:
+            seen.append((name, path, False, None))
+            break
+        page.wait_for_load_state()
+        seen.append((name, path, True, page.evaluate(MEASURE)))
+        screenshot(page, f"header-{who}-{language}-{name}")
+    return seen
+
+
+@pytest.fixture(scope="module")
+def seen(
+    chromium: Any, live_server: Any, django_db_setup: None, django_db_blocker: Any
+) -> dict[str, Any]:
+    """The games made once (the personas as the fixtures make them) and each page loaded once
+    for each login and language, each on a phone page of its own: the test below only looks."""
+    found: dict[str, Any] = {}
+    with rows_for_the_module(django_db_blocker, live_server):
+        games = make_games(*(make_persona(name) for name in GAME_PERSONAS))
+        for who in WHO:
+            for language in LANGUAGES:
+                page = phone_page(chromium, live_server)
+                try:
+                    found[f"{who}-{language}"] = pages_seen(page, games, who, language)
+                except Exception as error:  # noqa: BLE001 (raised again in the test)
+                    found[f"{who}-{language}"] = error
+                finally:
+                    page.context.close()
+    return found
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("who", WHO)
+def test_it_never_scrolls_sideways_at_a_phones_width(
+    seen: dict[str, Any], who: str, language: str
+) -> None:
+    problems = []
+    for name, path, answered, found in as_seen(seen, f"{who}-{language}"):
+        assert answered, path
         # The table screen is the page whose header is drawn apart.
         assert found["handForm"] is (name == "table"), name
         if found["page"] > PHONE["width"]:
@@ -105,5 +151,4 @@ def test_it_never_scrolls_sideways_at_a_phones_width(
                 problems.append(f"{name}: the {part} scrolls, {scroll_width} px in {client_width}")
         if found["offScreen"]:
             problems.append(f"{name}: off the screen: {', '.join(found['offScreen'])}")
-        screenshot(phone, f"header-{who}-{language}-{name}")
     assert problems == [], "\n".join(problems)

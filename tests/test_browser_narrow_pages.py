@@ -13,19 +13,27 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.test.utils import override_settings
 from django.urls import reverse
 
 from clubsite.models import Member
 from scoring.standings import club_today
-from tests.browser import screenshot
-from tests.conftest import make_member
+from tests.browser import as_seen, rows_for_the_module, screenshot
+from tests.conftest import make_member, make_persona
 from tests.test_browser_confirmation import log_in
-from tests.test_browser_tap_targets import _pages, club  # noqa: F401 (a fixture)
+from tests.test_browser_tap_targets import (
+    CLUB_PERSONAS,
+    LANGUAGES,
+    ONE_GAME_CHAMPIONS,
+    _pages,
+    make_club,
+)
 from tests.test_tournaments import play_round
 from tournaments import formats
 from tournaments.models import Round
 from tournaments.services import event_create, event_draw, participants_set, round_start
 
+# Whole on one worker under pytest-xdist (tests/conftest.py: WHOLE_ON_ONE_WORKER).
 pytestmark = pytest.mark.browser
 
 NARROW = {"width": 320, "height": 568}
@@ -64,14 +72,11 @@ def _too_wide(page: Any, name: str, path: str, language: str) -> list[str]:
     return []
 
 
-@pytest.mark.parametrize("language", ["ja", "en"])
-def test_no_page_is_wider_than_a_320_px_phone(
-    chromium: Any,
-    live_server: Any,
-    club: dict[str, Any],  # noqa: F811
-    staff_member: Member,
-    language: str,
-) -> None:
+def too_wide_pages(
+    chromium: Any, live_server: Any, club: dict[str, Any], staff_member: Member, language: str
+) -> list[str]:
+    """The pages wider than the screen in ``language``: the main pages as the club's member,
+    then the stewards' pages as ``staff_member``."""
     context = chromium.new_context(viewport=NARROW, locale="ja-JP")
     page = context.new_page()
     page.base_url = live_server.url
@@ -85,26 +90,58 @@ def test_no_page_is_wider_than_a_320_px_phone(
         ("what-if", reverse("what_if")),
     ]
     problems: list[str] = []
-    log_in(page, member.user.username)
-    for name, path in pages:
-        problems += _too_wide(page, name, path, language)
-    context.clear_cookies()
+    try:
+        log_in(page, member.user.username)
+        for name, path in pages:
+            problems += _too_wide(page, name, path, language)
+        context.clear_cookies()
+        context.add_cookies(
+            [{"name": "django_language", "value": language, "url": live_server.url}]
+        )
+        log_in(page, staff_member.user.username)
+        for name, path in [
+            ("tasks", reverse("task_queue")),
+            ("desk", reverse("desk:members")),
+            ("desk-member", reverse("desk:member_edit", args=[member.pk])),
+            ("event-edit", reverse("tournaments:edit", args=[event.pk])),
+            ("substitutions", reverse("tournaments:substitutions", args=[event.pk])),
+        ]:
+            problems += _too_wide(page, name, path, language)
+    finally:
+        context.close()
+    return problems
+
+
+def board_seen(chromium: Any, live_server: Any, event: Any, staff_member: Member, language: str):
+    """The venue board at 1920 x 1080 in ``language``, a steward at the screen: what the
+    test below reads of it."""
+    context = chromium.new_context(viewport={"width": 1920, "height": 1080}, locale="ja-JP")
+    page = context.new_page()
+    page.base_url = live_server.url
     context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
-    log_in(page, staff_member.user.username)
-    for name, path in [
-        ("tasks", reverse("task_queue")),
-        ("desk", reverse("desk:members")),
-        ("desk-member", reverse("desk:member_edit", args=[member.pk])),
-        ("event-edit", reverse("tournaments:edit", args=[event.pk])),
-        ("substitutions", reverse("tournaments:substitutions", args=[event.pk])),
-    ]:
-        problems += _too_wide(page, name, path, language)
-    context.close()
-    assert not problems, "\n".join(problems)
+    try:
+        # A steward at the screen: the site's header would show the desk's links.
+        log_in(page, staff_member.user.username)
+        page.goto(live_server.url + reverse("tournaments:board", args=[event.pk]))
+        page.wait_for_load_state()
+        found = page.evaluate(
+            """() => ({
+              chrome: document.querySelectorAll('.site-header, .site-footer, nav, form').length,
+              sizes: [...document.querySelectorAll('.board-ranking th, .board-ranking td')]
+                .map(e => parseFloat(getComputedStyle(e).fontSize)),
+              rows: document.querySelectorAll('.board-ranking tbody tr').length,
+              bottom: Math.max(...[...document.querySelectorAll('.board-ranking tbody tr')]
+                .map(e => e.getBoundingClientRect().bottom)),
+              width: document.documentElement.scrollWidth,
+            })"""
+        )
+        screenshot(page, f"board-1920-{language}")
+    finally:
+        context.close()
+    return found
 
 
-@pytest.fixture
-def forty(db: None) -> Any:
+def make_forty() -> Any:
     """A 40-player event, its first round drawn and six of its ten tables played."""
     players = [make_member(f"k{i:02d}", f"選手番号{i:02d}", "") for i in range(40)]
     event = event_create(
@@ -123,32 +160,48 @@ def forty(db: None) -> Any:
     return event, players
 
 
-@pytest.mark.parametrize("language", ["ja", "en"])
+@pytest.fixture(scope="module")
+def seen(
+    chromium: Any, live_server: Any, django_db_setup: None, django_db_blocker: Any
+) -> dict[str, Any]:
+    """Each page looked at once per language, for the tests below, which only look: the club
+    of the tap targets' test (``make_club``) made once, then emptied, and the 40-player
+    event made once, each with the personas as the fixtures make them."""
+    found: dict[str, Any] = {}
+
+    def look(key: str, looking: Any, *args: Any) -> None:
+        try:
+            found[key] = looking(chromium, live_server, *args)
+        except Exception as error:  # noqa: BLE001 (raised again in the test that asks)
+            found[key] = error
+
+    with (
+        rows_for_the_module(django_db_blocker, live_server),
+        override_settings(**ONE_GAME_CHAMPIONS),
+    ):
+        personas = {name: make_persona(name) for name in CLUB_PERSONAS}
+        club = make_club(*personas.values())
+        for language in LANGUAGES:
+            look(f"narrow-{language}", too_wide_pages, club, personas["staff_member"], language)
+    with rows_for_the_module(django_db_blocker, live_server):
+        event, _players = make_forty()
+        steward = make_persona("staff_member")
+        for language in LANGUAGES:
+            look(f"board-{language}", board_seen, event, steward, language)
+    return found
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_page_is_wider_than_a_320_px_phone(seen: dict[str, Any], language: str) -> None:
+    problems = as_seen(seen, f"narrow-{language}")
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_the_venue_board_is_a_kiosk_page_read_across_the_room(
-    chromium: Any, live_server: Any, forty: Any, staff_member: Member, language: str
+    seen: dict[str, Any], language: str
 ) -> None:
-    event, _players = forty
-    context = chromium.new_context(viewport={"width": 1920, "height": 1080}, locale="ja-JP")
-    page = context.new_page()
-    page.base_url = live_server.url
-    context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
-    # A steward at the screen: the site's header would show the desk's links.
-    log_in(page, staff_member.user.username)
-    page.goto(live_server.url + reverse("tournaments:board", args=[event.pk]))
-    page.wait_for_load_state()
-    found = page.evaluate(
-        """() => ({
-          chrome: document.querySelectorAll('.site-header, .site-footer, nav, form').length,
-          sizes: [...document.querySelectorAll('.board-ranking th, .board-ranking td')]
-            .map(e => parseFloat(getComputedStyle(e).fontSize)),
-          rows: document.querySelectorAll('.board-ranking tbody tr').length,
-          bottom: Math.max(...[...document.querySelectorAll('.board-ranking tbody tr')]
-            .map(e => e.getBoundingClientRect().bottom)),
-          width: document.documentElement.scrollWidth,
-        })"""
-    )
-    screenshot(page, f"board-1920-{language}")
-    context.close()
+    found = as_seen(seen, f"board-{language}")
     assert found["chrome"] == 0
     assert found["rows"] == 40
     assert min(found["sizes"]) >= 28

@@ -32,6 +32,7 @@ import random
 from typing import Any
 
 import pytest
+from django.test.utils import override_settings
 from django.urls import reverse
 
 from clubsite.models import Member
@@ -41,13 +42,14 @@ from scoring.ledger import hanchan_import
 from scoring.models import Hanchan
 from scoring.standings import club_today
 from scoring.upkeep.sample_games import sample_hands
-from tests.browser import PHONE, game_in_play, screenshot
-from tests.conftest import make_member
+from tests.browser import PHONE, as_seen, game_in_play, phone_page, rows_for_the_module, screenshot
+from tests.conftest import make_member, make_persona
 from tests.test_browser_confirmation import log_in
 from tests.test_tournaments import play_round
 from tournaments.models import Round
 from tournaments.services import event_create, event_draw, participants_set, round_start
 
+# Whole on one worker under pytest-xdist (tests/conftest.py: WHOLE_ON_ONE_WORKER).
 pytestmark = pytest.mark.browser
 
 MINIMUM = 44
@@ -174,14 +176,18 @@ def _import_game(players: list[Member], rng: random.Random, days_ago: int) -> Ha
     )
 
 
-@pytest.fixture
-def club(
-    settings: Any, member: Member, other_member: Member, coordinator: Member, staff_member: Member
+LANGUAGES = ["ja", "en"]
+# The personas of make_club, in its order.
+CLUB_PERSONAS = ("member", "other_member", "coordinator", "staff_member")
+# One game makes a monthly champion here, as in the races' tests.
+ONE_GAME_CHAMPIONS = {"CHAMPION_MIN_GAMES": 1, "HALF_YEAR_CHAMPION_MIN_GAMES": 1}
+
+
+def make_club(
+    member: Member, other_member: Member, coordinator: Member, staff_member: Member
 ) -> dict[str, Any]:
     """A small club like the demo's: finished games, one in play, a meetup, a tournament with
     a round played, last month's champion in the Grand Champion race."""
-    # One game makes a monthly champion here, as in the races' tests.
-    settings.CHAMPION_MIN_GAMES = settings.HALF_YEAR_CHAMPION_MIN_GAMES = 1
     rng = random.Random(20261126)
     others = [make_member(f"tt{i}", f"長めの名前の選手{i}", f"せんしゅ{i}") for i in range(4)]
     four = [member, other_member, coordinator, staff_member]
@@ -263,19 +269,48 @@ def _problems(page: Any, name: str, path: str, language: str) -> list[str]:
     return problems
 
 
-@pytest.mark.parametrize("language", ["ja", "en"])
-def test_every_tap_target_is_44_px_and_no_text_overflows(
-    phone: Any, club: dict[str, Any], language: str
-) -> None:
-    phone.context.add_cookies(
-        [{"name": "django_language", "value": language, "url": phone.base_url}]
-    )
+def every_page_problems(page: Any, club: dict[str, Any], language: str) -> list[str]:
+    """The problems of every page in ``language``: the login and password-reset pages, then,
+    logged in as the club's member, the main pages."""
+    page.context.add_cookies([{"name": "django_language", "value": language, "url": page.base_url}])
     problems: list[str] = []
     for name, path in [("login", reverse("login")), ("password-reset", reverse("password_reset"))]:
-        problems += _problems(phone, name, path, language)
-    log_in(phone, club["member"].user.username)
+        problems += _problems(page, name, path, language)
+    log_in(page, club["member"].user.username)
     for name, path in _pages(club):
-        problems += _problems(phone, name, path, language)
+        problems += _problems(page, name, path, language)
+    return problems
+
+
+@pytest.fixture(scope="module")
+def problems_by_language(
+    chromium: Any, live_server: Any, django_db_setup: None, django_db_blocker: Any
+) -> dict[str, Any]:
+    """The club made once (its personas as the fixtures make them; one game makes a
+    champion) and every page measured once per language, each language on a phone page of
+    its own: the tests below only look."""
+    seen: dict[str, Any] = {}
+    with (
+        rows_for_the_module(django_db_blocker, live_server),
+        override_settings(**ONE_GAME_CHAMPIONS),
+    ):
+        club = make_club(*(make_persona(name) for name in CLUB_PERSONAS))
+        for language in LANGUAGES:
+            page = phone_page(chromium, live_server)
+            try:
+                seen[language] = every_page_problems(page, club, language)
+            except Exception as error:  # noqa: BLE001 (raised again in the language's test)
+                seen[language] = error
+            finally:
+                page.context.close()
+    return seen
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_tap_target_is_44_px_and_no_text_overflows(
+    problems_by_language: dict[str, Any], language: str
+) -> None:
+    problems = as_seen(problems_by_language, language)
     assert not problems, "\n".join(problems)
 
 
