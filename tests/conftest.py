@@ -17,6 +17,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 from django.test.utils import override_settings
+from django.utils import translation
 
 from clubsite.models import Member
 from scoring.ledger import hanchan_start
@@ -152,3 +153,13 @@ def table_game(member: Member, other_member: Member, coordinator: Member, outsid
         played_on=club_today(),
         by=member,
     )
+
+
+@pytest.fixture(autouse=True)
+def fresh_language() -> Iterator[None]:
+    """Each test starts in the language a fresh process has (settings.LANGUAGE_CODE), whatever
+    an earlier test in the same worker left active: a request through LocaleMiddleware or a
+    translation.activate() stays active on the thread, and parallel workers run the tests in
+    a different order on every run."""
+    translation.deactivate()
+    yield

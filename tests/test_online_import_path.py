@@ -14,6 +14,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 import scoring.ledger
 from clubsite.models import Member, OnlineLobby
@@ -117,7 +118,10 @@ def test_a_member_is_refused_a_game_they_did_not_play_in_the_paths_own_words(db,
     options = ImportOptions(
         played_on=date(2026, 11, 20), by=member, own_games_only=True, create_members=True
     )
-    (outcome,) = import_online([], options, pasted=BRIEF)
-    assert outcome.status == "refused" and outcome.line is not None
-    assert str(outcome.refusal).startswith("You did not play in this game")
+    # The refusal is said in the language active when it is made: English here, whatever an
+    # earlier test in the same worker left active.
+    with translation.override("en"):
+        (outcome,) = import_online([], options, pasted=BRIEF)
+        assert outcome.status == "refused" and outcome.line is not None
+        assert str(outcome.refusal).startswith("You did not play in this game")
     assert Hanchan.objects.count() == 0 and Member.objects.count() == members
