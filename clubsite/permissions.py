@@ -20,6 +20,7 @@ people (a meetup's coordinator, a game's players) live with their data (``meetin
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
@@ -66,10 +67,7 @@ def desk_steward(request: HttpRequest) -> User:
     Raises:
         PermissionDenied: anyone else (a 403 page).
     """
-    if not may_use_desk(request.user):
-        raise PermissionDenied(_("Only stewards use the desk."))
-    user: User = request.user  # type: ignore[assignment]
-    return user
+    return _steward_or_refused(request, may_use_desk, _("Only stewards use the desk."))
 
 
 def may_see_task_queue(user: Viewer) -> bool:
@@ -83,8 +81,15 @@ def task_queue_steward(request: HttpRequest) -> User:
     Raises:
         PermissionDenied: anyone else (a 403 page).
     """
-    if not may_see_task_queue(request.user):
-        raise PermissionDenied(_("Only stewards may see the task queue."))
+    return _steward_or_refused(
+        request, may_see_task_queue, _("Only stewards may see the task queue.")
+    )
+
+
+def _steward_or_refused(request: HttpRequest, may: Callable[[Viewer], bool], refusal: str) -> User:
+    """``request``'s user if ``may`` lets them in; else PermissionDenied with ``refusal``."""
+    if not may(request.user):
+        raise PermissionDenied(refusal)
     user: User = request.user  # type: ignore[assignment]
     return user
 
