@@ -10,7 +10,25 @@ from django.db import models
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from clubsite.club_model import Club
+from clubsite.club_scope import current_club_id
 from clubsite.names import quoted_names, validate_display_name
+
+
+def club_key(*, db_index: bool = True) -> models.ForeignKey[Club, Club]:
+    """The ``club`` foreign key of a row a club owns: made in a club's scope, the row is that
+    club's (``clubsite.club_scope.current_club_id``); never edited in a form; a club with rows
+    is never deleted by accident (PROTECT). ``db_index=False`` where a composite index or a
+    unique constraint leads with the club."""
+    return models.ForeignKey(
+        Club,
+        on_delete=models.PROTECT,
+        related_name="+",
+        default=current_club_id,
+        editable=False,
+        db_index=db_index,
+        verbose_name=_("club"),
+    )
 
 
 class MemberQuerySet(models.QuerySet["Member"]):
@@ -58,11 +76,12 @@ class Member(models.Model):
     Staff (club stewards) are users with ``is_staff``.
     """
 
+    club = club_key(db_index=False)
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="member"
     )
     display_name = models.CharField(
-        _("display name"), max_length=60, unique=True, validators=[validate_display_name]
+        _("display name"), max_length=60, validators=[validate_display_name]
     )
     furigana = models.CharField(_("furigana"), max_length=120, blank=True)
     phone = models.CharField(_("phone number"), max_length=30, blank=True)
@@ -82,6 +101,10 @@ class Member(models.Model):
         ordering = ["furigana", "display_name"]
         verbose_name = _("member")
         verbose_name_plural = _("members")
+        constraints = [
+            # A display name is its club's: two clubs may each have a "Sato".
+            models.UniqueConstraint(fields=["club", "display_name"], name="member_name_in_club"),
+        ]
 
     def __str__(self) -> str:
         return self.display_name
@@ -114,6 +137,7 @@ class OnlineName(models.Model):
     """A member's name on an online service: games imported from that service are
     matched to the member by it. A name belongs to one member per service."""
 
+    club = club_key(db_index=False)
     member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="online_names")
     service = models.CharField(_("service"), max_length=20, choices=ONLINE_SERVICES)
     name = models.CharField(_("online name"), max_length=100)
@@ -123,7 +147,9 @@ class OnlineName(models.Model):
         verbose_name = _("online name")
         verbose_name_plural = _("online names")
         constraints = [
-            models.UniqueConstraint(fields=["service", "name"], name="online_name_once"),
+            models.UniqueConstraint(
+                fields=["club", "service", "name"], name="online_name_once_in_club"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -146,6 +172,7 @@ class OnlineLobby(models.Model):
     the game's overrides) and count in the club's standings of that ruleset. Kept by stewards on
     ``/members/online-lobbies/``."""
 
+    club = club_key(db_index=False)
     service = models.CharField(_("service"), max_length=20, choices=ONLINE_SERVICES)
     lobby = models.CharField(_("lobby"), max_length=40)
     ruleset_id = models.SlugField(_("club ruleset"), max_length=40)
@@ -156,7 +183,9 @@ class OnlineLobby(models.Model):
         verbose_name = _("online lobby")
         verbose_name_plural = _("online lobbies")
         constraints = [
-            models.UniqueConstraint(fields=["service", "lobby"], name="online_lobby_once"),
+            models.UniqueConstraint(
+                fields=["club", "service", "lobby"], name="online_lobby_once_in_club"
+            ),
         ]
 
     def __str__(self) -> str:

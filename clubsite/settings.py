@@ -150,7 +150,15 @@ DATABASE_ROUTERS = ["clubsite.db_router.ReplicaRouter"]
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# The ruleset a new game starts with unless the players pick another (a built-in ruleset id).
+# -- Clubs (docs/clubs.md) ----------------------------------------------------------------------
+# A site holds one club or many; each club's choices are its own fields (clubsite.models.Club).
+# The CLUB_* settings below marked "a new club's" are what a new club starts with, and what an
+# existing one-club site's club was given when clubs came in. CLUB_SLUG and CLUB_NAME name that
+# first club (the one a fresh database starts with).
+CLUB_SLUG = os.environ.get("CLUB_SLUG", "club")
+CLUB_NAME = os.environ.get("CLUB_NAME", "Mahjong club")
+
+# A new club's: the ruleset a new game starts with unless the players pick another.
 CLUB_DEFAULT_RULESET = "makura-1.5"
 
 LOGIN_URL = "login"

@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from clubsite.models import Member
+from clubsite.models import Member, club_key
 from clubsite.permissions import may_act_for_coordinators, may_see_every_phone
 from meetings.display import (
     GameResult,
@@ -72,7 +72,8 @@ class Venue(models.Model):
         TOURNAMENT = "tournament", _("tournament venue")
         BACKUP = "backup", _("backup venue")
 
-    name = models.CharField(_("name"), max_length=80, unique=True)
+    club = club_key(db_index=False)
+    name = models.CharField(_("name"), max_length=80)
     role = models.CharField(_("role"), max_length=12, choices=Role.choices, default=Role.MAIN)
     address = models.CharField(_("address"), max_length=200)
     directions = models.TextField(_("directions"), blank=True)
@@ -82,6 +83,9 @@ class Venue(models.Model):
         ordering = ["pk"]
         verbose_name = _("venue")
         verbose_name_plural = _("venues")
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name"], name="venue_name_in_club"),
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -144,6 +148,7 @@ class MeetupQuerySet(models.QuerySet["Meetup"]):
 class Meetup(models.Model):
     """A meetup from the call for players to the report of its results (see the module)."""
 
+    club = club_key()
     coordinator = models.ForeignKey(
         Member,
         on_delete=models.PROTECT,

@@ -8,7 +8,7 @@ from __future__ import annotations
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from clubsite.models import Member
+from clubsite.models import Member, club_key
 
 
 class Family(models.IntegerChoices):
@@ -22,6 +22,7 @@ class Rating(models.Model):
     """A member's current rating in one family: ``mu`` and ``sigma`` in OpenSkill's units
     (:mod:`ratings.model`), after ``games`` rated games."""
 
+    club = club_key()
     member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="+")
     family = models.PositiveSmallIntegerField(choices=Family.choices)
     mu = models.FloatField()
@@ -47,6 +48,7 @@ class RatedGame(models.Model):
     rated in the order ``(played_on, at, hanchan_id)``; ``at`` is when the game finished (when
     it was entered, for a game stored finished)."""
 
+    club = club_key(db_index=False)
     hanchan = models.OneToOneField("scoring.Hanchan", on_delete=models.CASCADE, related_name="+")
     family = models.PositiveSmallIntegerField(choices=Family.choices)
     played_on = models.DateField()
@@ -55,7 +57,10 @@ class RatedGame(models.Model):
 
     class Meta:
         indexes = [
-            models.Index(fields=["family", "played_on", "at", "hanchan"], name="rated_game_order")
+            models.Index(
+                fields=["club", "family", "played_on", "at", "hanchan"],
+                name="rated_game_club_order",
+            )
         ]
 
     def __str__(self) -> str:
@@ -94,8 +99,14 @@ class RatingBook(models.Model):
     """One row per family, locked while its ratings change (two workers never rate the same
     family at once); ``updated_at``: when they last changed."""
 
-    family = models.PositiveSmallIntegerField(choices=Family.choices, unique=True)
+    club = club_key(db_index=False)
+    family = models.PositiveSmallIntegerField(choices=Family.choices)
     updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["club", "family"], name="rating_book_in_club")
+        ]
 
     def __str__(self) -> str:
         return f"{self.family}p ratings"

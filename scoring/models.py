@@ -16,7 +16,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from clubsite.models import ONLINE_SERVICES, Member
+from clubsite.models import ONLINE_SERVICES, Member, club_key
 from scoring.engine import Game, Ruleset, apply_overrides, load_ruleset, ruleset_from_mapping
 
 _RULESETS: dict[tuple[str, str], Ruleset] = {}
@@ -119,6 +119,8 @@ class Hanchan(models.Model):
         FINISHED = "finished", _("finished")
         VOIDED = "voided", _("voided")
 
+    # Indexed by hanchan_club_status_played_on.
+    club = club_key(db_index=False)
     ruleset_version = models.ForeignKey(
         RulesetVersion,
         on_delete=models.PROTECT,
@@ -164,8 +166,10 @@ class Hanchan(models.Model):
     class Meta:
         ordering = ["-played_on", "-created_at"]
         indexes = [
-            # Standings and champions: finished games in a date range.
-            models.Index(fields=["status", "played_on"], name="hanchan_status_played_on"),
+            # Standings and champions: a club's finished games in a date range.
+            models.Index(
+                fields=["club", "status", "played_on"], name="hanchan_club_status_played_on"
+            ),
         ]
         verbose_name = _("hanchan")
         verbose_name_plural = _("hanchans")
@@ -425,13 +429,17 @@ class CountedSeat(models.Model):
     # (seed 003 L438-460) and the floating uma in ep kept apart from points (seed 002, S-01).
     chips = models.IntegerField(default=0)
     uma_ep = models.IntegerField(default=0)
+    # The game's club, copied as the member is. Indexed by counted_club_played_on.
+    club = club_key(db_index=False)
 
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["hanchan", "seat"], name="unique_counted_seat"),
         ]
         indexes = [
-            models.Index(fields=["played_on", "ruleset_version"], name="counted_played_on"),
+            models.Index(
+                fields=["club", "played_on", "ruleset_version"], name="counted_club_played_on"
+            ),
             models.Index(fields=["member", "played_on"], name="counted_member_played_on"),
         ]
 
@@ -487,6 +495,8 @@ class MemberTotals(models.Model):
     encoded as ``points * 2**32 + (2**32 - 1 - hanchan_id)`` so that a maximum finds it
     (:mod:`scoring.standings.counted`)."""
 
+    # The member's club. Indexed by the subclasses' version index, which leads with it.
+    club = club_key(db_index=False)
     # Indexed by the subclasses' unique constraint and version index.
     member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="+", db_index=False)
     ruleset_version = models.ForeignKey(
@@ -534,7 +544,9 @@ class MemberMonth(MemberTotals):
             ),
         ]
         indexes = [
-            models.Index(fields=["ruleset_version", "month"], name="member_month_version"),
+            models.Index(
+                fields=["club", "ruleset_version", "month"], name="member_month_club_version"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -559,7 +571,9 @@ class MemberYear(MemberTotals):
             ),
         ]
         indexes = [
-            models.Index(fields=["ruleset_version", "year"], name="member_year_version"),
+            models.Index(
+                fields=["club", "ruleset_version", "year"], name="member_year_club_version"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -571,6 +585,7 @@ class OnlineGame(models.Model):
     is imported once: one active row per service and log id; a voided import may be
     imported again), the lobby and rules the log names, and the service's replay page."""
 
+    club = club_key(db_index=False)
     hanchan = models.OneToOneField(
         Hanchan, on_delete=models.CASCADE, related_name="online", verbose_name=_("hanchan")
     )
@@ -598,9 +613,9 @@ class OnlineGame(models.Model):
         verbose_name_plural = _("online games")
         constraints = [
             models.UniqueConstraint(
-                fields=["service", "log_id"],
+                fields=["club", "service", "log_id"],
                 condition=models.Q(active=True),
-                name="online_game_once",
+                name="online_game_once_in_club",
             ),
         ]
 

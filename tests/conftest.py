@@ -163,3 +163,16 @@ def fresh_language() -> Iterator[None]:
     a different order on every run."""
     translation.deactivate()
     yield
+
+
+@pytest.fixture(autouse=True)
+def site_club() -> Iterator[None]:
+    """Each test runs as a command or request of a one-club site does: in the scope of the
+    site's club (clubsite.club_scope), looked up once, when the test first needs it. A test of
+    several clubs enters each club's scope itself."""
+    from django.utils.functional import SimpleLazyObject
+
+    from clubsite.club_scope import club_scope, only_club
+
+    with club_scope(SimpleLazyObject(only_club)):  # type: ignore[arg-type]
+        yield

@@ -237,7 +237,7 @@ def test_a_rating_is_new_then_still_moving_then_settled() -> None:
 
 
 def shown_of(*, mu: float, sigma: float, games: int) -> Shown:
-    return shown(Rating(mu=mu, sigma=sigma, games=games, family=4, member_id=1))
+    return shown(Rating(mu=mu, sigma=sigma, games=games, family=4, member_id=1, club_id=1))
 
 
 def test_only_members_with_few_games_are_provisional_and_unranked(

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from clubsite.models import Member
+from clubsite.models import Member, club_key
 from scoring.engine import load_ruleset
 from scoring.models import Hanchan
 
@@ -33,6 +33,7 @@ class Event(models.Model):
         # club game); no round starts any more.
         CANCELLED = "cancelled", _("cancelled")
 
+    club = club_key()
     name = models.CharField(_("name"), max_length=120)
     format = models.CharField(_("format"), max_length=20, choices=Format.choices)
     ruleset_id = models.SlugField(_("ruleset"), max_length=40)

@@ -344,7 +344,7 @@ def _refresh_totals(hanchans: Sequence[Hanchan], seats: Sequence[Seat]) -> None:
 
 
 # The columns of a counted seat, in the order of :func:`counted_values`.
-COUNTED_FIELDS = ("hanchan_id", "member_id", "ruleset_version_id", "played_on", "seat",
+COUNTED_FIELDS = ("club_id", "hanchan_id", "member_id", "ruleset_version_id", "played_on", "seat",
                   "players", "final_score", "rank", "points", "busted", "last_place",
                   "ended_by", *SEAT_SUMS, "final_scores_only", "chips", "uma_ep")  # fmt: skip
 
@@ -367,6 +367,7 @@ def counted_values(
             assert seat.points is not None
             rows.append(
                 (
+                    hanchan.club_id,
                     hanchan.pk,
                     seat.member_id,
                     hanchan.ruleset_version_id,

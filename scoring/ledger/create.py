@@ -15,6 +15,7 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from clubsite.club_scope import current_club
 from clubsite.models import Member
 from scoring.ledger import confirmation
 from scoring.ledger.bulk import insert_objects, insert_rows
@@ -90,11 +91,13 @@ def create_games(games: Sequence[NewGame], *, confirmed: bool = False) -> list[H
     Raises:
         DuplicateGame: a finished game that is stored already; nothing is written.
     """
+    club = current_club()
     fingerprints = [new_fingerprint(game) for game in games]
-    _refuse_duplicates(games, fingerprints)
+    _refuse_duplicates(games, fingerprints, club.pk)
     now = timezone.now()
     hanchans = Hanchan.objects.bulk_create(
         Hanchan(
+            club=club,
             ruleset_version=game.version,
             overrides=game.overrides,
             played_on=game.played_on,
@@ -182,14 +185,17 @@ def new_fingerprint(game: NewGame) -> str:
     )
 
 
-def _refuse_duplicates(games: Sequence[NewGame], fingerprints: Sequence[str]) -> None:
+def _refuse_duplicates(
+    games: Sequence[NewGame], fingerprints: Sequence[str], club_id: int
+) -> None:
+    # A game is one club's: the same game stored by another club is no duplicate here.
     checked = {
         fp for game, fp in zip(games, fingerprints, strict=True) if fp and not game.allow_duplicate
     }
     if not checked:
         return
     stored = (
-        Hanchan.objects.filter(fingerprint__in=checked)
+        Hanchan.objects.filter(club_id=club_id, fingerprint__in=checked)
         .exclude(status=Hanchan.Status.VOIDED)
         .order_by("pk")
         .first()

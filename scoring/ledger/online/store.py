@@ -17,6 +17,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
+from clubsite.club_scope import current_club
 from clubsite.models import Member
 from scoring.ledger.bulk import insert_objects
 from scoring.ledger.confirmation import one_refresh
@@ -60,7 +61,7 @@ def existing_game(log: OnlineLog) -> Hanchan | None:
     """The game this log was imported as and that still counts (a voided one does not)."""
     found = (
         OnlineGame.objects.select_related("hanchan")
-        .filter(service=log.service, log_id=log.log_id, active=True)
+        .filter(club=current_club(), service=log.service, log_id=log.log_id, active=True)
         .exclude(hanchan__status=Hanchan.Status.VOIDED)
         .first()
     )
@@ -72,6 +73,7 @@ def origin_of(hanchan: Hanchan, log: OnlineLog, by: Member | None) -> OnlineGame
     service, format and id (what makes one log stored once), its lobby (:func:`lobby_of`), rule
     label and replay address, cut to their columns, and who imported it."""
     return OnlineGame(
+        club_id=hanchan.club_id,
         hanchan=hanchan,
         service=log.service,
         log_format=log.log_format,
@@ -297,7 +299,7 @@ def _store_together(
     checked = {fp for _i, _l, game, fp in planned if fp and not game.allow_duplicate}
     stored = {
         h.fingerprint: h
-        for h in Hanchan.objects.filter(fingerprint__in=checked)
+        for h in Hanchan.objects.filter(club=current_club(), fingerprint__in=checked)
         .exclude(status=Hanchan.Status.VOIDED)
         .order_by("-pk")
     }

@@ -1,0 +1,79 @@
+"""Which club a piece of work is for: the scope a request, a command or a task runs in.
+
+Every row a club owns carries a ``club`` foreign key (``docs/clubs.md``). Code that writes
+such a row, or reads the club's choices (its time zone, its default ruleset, ...), asks
+:func:`current_club`. A request under ``/c/<slug>/``, a command given ``--club SLUG`` and a
+task given its club's id run inside :func:`club_scope`; on a site that holds one club,
+work outside any scope is that club's, so a one-club site needs no ``--club`` anywhere.
+
+The scope is django-scopes' (``django_scopes.scope(club=...)``), so that the managers that
+scope queries to a club and this module read one and the same state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from django.conf import settings
+from django_scopes import get_scope, scope
+
+from clubsite.club_model import Club
+
+
+class ClubNotChosen(LookupError):
+    """Work that belongs to one club ran outside any club's scope on a site of several
+    clubs: the caller must say which (``--club SLUG`` on the command line)."""
+
+
+def site_club_defaults() -> dict[str, str]:
+    """The slug and name of the club a site starts with (the one an existing one-club site
+    is moved into): ``CLUB_SLUG`` and ``CLUB_NAME`` from the settings."""
+    return {
+        "slug": str(getattr(settings, "CLUB_SLUG", "club")),
+        "name": str(getattr(settings, "CLUB_NAME", "Mahjong club")),
+    }
+
+
+def current_club() -> Club:
+    """The club of the work in hand.
+
+    Inside :func:`club_scope`: that club (no query). Outside any scope: :func:`only_club`.
+
+    Raises :class:`ClubNotChosen` outside any scope on a site of two or more clubs.
+    """
+    chosen = get_scope().get("club")
+    if chosen is not None:
+        return chosen  # type: ignore[no-any-return]
+    return only_club()
+
+
+def only_club() -> Club:
+    """The site's one club, whatever the scope: made from :func:`site_club_defaults` if the
+    site has none yet (as after a database flush). One query (two when it is made).
+
+    Raises :class:`ClubNotChosen` on a site of two or more clubs.
+    """
+    clubs = list(Club.objects.order_by("pk")[:2])
+    if len(clubs) == 1:
+        return clubs[0]
+    if clubs:
+        raise ClubNotChosen("This site holds several clubs: say which one (--club SLUG).")
+    defaults = site_club_defaults()
+    club, _created = Club.objects.get_or_create(slug=defaults["slug"], defaults=defaults)
+    return club
+
+
+def current_club_id() -> int:
+    """The id of :func:`current_club`: the default of every ``club`` foreign key, so that a
+    row made inside a club's scope (or on a one-club site) is that club's.
+
+    Raises :class:`ClubNotChosen` as :func:`current_club` does."""
+    return int(current_club().pk)
+
+
+@contextmanager
+def club_scope(club: Club) -> Iterator[Club]:
+    """Run the enclosed work as ``club``'s: :func:`current_club` answers it, new rows are
+    its rows, and the scoped managers read only its rows."""
+    with scope(club=club):
+        yield club
