@@ -14,10 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
 from django.conf import settings
+from django.utils.functional import SimpleLazyObject
 from django_scopes import get_scope, scope
 
-from clubsite.club_model import Club
+if TYPE_CHECKING:
+    from clubsite.club_model import Club
 
 
 class ClubNotChosen(LookupError):
@@ -43,7 +47,7 @@ def current_club() -> Club:
     """
     chosen = get_scope().get("club")
     if chosen is not None:
-        return chosen  # type: ignore[no-any-return]
+        return chosen
     return only_club()
 
 
@@ -53,6 +57,9 @@ def only_club() -> Club:
 
     Raises :class:`ClubNotChosen` on a site of two or more clubs.
     """
+    # Imported here: manage.py enters site_scope() before Django has loaded its models.
+    from clubsite.club_model import Club
+
     clubs = list(Club.objects.order_by("pk")[:2])
     if len(clubs) == 1:
         return clubs[0]
@@ -77,3 +84,13 @@ def club_scope(club: Club) -> Iterator[Club]:
     its rows, and the scoped managers read only its rows."""
     with scope(club=club):
         yield club
+
+
+@contextmanager
+def site_scope() -> Iterator[None]:
+    """Run the enclosed work as the site's one club's, looked up when first needed
+    (:func:`only_club`): what a command, a task worker or a page runs in until it enters a
+    club's own scope. On a site of several clubs the first query of club data raises
+    :class:`ClubNotChosen`; work that touches no club data never looks."""
+    with scope(club=SimpleLazyObject(only_club)):
+        yield

@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import resolve_url
+from django.urls import get_script_prefix, set_script_prefix
 from django_htmx.http import HttpResponseClientRedirect
+from django_scopes import scopes_disabled
+
+from clubsite.club_model import Club
+from clubsite.club_scope import club_scope, site_scope
+from clubsite.models import Member
 
 
 class HtmxLoginRedirectMiddleware:
@@ -34,3 +42,65 @@ class HtmxLoginRedirectMiddleware:
                 response = redirect_to_login(page, login_url)
             return HttpResponseClientRedirect(response["Location"])
         return response
+
+
+# A club's pages: /c/<slug>/ and the page's own path after it (docs/clubs.md).
+CLUB_PREFIX = re.compile(r"^/c/(?P<slug>[-a-zA-Z0-9_]+)/")
+
+
+class ClubScopeMiddleware:
+    """Every page runs in a club's scope (clubsite.club_scope): its queries of club data read
+    that club's rows only (``clubsite.models.ClubManager``).
+
+    A page under ``/c/<slug>/`` is that club's: the prefix is taken off the path the URLs
+    are resolved against and made the script prefix while the page runs, so every address
+    the page writes (``{% url %}``, ``reverse()``, redirects) stays in the club. An unknown
+    slug is 404. A logged-in person who is not an active member of the club gets 404 on every
+    page that needs a login (``process_view``): a member page of another club is as absent as
+    a page that does not exist. Site admins (superusers) see every club.
+
+    A page without the prefix is the site's one club's (``site_scope``), as on a site of one
+    club. The admin site is the site admins' and sees every club (``scopes_disabled``).
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+        self.admin_prefix = "/admin/"
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.path_info.startswith(self.admin_prefix):
+            with scopes_disabled():
+                return self.get_response(request)
+        found = CLUB_PREFIX.match(request.path_info)
+        if found is None:
+            with site_scope():
+                return self.get_response(request)
+        club = Club.objects.filter(slug=found["slug"]).first()
+        if club is None:
+            raise Http404("No such club.")
+        prefix = found.group(0)
+        request.path_info = "/" + request.path_info[len(prefix) :]
+        outer = get_script_prefix()
+        set_script_prefix(outer.rstrip("/") + prefix)
+        request.club = club  # type: ignore[attr-defined]
+        try:
+            with club_scope(club):
+                return self.get_response(request)
+        finally:
+            set_script_prefix(outer)
+
+    def process_view(
+        self,
+        request: HttpRequest,
+        view_func: Callable[..., HttpResponse],
+        view_args: Any,
+        view_kwargs: Any,
+    ) -> None:
+        club = getattr(request, "club", None)
+        if club is None or not getattr(view_func, "login_required", True):
+            return
+        user = request.user
+        if not user.is_authenticated or user.is_superuser:
+            return
+        if not Member.objects.filter(user_id=user.pk).exists():
+            raise Http404("No such page.")

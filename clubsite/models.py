@@ -3,16 +3,74 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TypeVar
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import models
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+from django_scopes import get_scope
+from django_scopes.manager import DisabledQuerySet
 
 from clubsite.club_model import Club
 from clubsite.club_scope import current_club_id
 from clubsite.names import quoted_names, validate_display_name
+
+_T = TypeVar("_T", bound=models.Model)
+
+
+class ClubManager(models.Manager[_T]):
+    """The default manager of a row a club owns: every query through it reads the rows of
+    the club in scope only (django-scopes' scope: ``clubsite.club_scope.club_scope``, entered
+    by a request, a command, a task), and a query outside any scope is refused with
+    django-scopes' own ``ScopeError``; ``django_scopes.scopes_disabled()`` lifts it (the
+    admin, a backup). It is django-scopes' ``ScopedManager`` for the one dimension ``club``,
+    written as a class so that the type checker and Django's related managers (which subclass
+    the default manager's class) know it. Objects reached through a foreign key use the
+    unscoped base manager: their row was reached from one of the club's own.
+
+    ``club_path``: the lookup of the row's club (its own ``club``, or its parent's: a hand's
+    club is its game's, ``"hanchan__club"``): subclasses below, one per parent.
+    """
+
+    club_path = "club"
+
+    def get_queryset(self) -> models.QuerySet[_T]:
+        current = get_scope()
+        if not current.get("_enabled", True):
+            return super().get_queryset()
+        if "club" not in current:
+            return DisabledQuerySet(self.model, using=self._db, missing_scopes={"club"})
+        return super().get_queryset().filter(**{self.club_path: current["club"]})
+
+    def with_scopes_disabled(self) -> models.QuerySet[_T]:
+        """Every club's rows (``ScopedManager.with_scopes_disabled``, as a queryset)."""
+        return super().get_queryset()
+
+
+class GameRowManager(ClubManager[_T]):
+    """A row of a game: its club is the game's."""
+
+    club_path = "hanchan__club"
+
+
+class MemberRowManager(ClubManager[_T]):
+    """A row of a member: its club is the member's."""
+
+    club_path = "member__club"
+
+
+class MeetupRowManager(ClubManager[_T]):
+    """A row of a meetup: its club is the meetup's."""
+
+    club_path = "meetup__club"
+
+
+class EventRowManager(ClubManager[_T]):
+    """A row of a tournament: its club is the event's."""
+
+    club_path = "event__club"
 
 
 def club_key(*, db_index: bool = True) -> models.ForeignKey[Club, Club]:
@@ -66,6 +124,9 @@ def seating_refusal(members: Iterable[Member]) -> str:
     ) % {"names": quoted_names(names)}
 
 
+MemberManager = ClubManager.from_queryset(MemberQuerySet)
+
+
 class Member(models.Model):
     """A club member: one per user account.
 
@@ -95,7 +156,7 @@ class Member(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
-    objects = MemberQuerySet.as_manager()
+    objects = MemberManager()
 
     class Meta:
         ordering = ["furigana", "display_name"]
@@ -142,6 +203,8 @@ class OnlineName(models.Model):
     service = models.CharField(_("service"), max_length=20, choices=ONLINE_SERVICES)
     name = models.CharField(_("online name"), max_length=100)
 
+    objects = ClubManager["OnlineName"]()
+
     class Meta:
         ordering = ["service", "name"]
         verbose_name = _("online name")
@@ -177,6 +240,8 @@ class OnlineLobby(models.Model):
     lobby = models.CharField(_("lobby"), max_length=40)
     ruleset_id = models.SlugField(_("club ruleset"), max_length=40)
     note = models.CharField(_("note on the lobby"), max_length=120, blank=True)
+
+    objects = ClubManager["OnlineLobby"]()
 
     class Meta:
         ordering = ["service", "lobby"]

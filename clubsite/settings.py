@@ -77,6 +77,8 @@ MIDDLEWARE = [
     # A page whose database went away (restarting, connections refused) is a 503 with
     # Retry-After, not a 500: outermost, to cover every other middleware.
     "clubsite.db_unavailable.DatabaseUnavailableMiddleware",
+    # Every page in a club's scope: its queries of club data read that club's rows only.
+    "clubsite.middleware.ClubScopeMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Static files answer here, served compressed by WhiteNoise itself (gzip and brotli files
     # made by collectstatic); everything after it is a page.
@@ -223,7 +225,9 @@ QUALIFICATION: dict[str, object] = {}
 # "every_other" seated player (the default), "one_other", "steward" only, or "none".
 CLUB_CONFIRMATION = os.environ.get("CLUB_CONFIRMATION", "every_other")
 
-STATIC_URL = "static/"
+# Absolute: a club's pages run under /c/<slug>/ as their script prefix, and a relative
+# STATIC_URL would take it on.
+STATIC_URL = "/static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 if not DEBUG:

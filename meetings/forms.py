@@ -4,14 +4,14 @@ withdraw, final notice...) are a bare POST with its CSRF token."""
 from __future__ import annotations
 
 import datetime
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from clubsite.fields import KeyModelChoiceField, KeyModelMultipleChoiceField
 from clubsite.models import Member
-from meetings.models import CandidateDate, ChangeRequest, Meetup, Venue, format_day, join_list
+from meetings.models import ChangeRequest, Meetup, Venue, format_day, join_list
 from scoring.engine import available_rulesets
 from scoring.models import Hanchan
 from scoring.rulebook.choices import ruleset_choices
@@ -77,7 +77,8 @@ class MeetupForm(Form):
     start_time = forms.TimeField(
         label=_("Start time"), initial=datetime.time(19, 0), widget=TimeInput()
     )
-    venue = KeyModelChoiceField(queryset=Venue.objects.all(), label=_("Venue"), empty_label=None)
+    # The club's venues, read when the form is made (in the request's club scope).
+    venue = KeyModelChoiceField(queryset=None, label=_("Venue"), empty_label=None)
     ruleset = forms.ChoiceField(label=_("Rules"), choices=ruleset_choices)
     tables = forms.IntegerField(
         label=_("Tables wanted"),
@@ -98,6 +99,7 @@ class MeetupForm(Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        cast(KeyModelChoiceField, self.fields["venue"]).queryset = Venue.objects.all()
         self.fields["venue"].initial = Venue.default()
         rulesets = available_rulesets()
         self.fields["ruleset"].initial = (
@@ -119,7 +121,7 @@ class ApplyForm(Form):
     """T2: the candidate dates the member can make (none to choose once a date is declared)."""
 
     dates = CandidateDateChoiceField(
-        queryset=CandidateDate.objects.none(),
+        queryset=None,
         label=_("Dates you can make"),
         widget=forms.CheckboxSelectMultiple,
         required=False,
@@ -145,7 +147,7 @@ class DeclareForm(Form):
 
     date = forms.DateField(widget=forms.HiddenInput)
     members = KeyModelMultipleChoiceField(
-        queryset=Member.objects.none(),
+        queryset=None,
         label=_("Line-up"),
         widget=forms.CheckboxSelectMultiple,
     )
@@ -187,7 +189,7 @@ class ReportForm(Form):
     """T12: the games played at the meetup, and a few words."""
 
     hanchans = GameChoiceField(
-        queryset=Hanchan.objects.none(),
+        queryset=None,
         label=_("Games played"),
         widget=forms.CheckboxSelectMultiple,
         required=False,

@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from clubsite.models import Member, club_key
+from clubsite.models import ClubManager, MeetupRowManager, Member, MemberRowManager, club_key
 from clubsite.permissions import may_act_for_coordinators, may_see_every_phone
 from meetings.display import (
     GameResult,
@@ -78,6 +78,8 @@ class Venue(models.Model):
     address = models.CharField(_("address"), max_length=200)
     directions = models.TextField(_("directions"), blank=True)
     phone = models.CharField(_("phone number"), max_length=30, blank=True)
+
+    objects = ClubManager["Venue"]()
 
     class Meta:
         ordering = ["pk"]
@@ -145,6 +147,9 @@ class MeetupQuerySet(models.QuerySet["Meetup"]):
         )
 
 
+MeetupManager = ClubManager.from_queryset(MeetupQuerySet)
+
+
 class Meetup(models.Model):
     """A meetup from the call for players to the report of its results (see the module)."""
 
@@ -177,7 +182,7 @@ class Meetup(models.Model):
     # date, time, venue, line-up or state (``meetings.transitions.announce``, the admin's venue).
     sequence = models.PositiveIntegerField(_("calendar revision"), default=0, editable=False)
 
-    objects = MeetupQuerySet.as_manager()
+    objects = MeetupManager()
 
     class Meta:
         ordering = ["-pk"]
@@ -390,6 +395,8 @@ class CandidateDate(models.Model):
     meetup = models.ForeignKey(Meetup, on_delete=models.CASCADE, related_name="candidate_dates")
     date = models.DateField(_("date"))
 
+    objects = MeetupRowManager["CandidateDate"]()
+
     class Meta:
         ordering = ["date"]
         verbose_name = _("candidate date")
@@ -425,6 +432,8 @@ class Application(models.Model):
     confirm_requested_at = models.DateTimeField(null=True, blank=True)
     confirmed_at = models.DateTimeField(_("confirmed at"), null=True, blank=True)
     reminded_at = models.DateTimeField(null=True, blank=True)
+
+    objects = MeetupRowManager["Application"]()
 
     class Meta:
         ordering = ["meetup", "applied_at", "pk"]
@@ -476,6 +485,8 @@ class ChangeRequest(models.Model):
     resolved_at = models.DateTimeField(_("resolved at"), null=True, blank=True)
     decision = models.CharField(_("decision"), max_length=16, blank=True)
 
+    objects = MeetupRowManager["ChangeRequest"]()
+
     class Meta:
         ordering = ["meetup", "created_at", "pk"]
         verbose_name = _("change request")
@@ -512,6 +523,8 @@ class Notice(models.Model):
     # stewards see it on the meetup's page; the log has the reason.
     undelivered = models.JSONField(_("not delivered to"), default=list, blank=True)
 
+    objects = MeetupRowManager["Notice"]()
+
     class Meta:
         ordering = ["-created_at", "-pk"]
         verbose_name = _("notice")
@@ -533,6 +546,8 @@ class MeetupProfile(models.Model):
     member = models.OneToOneField(Member, on_delete=models.CASCADE, related_name="meetup_profile")
     language = models.CharField(_("language"), max_length=8, blank=True)
     calendar_token = models.CharField(max_length=64, unique=True, default=secrets.token_urlsafe)
+
+    objects = MemberRowManager["MeetupProfile"]()
 
     def __str__(self) -> str:
         return str(self.member)

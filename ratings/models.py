@@ -5,10 +5,14 @@ by :mod:`ratings.updating`, never entered. One :class:`Rating` per member and fa
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from clubsite.models import Member, club_key
+from clubsite.models import ClubManager, Member, club_key
+
+_T = TypeVar("_T", bound=models.Model)
 
 
 class Family(models.IntegerChoices):
@@ -28,6 +32,8 @@ class Rating(models.Model):
     mu = models.FloatField()
     sigma = models.FloatField()
     games = models.PositiveIntegerField()
+
+    objects = ClubManager["Rating"]()
 
     class Meta:
         constraints = [
@@ -55,6 +61,8 @@ class RatedGame(models.Model):
     at = models.DateTimeField()
     counted_version = models.PositiveIntegerField()
 
+    objects = ClubManager["RatedGame"]()
+
     class Meta:
         indexes = [
             models.Index(
@@ -65,6 +73,12 @@ class RatedGame(models.Model):
 
     def __str__(self) -> str:
         return f"{self.played_on} {self.hanchan_id} v{self.counted_version}"
+
+
+class RatedGameRowManager(ClubManager[_T]):
+    """A row of a rated game: its club is the game's."""
+
+    club_path = "game__club"
 
 
 class RatingStep(models.Model):
@@ -79,6 +93,8 @@ class RatingStep(models.Model):
     mu = models.FloatField()
     sigma = models.FloatField()
     games = models.PositiveIntegerField()
+
+    objects = RatedGameRowManager["RatingStep"]()
 
     class Meta:
         constraints = [
@@ -102,6 +118,8 @@ class RatingBook(models.Model):
     club = club_key(db_index=False)
     family = models.PositiveSmallIntegerField(choices=Family.choices)
     updated_at = models.DateTimeField(auto_now=True)
+
+    objects = ClubManager["RatingBook"]()
 
     class Meta:
         constraints = [

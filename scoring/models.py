@@ -16,7 +16,14 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from clubsite.models import ONLINE_SERVICES, Member, club_key
+from clubsite.models import (
+    ONLINE_SERVICES,
+    ClubManager,
+    GameRowManager,
+    Member,
+    MemberRowManager,
+    club_key,
+)
 from scoring.engine import Game, Ruleset, apply_overrides, load_ruleset, ruleset_from_mapping
 
 _RULESETS: dict[tuple[str, str], Ruleset] = {}
@@ -106,6 +113,9 @@ class HanchanQuerySet(models.QuerySet["Hanchan"]):
         return self.filter(status=Hanchan.Status.FINISHED)
 
 
+HanchanManager = ClubManager.from_queryset(HanchanQuerySet)
+
+
 class Hanchan(models.Model):
     """One game (hanchan or tonpuusen) at a table.
 
@@ -161,7 +171,7 @@ class Hanchan(models.Model):
     # import of a game already here is refused. Empty while in play.
     fingerprint = models.CharField(_("fingerprint"), max_length=64, blank=True, db_index=True)
 
-    objects = HanchanQuerySet.as_manager()
+    objects = HanchanManager()
 
     class Meta:
         ordering = ["-played_on", "-created_at"]
@@ -202,6 +212,9 @@ class SeatQuerySet(models.QuerySet["Seat"]):
         return self.filter(hanchan__ruleset_version_id__in=list(version_ids))
 
 
+SeatManager = GameRowManager.from_queryset(SeatQuerySet)
+
+
 class Seat(models.Model):
     """Who sat where (index 0 = the first dealer) and the final settlement of that seat."""
 
@@ -229,7 +242,7 @@ class Seat(models.Model):
     busted = models.BooleanField(_("bust"), null=True, blank=True)
     last_place = models.BooleanField(_("last place"), null=True, blank=True)
 
-    objects = SeatQuerySet.as_manager()
+    objects = SeatManager()
 
     class Meta:
         ordering = ["hanchan", "index"]
@@ -274,6 +287,8 @@ class HandEntry(models.Model):
     )
     entered_at = models.DateTimeField(_("entered at"), auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+
+    objects = GameRowManager["HandEntry"]()
 
     class Meta:
         ordering = ["hanchan", "sequence"]
@@ -339,6 +354,8 @@ class HandSeat(models.Model):
         db_constraint=False,
     )
 
+    objects = GameRowManager["HandSeat"]()
+
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["hand", "seat"], name="unique_hand_seat"),
@@ -373,6 +390,8 @@ class Confirmation(models.Model):
     as_steward = models.BooleanField(default=False)
     implicit = models.BooleanField(default=False)
     at = models.DateTimeField(auto_now_add=True)
+
+    objects = GameRowManager["Confirmation"]()
 
     class Meta:
         ordering = ["hanchan", "at", "pk"]
@@ -432,6 +451,8 @@ class CountedSeat(models.Model):
     # The game's club, copied as the member is. Indexed by counted_club_played_on.
     club = club_key(db_index=False)
 
+    objects = ClubManager["CountedSeat"]()
+
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["hanchan", "seat"], name="unique_counted_seat"),
@@ -478,6 +499,8 @@ class LedgerChange(models.Model):
     )
     at = models.DateTimeField(_("at"), auto_now_add=True)
 
+    objects = GameRowManager["LedgerChange"]()
+
     class Meta:
         ordering = ["hanchan", "at", "pk"]
         verbose_name = _("ledger change")
@@ -522,6 +545,8 @@ class MemberTotals(models.Model):
     # The sums of CountedSeat's chips and ep.
     chips = models.BigIntegerField(default=0)
     uma_ep = models.BigIntegerField(default=0)
+
+    objects = ClubManager["MemberTotals"]()
 
     class Meta:
         abstract = True
@@ -608,6 +633,8 @@ class OnlineGame(models.Model):
     # origin, and a log is in the ledger at most once among the games that count.
     active = models.BooleanField(_("active"), default=True)
 
+    objects = ClubManager["OnlineGame"]()
+
     class Meta:
         verbose_name = _("online game")
         verbose_name_plural = _("online games")
@@ -641,6 +668,8 @@ class WinYaku(models.Model):
     name = models.CharField(max_length=40)
     han = models.PositiveSmallIntegerField()
     yakuman = models.BooleanField(default=False)
+
+    objects = GameRowManager["WinYaku"]()
 
     class Meta:
         indexes = [
@@ -683,6 +712,8 @@ class MannersWarning(models.Model):
     )
     note = models.CharField(_("what happened"), max_length=300)
     noted_at = models.DateTimeField(_("noted at"), auto_now_add=True)
+
+    objects = MemberRowManager["MannersWarning"]()
 
     class Meta:
         ordering = ["-noted_at"]

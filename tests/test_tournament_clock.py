@@ -114,7 +114,7 @@ def test_the_table_polls_its_clock_in_one_small_query(gp, client_for, outsider):
         response = client.get(f"/tournaments/games/{game.pk}/clock/?seen=running")
     mine = [q["sql"] for q in queries if "tournaments_table" in q["sql"]]
     assert len(mine) == 1 and '"state"' not in mine[0]  # the game's state is not read
-    assert len(queries) <= 3  # the session, the user, the clock
+    assert len(queries) <= 4  # the session, the club, the user, the clock
     html = response.text
     assert 'hx-trigger="every 10s"' in html
     assert re.search(r'id="clock-left">60 min<', html)

@@ -183,9 +183,9 @@ def event_initial(event: Event) -> dict[str, Any]:
 class ParticipantsForm(forms.Form):
     """The players of a tournament that has not been drawn: ticked from the member list."""
 
-    members = forms.ModelMultipleChoiceField(
+    members: forms.ModelMultipleChoiceField[Member] = forms.ModelMultipleChoiceField(
         label=pgettext_lazy("tournament", "Players"),
-        queryset=Member.objects.none(),
+        queryset=None,
         widget=forms.CheckboxSelectMultiple,
     )
 

@@ -3,12 +3,16 @@ ledger, entered at the table like any club game (docs/rules-spec.md §4)."""
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from clubsite.models import Member, club_key
+from clubsite.models import ClubManager, EventRowManager, Member, club_key
 from scoring.engine import load_ruleset
 from scoring.models import Hanchan
+
+_T = TypeVar("_T", bound=models.Model)
 
 
 class Event(models.Model):
@@ -53,6 +57,8 @@ class Event(models.Model):
     # venue, a link for the players' families. Off: members only, as every other page.
     public = models.BooleanField(_("live board without login"), default=False)
 
+    objects = ClubManager["Event"]()
+
     class Meta:
         ordering = ["-starts_on", "-pk"]
         verbose_name = _("tournament")
@@ -96,6 +102,8 @@ class Participant(models.Model):
     number = models.PositiveSmallIntegerField()
     withdrawn = models.BooleanField(default=False)
 
+    objects = EventRowManager["Participant"]()
+
     class Meta:
         ordering = ["event", "number"]
         constraints = [
@@ -132,6 +140,8 @@ class Phase(models.Model):
     # no clock, time is called by hand). The steward may give another length at the start.
     minutes = models.PositiveSmallIntegerField(null=True, blank=True)
 
+    objects = EventRowManager["Phase"]()
+
     class Meta:
         ordering = ["event", "number"]
         constraints = [
@@ -156,6 +166,8 @@ class Round(models.Model):
     # time (None: no clock). A table's own end adds its extra time (Table.extra_minutes).
     ends_at = models.DateTimeField(null=True, blank=True)
 
+    objects = EventRowManager["Round"]()
+
     class Meta:
         ordering = ["event", "number"]
         constraints = [
@@ -166,6 +178,12 @@ class Round(models.Model):
         return f"{self.event_id} round {self.number}"
 
 
+class RoundRowManager(ClubManager[_T]):
+    """A row of a round: its club is the round's event's."""
+
+    club_path = "round__event__club"
+
+
 class Table(models.Model):
     """One table of a started round: a hanchan of the ledger."""
 
@@ -174,6 +192,8 @@ class Table(models.Model):
     hanchan = models.OneToOneField(Hanchan, on_delete=models.PROTECT, related_name="event_table")
     # Extra time a steward gave this table (a dispute stopped play), added to the round's end.
     extra_minutes = models.PositiveSmallIntegerField(default=0)
+
+    objects = RoundRowManager["Table"]()
 
     class Meta:
         ordering = ["round", "number"]
@@ -204,6 +224,8 @@ class Substitution(models.Model):
         Member, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     at = models.DateTimeField(auto_now_add=True)
+
+    objects = EventRowManager["Substitution"]()
 
     class Meta:
         ordering = ["event", "at", "pk"]

@@ -23,6 +23,7 @@ from django.db.models import Model
 from django.db.models.query import QuerySet
 from django.db.transaction import TransactionManagementError
 
+from clubsite.club_scope import current_club
 from clubsite.models import Member
 from scoring.models import Hanchan, OnlineGame, RulesetVersion, Seat
 
@@ -46,8 +47,9 @@ def with_seats(hanchan: Hanchan, seats: Sequence[Seat]) -> Hanchan:
 
 
 def hanchan_with_seats(pk: int, *, lock: bool = False, online: bool = False) -> Hanchan | None:
-    """The game ``pk`` with its ruleset version, its seats and their members, in one query;
-    ``None`` when there is no such game.
+    """The game ``pk`` of the club in scope (``clubsite.club_scope.current_club``) with its
+    ruleset version, its seats and their members, in one query; ``None`` when the club has no
+    such game.
 
     Args:
         lock: lock the game's row (``SELECT … FOR UPDATE OF`` the game, on PostgreSQL) for
@@ -67,7 +69,7 @@ def hanchan_with_seats(pk: int, *, lock: bool = False, online: bool = False) -> 
             "select_for_update cannot be used outside of a transaction."
         )
     with connection.cursor() as cursor:
-        cursor.execute(statement.sql, [pk])
+        cursor.execute(statement.sql, [pk, current_club().pk])
         rows = cursor.fetchall()
     if not rows:
         return None
@@ -177,7 +179,12 @@ def _statement(alias: str, *, lock: bool, online: bool) -> _Statement:
         sql += join(
             "LEFT OUTER", OnlineGame, column(OnlineGame, "hanchan_id"), column(Hanchan, "id")
         )
-    sql += f" WHERE {column(Seat, 'hanchan_id')} = %s ORDER BY {column(Seat, 'index')}"
+    # The game is read in the club in scope only, as every query of the club's rows is
+    # (clubsite.models.ClubManager): another club's game id finds nothing.
+    sql += (
+        f" WHERE {column(Seat, 'hanchan_id')} = %s AND {column(Hanchan, 'club_id')} = %s"
+        f" ORDER BY {column(Seat, 'index')}"
+    )
     if lock and connection.features.has_select_for_update:
         if connection.features.has_select_for_update_of:
             sql += f" FOR UPDATE OF {quote(Hanchan._meta.db_table)}"

@@ -284,10 +284,14 @@ def _restored_postgres(work: Path) -> Iterator[tuple[str, str]]:
 
 @contextmanager
 def _restored_sqlite(work: Path) -> Iterator[tuple[str, str]]:
-    """dumpdata the default database, migrate a fresh SQLite file and loaddata into it."""
+    """dumpdata the default database (every club's rows: the base managers, not the
+    club-scoped ones), migrate a fresh SQLite file, empty it of what the migrations wrote
+    (the site's first club and its venues, which the dump holds as they were) and loaddata
+    into it."""
     dump = work / "club.json"
     call_command(
         "dumpdata",
+        use_base_manager=True,
         natural_foreign=True,
         exclude=DUMPDATA_EXCLUDE,
         output=str(dump),
@@ -296,6 +300,7 @@ def _restored_sqlite(work: Path) -> Iterator[tuple[str, str]]:
     url = f"sqlite:///{work / 'restored.sqlite3'}"
     env = _child_env(url)
     _run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], env=env)
+    _run([sys.executable, "manage.py", "flush", "--noinput", "-v", "0"], env=env)
     _run([sys.executable, "manage.py", "loaddata", str(dump), "-v", "0"], env=env)
     yield url, "a fresh SQLite file"
 
