@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+
 from django.conf import settings
 from django_scopes import get_scope, scope
 
@@ -43,7 +44,7 @@ def current_club() -> Club:
     """
     chosen = get_scope().get("club")
     if chosen is not None:
-        return chosen  # type: ignore[no-any-return]
+        return chosen
     return only_club()
 
 
