@@ -35,8 +35,16 @@ NAME_LIMIT = 80  # Club.name's max_length
 
 
 class ClubRefused(ValueError):
-    """A club that cannot be made as asked; ``str()`` is one line saying why. Nothing was
+    """A club that cannot be made as asked; ``str()`` is one line saying why, in the active
+    language; ``code`` says which refusal it is, whatever the language: ``"slug_empty"``,
+    ``"slug_invalid"``, ``"slug_long"``, ``"slug_taken"``, ``"name_empty"``, ``"name_long"``,
+    ``"name_control"``, ``"time_zone"``, the code of a registered check's ValidationError (the
+    scoring app's: ``"ruleset"``), or ``"invalid"`` (a field check of the model's). Nothing was
     written."""
+
+    def __init__(self, message: str, code: str) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 def register_choice_check(choice: str, check: ChoiceCheck) -> None:
@@ -53,34 +61,41 @@ def check_slug(slug: str) -> None:
     :data:`SLUG_LIMIT` characters that no club has, in any letter case (``/c/North/`` beside
     ``/c/north/`` would be two clubs a reader cannot tell apart)."""
     if not slug:
-        raise ClubRefused(_("A club's short name cannot be empty."))
+        raise ClubRefused(_("A club's short name cannot be empty."), "slug_empty")
     try:
         validate_slug(slug)
     except ValidationError:
         raise ClubRefused(
             _("Short name %(slug)r: only ASCII letters, digits, hyphens and underscores.")
-            % {"slug": slug}
+            % {"slug": slug},
+            "slug_invalid",
         ) from None
     if len(slug) > SLUG_LIMIT:
         raise ClubRefused(
-            _("Short name %(slug)r: at most %(n)d characters.") % {"slug": slug, "n": SLUG_LIMIT}
+            _("Short name %(slug)r: at most %(n)d characters.") % {"slug": slug, "n": SLUG_LIMIT},
+            "slug_long",
         )
     holder = Club.objects.filter(slug__iexact=slug).first()
     if holder is not None:
         raise ClubRefused(
             _("Short name %(slug)r: taken by the club %(name)s (%(holder)s).")
-            % {"slug": slug, "name": holder.name, "holder": holder.slug}
+            % {"slug": slug, "name": holder.name, "holder": holder.slug},
+            "slug_taken",
         )
 
 
 def _clean_name(name: str) -> str:
     name = name.strip()
     if not name:
-        raise ClubRefused(_("A club's name cannot be empty."))
+        raise ClubRefused(_("A club's name cannot be empty."), "name_empty")
     if len(name) > NAME_LIMIT:
-        raise ClubRefused(_("A club's name has at most %(n)d characters.") % {"n": NAME_LIMIT})
+        raise ClubRefused(
+            _("A club's name has at most %(n)d characters.") % {"n": NAME_LIMIT}, "name_long"
+        )
     if any(unicodedata.category(c).startswith("C") for c in name):
-        raise ClubRefused(_("A club's name is one line of text, without control characters."))
+        raise ClubRefused(
+            _("A club's name is one line of text, without control characters."), "name_control"
+        )
     return name
 
 
@@ -89,7 +104,8 @@ def _check_time_zone(key: str) -> None:
     # directory such as "Asia", or a file name's case on a case-insensitive disk).
     if key not in zoneinfo.available_timezones():
         raise ClubRefused(
-            _("Time zone %(key)r: not a time zone name such as Asia/Tokyo.") % {"key": key}
+            _("Time zone %(key)r: not a time zone name such as Asia/Tokyo.") % {"key": key},
+            "time_zone",
         )
 
 
@@ -98,7 +114,9 @@ def _check_choice(choice: str, value: str) -> None:
         try:
             check(value)
         except ValidationError as error:
-            raise ClubRefused(" ".join(error.messages)) from None
+            raise ClubRefused(
+                " ".join(error.messages), getattr(error, "code", None) or "invalid"
+            ) from None
 
 
 def club_create(
@@ -143,12 +161,13 @@ def club_create(
         # SlugField, and a ruleset id such as "makura-1.5" is no Django slug.
         club.full_clean(exclude=["default_ruleset"])
     except ValidationError as error:
-        raise ClubRefused(" ".join(error.messages)) from None
+        raise ClubRefused(" ".join(error.messages), "invalid") from None
     try:
         with transaction.atomic():
             club.save()
     except IntegrityError:
         raise ClubRefused(
-            _("Short name %(slug)r: taken meanwhile by another club.") % {"slug": slug}
+            _("Short name %(slug)r: taken meanwhile by another club.") % {"slug": slug},
+            "slug_taken",
         ) from None
     return club

@@ -123,6 +123,7 @@ def test_the_service_names_the_club_holding_a_short_name() -> None:
     assert str(refused.value) == (
         f"Short name '{site.slug}': taken by the club {site.name} ({site.slug})."
     )
+    assert refused.value.code == "slug_taken"
     made = club_create(slug="east", name="East", default_ruleset="makura-1.3")
     assert (made.default_ruleset, made.standard_rulesets) == ("makura-1.3", ["makura-1.3"])
 
@@ -131,4 +132,27 @@ def test_the_service_says_why_in_the_readers_language() -> None:
     with translation.override("ja"), pytest.raises(ClubRefused) as refused:
         club_create(slug="north", name="North", default_ruleset="no-such")
     assert str(refused.value).startswith("'no-such' という組み込みルールはありません。ルール：")
+    assert refused.value.code == "ruleset"
     assert not Club.objects.filter(slug="north").exists()
+
+
+@pytest.mark.parametrize(
+    ("fields", "code"),
+    [
+        ({"slug": "", "name": "N"}, "slug_empty"),
+        ({"slug": "a/b", "name": "N"}, "slug_invalid"),
+        ({"slug": "n" * 41, "name": "N"}, "slug_long"),
+        ({"slug": "Club", "name": "N"}, "slug_taken"),
+        ({"slug": "north", "name": ""}, "name_empty"),
+        ({"slug": "north", "name": "N" * 81}, "name_long"),
+        ({"slug": "north", "name": "N\tC"}, "name_control"),
+        ({"slug": "north", "name": "N", "time_zone": "Asia/Nowhere"}, "time_zone"),
+        ({"slug": "north", "name": "N", "default_ruleset": "makura-9"}, "ruleset"),
+    ],
+)
+def test_each_refusal_has_its_code_whatever_the_language(fields: dict[str, str], code: str) -> None:
+    only_club()
+    with pytest.raises(ClubRefused) as refused:
+        club_create(**fields)
+    assert refused.value.code == code
+    assert Club.objects.count() == 1
