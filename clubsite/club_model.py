@@ -68,7 +68,8 @@ class Club(models.Model):
     slug = models.SlugField(_("short name"), max_length=40, unique=True)
     name = models.CharField(_("name"), max_length=80)
     time_zone = models.CharField(_("time zone"), max_length=60, default=default_time_zone)
-    default_ruleset = models.SlugField(_("default ruleset"), max_length=40, default=default_ruleset)
+    # A built-in ruleset id ("makura-1.5": not a slug, for its dot).
+    default_ruleset = models.CharField(_("default ruleset"), max_length=40, default=default_ruleset)
     standard_rulesets = models.JSONField(_("standard rulesets"), default=default_standard_rulesets)
     online_in_standings = models.JSONField(
         _("online games in the standard table"), default=default_online_in_standings, blank=True

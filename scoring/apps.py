@@ -8,4 +8,8 @@ class ScoringConfig(AppConfig):
     verbose_name = _("Scoring")
 
     def ready(self) -> None:
-        from scoring import checks  # noqa: F401  (registers the system checks)
+        from clubsite.club_services import register_choice_check
+        from scoring import checks  # (registers the system checks)
+
+        # A new club's default ruleset is one of ours: clubsite cannot know which exist.
+        register_choice_check("default_ruleset", checks.built_in_ruleset)

@@ -1,5 +1,6 @@
 """System checks for the club's scoring settings: a typo in the environment is reported by
-``manage.py check`` (and at server start), not by the first game that finishes."""
+``manage.py check`` (and at server start), not by the first game that finishes. Also the
+check of a new club's default ruleset (:func:`built_in_ruleset`)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from typing import Any
 
 from django.conf import settings
 from django.core.checks import Error, register
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext
 
 from scoring.ledger import POLICIES
 
@@ -68,3 +71,22 @@ def standings_ties_setting(app_configs: Any = None, **kwargs: Any) -> list[Error
             id="scoring.E003",
         )
     ]
+
+
+def built_in_ruleset(ruleset_id: str) -> None:
+    """A club's ``default_ruleset`` is a built-in ruleset (one of
+    :func:`scoring.engine.available_rulesets`): the check ``clubsite.club_services`` runs on a
+    new club's (registered by :class:`scoring.apps.ScoringConfig`).
+
+    Raises:
+        ValidationError: any other id, with the ids there are.
+    """
+    from scoring.engine import available_rulesets
+
+    known = available_rulesets()
+    if ruleset_id not in known:
+        raise ValidationError(
+            gettext("No built-in ruleset is called %(id)r; the rulesets: %(known)s.")
+            % {"id": ruleset_id, "known": ", ".join(known)},
+            code="ruleset",
+        )

@@ -56,7 +56,7 @@ class Migration(migrations.Migration):
                 ('slug', models.SlugField(max_length=40, unique=True, verbose_name='short name')),
                 ('name', models.CharField(max_length=80, verbose_name='name')),
                 ('time_zone', models.CharField(default=clubsite.club_model.default_time_zone, max_length=60, verbose_name='time zone')),
-                ('default_ruleset', models.SlugField(default=clubsite.club_model.default_ruleset, max_length=40, verbose_name='default ruleset')),
+                ('default_ruleset', models.CharField(default=clubsite.club_model.default_ruleset, max_length=40, verbose_name='default ruleset')),
                 ('standard_rulesets', models.JSONField(default=clubsite.club_model.default_standard_rulesets, verbose_name='standard rulesets')),
                 ('online_in_standings', models.JSONField(blank=True, default=clubsite.club_model.default_online_in_standings, verbose_name='online games in the standard table')),
                 ('tournaments_in_standings', models.BooleanField(default=clubsite.club_model.default_tournaments_in_standings, verbose_name='tournament games count in the standings')),

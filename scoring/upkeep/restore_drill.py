@@ -6,7 +6,8 @@ on the live database and by ``manage.py restore_drill --figures`` in a child pro
 restored one. :func:`figures` also replays every settled counted game from its record
 (:func:`scoring.ledger.hanchan_record`, the engine's ``replay_record``) and lists each game
 whose replay differs from its counted result, so a restore that kept the totals but lost or
-garbled a hand is caught too.
+garbled a hand is caught too. The dump is the whole site's; the figures are the current club's
+(:func:`clubsite.club_scope.current_club`, ``--club`` on the command line), on both sides.
 
 Two ways to dump and restore (``method``):
 
@@ -15,7 +16,8 @@ Two ways to dump and restore (``method``):
   (``<name>_drill``), dropped afterwards;
 - ``dumpdata`` (the default on SQLite): Django's ``dumpdata`` (every app but content types,
   permissions, sessions, the admin's log and the task queue, which ``migrate`` makes or a
-  restore does not need), then ``migrate`` and ``loaddata`` into a fresh SQLite file.
+  restore does not need), then ``migrate``, ``flush`` and ``loaddata`` into a fresh SQLite
+  file.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.db import connection
 
+from clubsite.club_scope import current_club
 from scoring import standings as st
 from scoring.engine import RecordError, replay_record
 from scoring.ledger import (
@@ -236,9 +239,13 @@ def _child_env(database_url: str) -> dict[str, str]:
 
 
 def _restored_figures(database_url: str, today: datetime.date) -> dict[str, Any]:
-    """:func:`figures` of the database at ``database_url``, from a process of its own."""
+    """:func:`figures` of the current club in the database at ``database_url``, from a
+    process of its own."""
     out = _run(
-        [sys.executable, "manage.py", "restore_drill", "--figures", "--today", today.isoformat()],
+        [
+            *[sys.executable, "manage.py", "restore_drill", "--figures"],
+            *["--today", today.isoformat(), "--club", current_club().slug],
+        ],
         env=_child_env(database_url),
     )
     figures_: dict[str, Any] = json.loads(out)
@@ -300,6 +307,9 @@ def _restored_sqlite(work: Path) -> Iterator[tuple[str, str]]:
     url = f"sqlite:///{work / 'restored.sqlite3'}"
     env = _child_env(url)
     _run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], env=env)
+    # The rows the migrations write (the site's first club, the seeded venues) are in the dump
+    # as they were: loaded into tables emptied first, or a club whose id is not the
+    # migration's 1 (a site that made its club again after a flush) meets its own short name.
     _run([sys.executable, "manage.py", "flush", "--noinput", "-v", "0"], env=env)
     _run([sys.executable, "manage.py", "loaddata", str(dump), "-v", "0"], env=env)
     yield url, "a fresh SQLite file"

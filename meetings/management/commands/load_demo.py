@@ -1,4 +1,5 @@
-"""``python manage.py load_demo``: a demo club for ``make run`` (skipped if members exist).
+"""``python manage.py load_demo [--club SLUG]``: a demo club for ``make run`` (skipped if the
+club has members).
 
 A command of meetings, the highest app it fills (members, games and meetups): the apps build
 on each other one way (``[tool.importlinter]`` in pyproject.toml)."""
@@ -14,11 +15,15 @@ from typing import Any
 from unittest import mock
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.test.utils import override_settings
 from django.utils import timezone
 
+from clubsite.club_commands import add_club_argument, command_club_scope
+from clubsite.club_model import Club
+from clubsite.club_scope import current_club
 from clubsite.members import member_create
 from clubsite.models import Member
 from meetings import services as meetups
@@ -69,6 +74,9 @@ class Command(BaseCommand):
         "--show-emails sends them through the configured mailer (the console in development)."
     )
 
+    # "<slug>-" before each demo login when the demo's own are taken (a second demo club).
+    login_prefix = ""
+
     def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument(
             "--force",
@@ -82,6 +90,7 @@ class Command(BaseCommand):
             help="send the demo meetups' notice e-mails through the configured mailer "
             "(the console in development) instead of dropping them",
         )
+        add_club_argument(parser)
 
     def handle(self, *args: Any, **options: Any) -> None:
         if not settings.DEBUG and not options["force"]:
@@ -89,9 +98,17 @@ class Command(BaseCommand):
                 "DEBUG is off: this looks like a real club's database, and the demo creates a "
                 "steward with a published password. Use --force if it is a demo server."
             )
-        if Member.objects.exists():
+        with command_club_scope(options) as club:
+            self._load(club, options)
+
+    def _load(self, club: Club, options: dict[str, Any]) -> None:
+        if Member.objects.filter(club=club).exists():
             self.stdout.write("Members exist already: no demo data loaded.")
             return
+        # Logins are the site's, not a club's: a second demo club's members log in as
+        # "<slug>-aoki" and so on.
+        taken = get_user_model().objects.filter(username__in=[row[0] for row in DEMO_MEMBERS])
+        self.login_prefix = f"{club.slug}-" if taken.exists() else ""
         rng = random.Random(20261122)
         today = timezone.localdate()
         # The demo's notices would fill the terminal of `make run` with e-mails nobody reads.
@@ -123,11 +140,13 @@ class Command(BaseCommand):
             self._open_call(members, today)
         self.stdout.write(
             f"Demo club loaded: {len(members)} members, {len(DEMO_GAMES)} games, "
-            f"{Meetup.objects.count()} meetups. Log in as aoki / {DEMO_PASSWORD}."
+            f"{Meetup.objects.filter(club=club).count()} meetups. "
+            f"Log in as {members[0].user.get_username()} / {DEMO_PASSWORD}."
         )
 
     def _member(self, username: str, name: str, furigana: str, *, staff: bool) -> Member:
-        number = Member.objects.count() + 1
+        number = Member.objects.filter(club=current_club()).count() + 1
+        username = self.login_prefix + username
         return member_create(
             username=username,
             password=DEMO_PASSWORD,
@@ -196,8 +215,11 @@ class Command(BaseCommand):
 
 
 def _main_venue() -> Venue:
-    venue = Venue.default()
-    if venue is None:  # the seeded venues were deleted: make one up
+    """The club's main venue (else its first), as ``Venue.default`` chooses among its venues."""
+    # The current club's own: Venue.default() would offer another club's venue.
+    venues = Venue.objects.filter(club=current_club())
+    venue = venues.filter(role=Venue.Role.MAIN).first() or venues.first()
+    if venue is None:  # the seeded venues were deleted, or a club never had them: make one up
         venue = Venue.objects.create(name="ビック", address="札幌市中央区北4条西2丁目")
     return venue
 

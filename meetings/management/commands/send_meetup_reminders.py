@@ -1,4 +1,5 @@
-"""``python manage.py send_meetup_reminders``: run from cron, e.g. every hour."""
+"""``python manage.py send_meetup_reminders [--club SLUG]``: run from cron, e.g. every hour (on a
+site of several clubs, one line per club)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
+from clubsite.club_commands import add_club_argument, command_club_scope
 from meetings.services import reminders_send
 
 
@@ -25,8 +27,10 @@ class Command(BaseCommand):
             default=None,
             help="remind after this many hours instead of MEETUP_REMINDER_HOURS",
         )
+        add_club_argument(parser)
 
     def handle(self, *args: Any, hours: float | None = None, **options: Any) -> None:
         after = datetime.timedelta(hours=settings.MEETUP_REMINDER_HOURS if hours is None else hours)
-        count = reminders_send(after=after)
+        with command_club_scope(options):
+            count = reminders_send(after=after)
         self.stdout.write(f"Reminded {count} member(s).")

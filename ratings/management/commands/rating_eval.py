@@ -1,4 +1,4 @@
-"""``python manage.py rating_eval``: the rating's harness (docs/ratings.md).
+"""``python manage.py rating_eval [--club SLUG]``: the rating's harness (docs/ratings.md).
 (a) a seeded simulated club, random and same-strength tables: Spearman against the true skill
 and the log-loss of placement predictions against uniform and an oracle; (b) the club's own
 counted games in time order, each predicted before it is rated. ``--tune`` searches the
@@ -11,6 +11,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
+from clubsite.club_commands import add_club_argument, command_club
+from clubsite.club_scope import club_scope
 from ratings.evaluation import (
     BENCH_CLUB,
     HELD_OUT_SEEDS,
@@ -71,6 +73,7 @@ class Command(BaseCommand):
         parser.add_argument("--players", type=int, default=BENCH_CLUB.players)
         parser.add_argument("--tune", action="store_true")
         parser.add_argument("--no-club", action="store_true", help="skip the club's own games")
+        add_club_argument(parser)
         parser.add_argument(
             "--held-out",
             action="store_true",
@@ -85,6 +88,9 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        # Asked first, so that a site of several clubs hears "which?" before the minutes of
+        # simulation; the simulated club alone (--no-club, --held-out) needs none.
+        own = None if options["no_club"] or options["held_out"] else command_club(options)
         club = replace(
             BENCH_CLUB, seed=options["seed"], rounds=options["rounds"], players=options["players"]
         )
@@ -114,8 +120,14 @@ class Command(BaseCommand):
             "targets (same-strength spearman >= 0.85, random gain share >= 0.85): "
             + ("met" if figures.meets_targets() else "NOT MET")
         )
-        if options["no_club"]:
+        if own is None:
             return
+        with club_scope(own):
+            self.club_lines(parameters)
+
+    def club_lines(self, parameters: Parameters) -> None:
+        """The line of the current club's own counted games, per family: each game predicted
+        before it is rated."""
         for family in Family:
             games = [Game(players, placements) for players, placements in counted_in_order(family)]
             result = real(games, parameters)

@@ -1,4 +1,5 @@
-"""``python manage.py export_games``: the ledger's games as game records (JSON)."""
+"""``python manage.py export_games [--club SLUG]``: a club's games in the ledger as game records
+(JSON)."""
 
 from __future__ import annotations
 
@@ -9,13 +10,14 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
+from clubsite.club_commands import add_club_argument, command_club_scope
 from scoring.ledger import hanchan_record
 from scoring.models import Hanchan
 
 
 class Command(BaseCommand):
     help = (
-        "Print games as a JSON list of club-game/1 records (finished games by default). "
+        "Print a club's games as a JSON list of club-game/1 records (finished games by default). "
         "The output can be given back to import_games and replays to the stored results."
     )
 
@@ -29,10 +31,19 @@ class Command(BaseCommand):
             default=Hanchan.Status.FINISHED,
             help="games with this status (default: finished)",
         )
+        add_club_argument(parser)
 
     def handle(self, *args: Any, **options: Any) -> None:
-        games = Hanchan.objects.select_related("ruleset_version").prefetch_related(
-            "seats__member", "hands"
+        with command_club_scope(options) as club:
+            self._export(club.pk, options)
+
+    def _export(self, club_id: int, options: dict[str, Any]) -> None:
+        # The club's games only, an --id of another club's game among them: an export given
+        # to import_games elsewhere must not carry a game the club never played.
+        games = (
+            Hanchan.objects.filter(club_id=club_id)
+            .select_related("ruleset_version")
+            .prefetch_related("seats__member", "hands")
         )
         if options["ids"]:
             games = games.filter(pk__in=options["ids"])

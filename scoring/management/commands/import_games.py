@@ -1,4 +1,5 @@
-"""``python manage.py import_games FILE...``: store game records and online game logs.
+"""``python manage.py import_games FILE... [--club SLUG]``: store game records and online game
+logs in a club's ledger (the site's one club by default).
 
 A file is read by its content (:mod:`scoring.online.reading`): club records
 (docs/game-record-format.md) as before; Tenhou result lines (one final-scores game a line,
@@ -21,6 +22,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone, translation
 
+from clubsite.club_commands import add_club_argument, command_club_scope
+from clubsite.club_scope import current_club
 from clubsite.members import imported_member_create
 from clubsite.models import Member
 from clubsite.names import clean_display_name
@@ -82,13 +85,14 @@ class Command(BaseCommand):
             type=datetime.date.fromisoformat,
             help="date for records without a 'date' and for result lines (default: today)",
         )
+        add_club_argument(parser)
 
     def handle(self, *args: Any, **options: Any) -> None:
         # The command writes English (its own lines are English words); the ledger's messages
         # it passes on (already imported, in the ledger already, unknown names) are
-        # translatable and would otherwise follow the active language, the site's Japanese
-        # .
-        with translation.override("en"):
+        # translatable and would otherwise follow the active language, the site's Japanese.
+        # All of it is the club's (--club): stored as its rows, duplicates sought among its games.
+        with translation.override("en"), command_club_scope(options):
             self._handle(options)
 
     def _handle(self, options: dict[str, Any]) -> None:
@@ -232,7 +236,11 @@ class Command(BaseCommand):
         names = record.get("players") if isinstance(record, dict) else None
         if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
             return {}  # the engine reports the bad players list
-        found = {m.display_name: m for m in Member.objects.filter(display_name__in=names)}
+        # A record's names are the club's members' (display names are unique per club only).
+        found = {
+            m.display_name: m
+            for m in Member.objects.filter(club=current_club(), display_name__in=names)
+        }
         # Each missing name once: a name at two seats is refused by the ledger, not created twice.
         missing = list(dict.fromkeys(name for name in names if name not in found))
         if missing and not create:

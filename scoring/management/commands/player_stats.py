@@ -1,5 +1,5 @@
-"""``python manage.py player_stats [--ruleset ID ...] [--from DATE] [--to DATE]``: each
-member's plain counts over the counted games, as JSON (docs/player-stats.md;
+"""``python manage.py player_stats [--ruleset ID ...] [--from DATE] [--to DATE] [--club SLUG]``:
+each member's plain counts over a club's counted games, as JSON (docs/player-stats.md;
 scoring.stats.counts)."""
 
 from __future__ import annotations
@@ -9,8 +9,10 @@ import sys
 from argparse import ArgumentParser
 from typing import Any, NoReturn
 
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from clubsite.club_commands import add_club_argument, command_club
+from clubsite.club_scope import club_scope
 from scoring.stats.counts import BadArguments, club_date, player_counts, selection
 
 
@@ -22,6 +24,7 @@ class Command(BaseCommand):
         "in the standings' unit times ten (+52.0 is 520). --ruleset takes standings keys "
         "(a ruleset id, <id>@<service> for online games; default: the club's standard ones), "
         "of one family (3- or 4-player). Dates are club-local YYYY-MM-DD, both included. "
+        "--club SLUG: the club's games (needed on a site of several clubs). "
         "Bad arguments: one line on standard error, exit status 2. See docs/player-stats.md."
     )
 
@@ -48,15 +51,22 @@ class Command(BaseCommand):
         )
         parser.add_argument("--from", dest="start", metavar="DATE", help="first day, YYYY-MM-DD")
         parser.add_argument("--to", dest="end", metavar="DATE", help="last day, YYYY-MM-DD")
+        add_club_argument(parser)
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
+            # The dates first: a bad one is refused before the database is asked anything.
             start = None if options["start"] is None else club_date(options["start"], "--from")
             end = None if options["end"] is None else club_date(options["end"], "--to")
-            chosen = selection(options["ruleset"], start, end)
-        except BadArguments as error:
+            club = command_club(options)
+        except (BadArguments, CommandError) as error:
             self._fail(str(error))
-        self.stdout.write(json.dumps(player_counts(chosen), ensure_ascii=False, indent=2))
+        with club_scope(club):
+            try:
+                chosen = selection(options["ruleset"], start, end)
+            except BadArguments as error:
+                self._fail(str(error))
+            self.stdout.write(json.dumps(player_counts(chosen), ensure_ascii=False, indent=2))
 
     def _fail(self, line: str) -> NoReturn:
         self.stderr.write(f"player_stats: {line}".replace("\n", " "))

@@ -1,7 +1,7 @@
-"""``python manage.py restore_drill``: dump the club's database, restore it into a fresh one,
-and check that the standings, the champions, every counted result and the replay of every
-counted game are the same after (scoring/upkeep/restore_drill.py). Exit status 1 on any difference
-or a failed step; ``make drill`` runs it."""
+"""``python manage.py restore_drill [--club SLUG]``: dump the site's database, restore it into a
+fresh one, and check that the club's standings, champions, every counted result and the replay
+of every counted game are the same after (scoring/upkeep/restore_drill.py). Exit status 1 on
+any difference or a failed step; ``make drill`` runs it."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
+from clubsite.club_commands import add_club_argument, command_club_scope
 from scoring.upkeep.restore_drill import METHODS, DrillError, figures, run_drill
 
 
@@ -36,8 +37,13 @@ class Command(BaseCommand):
             action="store_true",
             help="only print this database's figures as JSON (the drill's restored side)",
         )
+        add_club_argument(parser)
 
     def handle(self, *args: Any, **options: Any) -> None:
+        with command_club_scope(options):
+            self._drill(options)
+
+    def _drill(self, options: dict[str, Any]) -> None:
         if options["figures"]:
             today = options["today"] or datetime.date.today()
             self.stdout.write(json.dumps(figures(today), ensure_ascii=False))

@@ -1,5 +1,5 @@
-"""``python manage.py seed_history``: years of synthetic club nights, for development and
-benchmarks."""
+"""``python manage.py seed_history [--club SLUG]``: years of synthetic club nights in a club,
+for development and benchmarks."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
+from clubsite.club_commands import add_club_argument, command_club_scope
 from scoring.upkeep.history_seeding import seed_history
 
 
@@ -35,18 +36,20 @@ class Command(BaseCommand):
             type=datetime.date.fromisoformat,
             help="last day of the history, YYYY-MM-DD (default: today where the club is)",
         )
+        add_club_argument(parser)
 
     def handle(self, *args: Any, **options: Any) -> None:
         started = time.perf_counter()
         try:
-            summary = seed_history(
-                years=options["years"],
-                members=options["members"],
-                seed=options["seed"],
-                games_per_night=options["games_per_night"],
-                end=options["end"],
-                progress=self.stdout.write,
-            )
+            with command_club_scope(options):
+                summary = seed_history(
+                    years=options["years"],
+                    members=options["members"],
+                    seed=options["seed"],
+                    games_per_night=options["games_per_night"],
+                    end=options["end"],
+                    progress=self.stdout.write,
+                )
         except ValueError as error:
             raise CommandError(str(error)) from None
         seconds = time.perf_counter() - started

@@ -1,5 +1,6 @@
-"""``python manage.py qualifiers {grand-champion,meijin} --year YYYY``: who qualifies for the
-year's Grand Champion or Meijin, as JSON (docs/rules-spec.md §4.2, §4.3; tournaments.races)."""
+"""``python manage.py qualifiers {grand-champion,meijin} --year YYYY [--club SLUG]``: who in a
+club qualifies for the year's Grand Champion or Meijin, as JSON (docs/rules-spec.md §4.2, §4.3;
+tournaments.races)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
+from clubsite.club_commands import add_club_argument, command_club_scope
 from tournaments.races import RACES
 
 
@@ -27,7 +29,9 @@ class Command(BaseCommand):
         parser.add_argument(
             "--year", type=int, required=True, help="the year of the tournament (YYYY)"
         )
+        add_club_argument(parser)
 
     def handle(self, *args: Any, **options: Any) -> None:
-        race = RACES[options["race"]](options["year"])
-        self.stdout.write(json.dumps(race.as_json(), ensure_ascii=False, indent=2))
+        with command_club_scope(options):
+            race = RACES[options["race"]](options["year"])
+            self.stdout.write(json.dumps(race.as_json(), ensure_ascii=False, indent=2))
