@@ -44,7 +44,7 @@ def current_club() -> Club:
     """
     chosen = get_scope().get("club")
     if chosen is not None:
-        return chosen  # type: ignore[no-any-return]
+        return chosen
     return only_club()
 
 
