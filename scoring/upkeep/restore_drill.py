@@ -15,7 +15,8 @@ Two ways to dump and restore (``method``):
   (``<name>_drill``), dropped afterwards;
 - ``dumpdata`` (the default on SQLite): Django's ``dumpdata`` (every app but content types,
   permissions, sessions, the admin's log and the task queue, which ``migrate`` makes or a
-  restore does not need), then ``migrate`` and ``loaddata`` into a fresh SQLite file.
+  restore does not need), then ``migrate``, ``flush`` and ``loaddata`` into a fresh SQLite
+  file.
 """
 
 from __future__ import annotations
@@ -284,7 +285,8 @@ def _restored_postgres(work: Path) -> Iterator[tuple[str, str]]:
 
 @contextmanager
 def _restored_sqlite(work: Path) -> Iterator[tuple[str, str]]:
-    """dumpdata the default database, migrate a fresh SQLite file and loaddata into it."""
+    """dumpdata the default database, migrate a fresh SQLite file, empty it and loaddata into
+    it."""
     dump = work / "club.json"
     call_command(
         "dumpdata",
@@ -296,6 +298,10 @@ def _restored_sqlite(work: Path) -> Iterator[tuple[str, str]]:
     url = f"sqlite:///{work / 'restored.sqlite3'}"
     env = _child_env(url)
     _run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], env=env)
+    # The migrations seed rows of their own (the site's first club, whose slug the dump's
+    # club may hold under another id): the restore starts as empty as the dump, content
+    # types and permissions made again.
+    _run([sys.executable, "manage.py", "flush", "--noinput", "-v", "0"], env=env)
     _run([sys.executable, "manage.py", "loaddata", str(dump), "-v", "0"], env=env)
     yield url, "a fresh SQLite file"
 
