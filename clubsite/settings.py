@@ -187,17 +187,22 @@ USE_TZ = True
 URLIZE_ASSUME_HTTPS = True
 
 # -- The club's own rules for standings and titles (rules-spec §4.4, T-04, T-06) -------------
-# Where the club lives: "this month" and every month/half-year boundary are dates there.
+# Those marked "a new club's" are each club's own choice (Club's fields, which stewards change
+# on /desk/club/; docs/clubs.md): these settings are only what a new club starts with.
+# A new club's: where the club lives: "this month" and every month/half-year boundary are
+# dates there.
 CLUB_TIME_ZONE = os.environ.get("CLUB_TIME_ZONE", TIME_ZONE)
-# Rulesets whose games count when a standings table names none ("standard-rule games", §4.4).
+# A new club's: rulesets whose games count when a standings table names none ("standard-rule
+# games", §4.4).
 CLUB_STANDARD_RULESETS = ["makura-1.5"]
-# Online games count in their own standings filter ("tenhou-4p@tenhou"); list such
-# keys here for them to count in the standard table too. Comma-separated in the environment.
+# A new club's: online games count in their own standings filter ("tenhou-4p@tenhou"); list
+# such keys here for them to count in the standard table too. Comma-separated in the
+# environment.
 CLUB_ONLINE_IN_STANDINGS = [
     key.strip() for key in os.environ.get("CLUB_ONLINE_IN_STANDINGS", "").split(",") if key.strip()
 ]
-# Whether tournament games count in the standings unless the page's filter says otherwise
-# (§4.4 leaves "whether tournament games count" to the club). "0": left out.
+# A new club's: whether tournament games count in the standings unless the page's filter says
+# otherwise (§4.4 leaves "whether tournament games count" to the club). "0": left out.
 CLUB_TOURNAMENTS_IN_STANDINGS = os.environ.get("CLUB_TOURNAMENTS_IN_STANDINGS", "1") != "0"
 # Minimum finished games in the month (the half year) to hold that title; the spec leaves both
 # open (§4.4 "Minimum games ... configurable, since none is stated").
@@ -207,10 +212,11 @@ HALF_YEAR_CHAMPION_MIN_GAMES = 24
 # best game) and shares the title only when those are equal too; "shared" shares the title
 # among everyone on the top total. The spec leaves ties open (§4.4, T-06).
 CHAMPION_TIES = "standings"
-# Equal totals in a standings table, after points and then ep where a ruleset keeps floating
-# uma in ep (seed 002 L10-24, S-01): the seeds are silent (T-06), so the club chooses the
-# order of these tie-breakers: "average_rank" (lowest first), "best_points" (highest first),
-# "top_rate" (highest first), "games" (most first). The display name always ends the order.
+# A new club's: equal totals in a standings table, after points and then ep where a ruleset
+# keeps floating uma in ep (seed 002 L10-24, S-01): the seeds are silent (T-06), so the club
+# chooses the order of these tie-breakers: "average_rank" (lowest first), "best_points"
+# (highest first), "top_rate" (highest first), "games" (most first). The display name always
+# ends the order.
 CLUB_STANDINGS_TIES = [
     name.strip()
     for name in os.environ.get("CLUB_STANDINGS_TIES", "average_rank,best_points").split(",")
@@ -221,7 +227,7 @@ CLUB_STANDINGS_TIES = [
 # "tournament_formats": ["gp", "meijin"], "meijin_monthly_seats": 6,
 # "meijin_substitutes": "total_points", "substitutes": 4}. Empty: the defaults.
 QUALIFICATION: dict[str, object] = {}
-# Who confirms a finished game before it counts (scoring/ledger/confirmation.py):
+# A new club's: who confirms a finished game before it counts (scoring/ledger/confirmation.py):
 # "every_other" seated player (the default), "one_other", "steward" only, or "none".
 CLUB_CONFIRMATION = os.environ.get("CLUB_CONFIRMATION", "every_other")
 
@@ -274,9 +280,9 @@ if CLUB_TASKS_BACKEND not in _task_backends:
     )
 TASKS = {"default": {"BACKEND": _task_backends[CLUB_TASKS_BACKEND]}}
 
-# Meetups: every notice also goes to the club's mailing list (empty: none); links in e-mails
-# start with CLUB_SITE_URL; members who have not confirmed a line-up are reminded after
-# MEETUP_REMINDER_HOURS (manage.py send_meetup_reminders).
+# Meetups: every notice also goes to the club's mailing list (a new club's CLUB_LIST_ADDRESS;
+# empty: none); links in e-mails start with CLUB_SITE_URL; members who have not confirmed a
+# line-up are reminded after MEETUP_REMINDER_HOURS (manage.py send_meetup_reminders).
 CLUB_LIST_ADDRESS = os.environ.get("CLUB_LIST_ADDRESS", "club-list@example.org")
 CLUB_SITE_URL = os.environ.get("CLUB_SITE_URL", "http://127.0.0.1:8000")
 MEETUP_REMINDER_HOURS = int(os.environ.get("MEETUP_REMINDER_HOURS", "24"))

@@ -29,8 +29,9 @@ from meetings.models import Application, Meetup, MeetupProfile, Notice
 
 
 def notice_emails_send(notice_id: int, member_ids: Sequence[int]) -> int:
-    """E-mail a notice to the members ``member_ids`` and to ``CLUB_LIST_ADDRESS``; returns the
-    number of messages sent."""
+    """E-mail a notice to the members ``member_ids`` and to the mailing list of the meetup's
+    club (``Club.list_address``, none when empty; a new club starts with
+    ``CLUB_LIST_ADDRESS``); returns the number of messages sent."""
     notice = Notice.objects.select_related("meetup__venue").get(pk=notice_id)
     meetup = Meetup.objects.for_page().get(pk=notice.meetup_id)
     members = list(Member.objects.select_related("user").filter(pk__in=member_ids))
@@ -41,9 +42,11 @@ def notice_emails_send(notice_id: int, member_ids: Sequence[int]) -> int:
             continue
         with translation.override(languages[member.pk]):
             messages.append(_notice_message(notice, meetup, member))
-    if settings.CLUB_LIST_ADDRESS:
+    # The meetup's own club, not the scope's: a worker runs the task outside any request.
+    list_address = meetup.club.list_address
+    if list_address:
         with translation.override(settings.LANGUAGE_CODE):
-            messages.append(_notice_message(notice, meetup, None))
+            messages.append(_notice_message(notice, meetup, None, list_address))
     sent, failed = send_each(
         messages, f"notice {notice.pk} of meetup {meetup.pk}", origin={"notice": notice.pk}
     )
@@ -108,7 +111,9 @@ def reminder_emails_send(application_ids: Sequence[int]) -> int:
     return send_each(messages, "reminder")[0]
 
 
-def _notice_message(notice: Notice, meetup: Meetup, member: Member | None) -> EmailMessage:
+def _notice_message(
+    notice: Notice, meetup: Meetup, member: Member | None, list_address: str = ""
+) -> EmailMessage:
     application = meetup.application_of(member)
     body = render_to_string(
         "meetings/email/notice.txt",
@@ -121,16 +126,19 @@ def _notice_message(notice: Notice, meetup: Meetup, member: Member | None) -> Em
             "url": _absolute_url(meetup),
         },
     ).strip()
-    return _message(notice.text(), body, member)
+    return _message(notice.text(), body, member, list_address)
 
 
-def _message(subject: str, body: str, member: Member | None) -> EmailMessage:
+def _message(
+    subject: str, body: str, member: Member | None, list_address: str = ""
+) -> EmailMessage:
+    """A message to ``member``, or to ``list_address`` (the club's list) for none."""
     # A header is one line; a member's message may hold line breaks.
     line = Truncator(" ".join(subject.split())).chars(90)
     to = (
         [formataddr((member.display_name, member.user.email))]
         if member is not None
-        else [settings.CLUB_LIST_ADDRESS]
+        else [list_address]
     )
     club = gettext("Mahjong club")
     return EmailMessage(

@@ -1,6 +1,11 @@
 """System checks for the club's scoring settings: a typo in the environment is reported by
 ``manage.py check`` (and at server start), not by the first game that finishes. Also the
-check of a new club's default ruleset (:func:`built_in_ruleset`)."""
+check of a new club's default ruleset (:func:`built_in_ruleset`).
+
+The ``CLUB_*`` choices are what a new club starts with (each club then keeps its own,
+``clubsite.club_model.Club``); they are checked by the validators of the stewards' club
+settings page (:mod:`scoring.club_choices`), so that a default is never a choice the page
+would refuse."""
 
 from __future__ import annotations
 
@@ -11,14 +16,23 @@ from django.core.checks import Error, register
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext
 
+from scoring import club_choices
 from scoring.ledger import POLICIES
+
+
+def _refused(validator: Any, value: object) -> bool:
+    try:
+        validator(value)
+    except ValidationError:
+        return True
+    return False
 
 
 @register()
 def confirmation_setting(app_configs: Any = None, **kwargs: Any) -> list[Error]:
     """``CLUB_CONFIRMATION`` is one of :data:`scoring.ledger.confirmation.POLICIES`."""
     value = getattr(settings, "CLUB_CONFIRMATION", "every_other")
-    if value in POLICIES:
+    if not _refused(club_choices.validate_confirmation, value):
         return []
     return [
         Error(
@@ -33,25 +47,20 @@ def confirmation_setting(app_configs: Any = None, **kwargs: Any) -> list[Error]:
 def online_standings_setting(app_configs: Any = None, **kwargs: Any) -> list[Error]:
     """Each ``CLUB_ONLINE_IN_STANDINGS`` key is ``"<built-in ruleset>@<online service>"``."""
     from clubsite.models import ONLINE_SERVICES
-    from scoring.engine import available_rulesets
 
     services = {value for value, _label in ONLINE_SERVICES}
-    rulesets = set(available_rulesets())
-    errors = []
-    for key in getattr(settings, "CLUB_ONLINE_IN_STANDINGS", []):
-        ruleset_id, _at, service = str(key).partition("@")
-        if ruleset_id not in rulesets or service not in services:
-            errors.append(
-                Error(
-                    f"CLUB_ONLINE_IN_STANDINGS has {key!r}",
-                    hint=(
-                        "Write <ruleset>@<service>, e.g. tenhou-4p@tenhou; services: "
-                        f"{', '.join(sorted(services))}."
-                    ),
-                    id="scoring.E002",
-                )
-            )
-    return errors
+    return [
+        Error(
+            f"CLUB_ONLINE_IN_STANDINGS has {key!r}",
+            hint=(
+                "Write <ruleset>@<service>, e.g. tenhou-4p@tenhou; services: "
+                f"{', '.join(sorted(services))}."
+            ),
+            id="scoring.E002",
+        )
+        for key in getattr(settings, "CLUB_ONLINE_IN_STANDINGS", [])
+        if _refused(club_choices.validate_online_key, key)
+    ]
 
 
 @register()
@@ -62,7 +71,7 @@ def standings_ties_setting(app_configs: Any = None, **kwargs: Any) -> list[Error
 
     value = getattr(settings, "CLUB_STANDINGS_TIES", [])
     names = list(value) if isinstance(value, list | tuple) else [value]
-    if all(name in TIE_BREAKERS for name in names) and len(set(names)) == len(names):
+    if not _refused(club_choices.validate_standings_ties, names):
         return []
     return [
         Error(
@@ -90,3 +99,36 @@ def built_in_ruleset(ruleset_id: str) -> None:
             % {"id": ruleset_id, "known": ", ".join(known)},
             code="ruleset",
         )
+
+
+@register()
+def new_club_settings(app_configs: Any = None, **kwargs: Any) -> list[Error]:
+    """A new club's other choices: ``CLUB_TIME_ZONE`` is a zoneinfo key,
+    ``CLUB_DEFAULT_RULESET`` and each of ``CLUB_STANDARD_RULESETS`` (one at least) a built-in
+    ruleset, ``CLUB_LIST_ADDRESS`` an e-mail address or empty."""
+    hints = {
+        "CLUB_TIME_ZONE": (
+            club_choices.validate_time_zone,
+            "Write a zoneinfo key, e.g. Asia/Tokyo or UTC.",
+        ),
+        "CLUB_DEFAULT_RULESET": (
+            club_choices.validate_ruleset,
+            "Write the id of a built-in ruleset (the site's /rulesets/ page lists them).",
+        ),
+        "CLUB_STANDARD_RULESETS": (
+            club_choices.validate_standard_rulesets,
+            "List one or more ids of built-in rulesets.",
+        ),
+        "CLUB_LIST_ADDRESS": (
+            club_choices.validate_list_address,
+            "Write an e-mail address, or leave it empty for no list.",
+        ),
+    }
+    errors = []
+    for name, (validator, hint) in hints.items():
+        if not hasattr(settings, name):
+            continue
+        value = getattr(settings, name)
+        if _refused(validator, value):
+            errors.append(Error(f"{name} is {value!r}", hint=hint, id="scoring.E004"))
+    return errors

@@ -10,14 +10,18 @@ Each persona is a `Member` whose user logs in with the password ``<username>-pas
 - ``staff``: a steward's account without a member profile, as ``createsuperuser`` would make.
 """
 
+import copy
+import datetime
 from collections.abc import Callable, Iterator
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client
 from django.test.utils import override_settings
-from django.utils import translation
+from django.utils import timezone, translation
 
 from clubsite.models import Member
 from scoring.ledger import hanchan_start
@@ -63,6 +67,13 @@ def fast_password_hashing() -> Iterator[None]:
     """MD5 instead of PBKDF2 at full strength, which takes about 0.4 s per password."""
     with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
         yield
+
+
+def new_club_today() -> datetime.date:
+    """Today where a new club is (``CLUB_TIME_ZONE``, which the site's club starts with): for
+    a test module's constants, made before any database is open (``club_today()`` asks the
+    club, whose row is in the database)."""
+    return timezone.now().astimezone(ZoneInfo(settings.CLUB_TIME_ZONE)).date()
 
 
 def make_member(
@@ -181,3 +192,54 @@ def site_club() -> Iterator[None]:
 
     with club_scope(SimpleLazyObject(first_club)):  # type: ignore[arg-type]
         yield
+
+
+class ClubChoicesSet:
+    """The choices :func:`club_choices` gave; ``with`` it, they last to the block's end."""
+
+    def __init__(self, restore: Callable[[], None]) -> None:
+        self.restore = restore
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        self.restore()
+
+
+@pytest.fixture
+def club_choices(db: None) -> Iterator[Callable[..., ClubChoicesSet]]:
+    """``club_choices(time_zone="UTC", confirmation="steward", ...)``: the site's club (the
+    club of the test's scope, ``clubsite.club_scope.current_club``) takes these choices at
+    once, in memory and in its row, for the rest of the test; ``with club_choices(...):``
+    for the block only. What the club had comes back afterwards. The values are not
+    checked (a test may give one the stewards' page refuses): ``scoring.club_choices``
+    checks what a steward sends."""
+    from clubsite.club_scope import current_club
+
+    undo: list[Callable[[], None]] = []
+
+    def put(values: dict[str, Any]) -> None:
+        club = current_club()
+        for name, value in values.items():
+            setattr(club, name, value)
+        club.save(update_fields=list(values))
+
+    def choose(**values: Any) -> ClubChoicesSet:
+        club = current_club()
+        before = {name: copy.deepcopy(getattr(club, name)) for name in values}
+        put(values)
+        done = False
+
+        def restore() -> None:
+            nonlocal done
+            if not done:
+                done = True
+                put(before)
+
+        undo.append(restore)
+        return ClubChoicesSet(restore)
+
+    yield choose
+    for restore in reversed(undo):
+        restore()

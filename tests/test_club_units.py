@@ -17,10 +17,9 @@ from clubsite.models import Member
 from scoring import standings as st
 from scoring.ledger import hanchan_import
 from scoring.models import CountedSeat, MemberMonth, MemberYear
-from scoring.standings import club_today
-from tests.conftest import make_member
+from tests.conftest import make_member, new_club_today
 
-DAY = club_today()
+DAY = new_club_today()
 
 
 def record(ruleset: str, players: list[Member], final_scores: dict) -> dict:
@@ -83,7 +82,8 @@ def test_the_3_player_clubs_ep_are_summed_shown_and_exported(four: list[Member])
 
 def test_points_first_then_ep_orders_the_3_player_table() -> None:
     """Equal totals are ordered by ep before average rank (seed 002, S-01); chips order
-    nothing (H-16)."""
+    nothing (H-16). The tie-breakers are a new club's (``CLUB_STANDINGS_TIES``)."""
+    order = st.order_key(["average_rank", "best_points"])
 
     def row(name: str, ep: int, rank_sum: int, chips: int = 0) -> st.StandingsRow:
         return st.StandingsRow(
@@ -94,9 +94,9 @@ def test_points_first_then_ep_orders_the_3_player_table() -> None:
 
     better_rank = row("Aoki", ep=100, rank_sum=2, chips=9)
     more_ep = row("Baba", ep=300, rank_sum=4)
-    assert sorted([better_rank, more_ep], key=st.table_order_key) == [more_ep, better_rank]
+    assert sorted([better_rank, more_ep], key=order) == [more_ep, better_rank]
     same_ep = row("Chiba", ep=100, rank_sum=3, chips=-9)
-    assert sorted([same_ep, better_rank], key=st.table_order_key) == [better_rank, same_ep]
+    assert sorted([same_ep, better_rank], key=order) == [better_rank, same_ep]
 
 
 def test_the_home_games_chips_are_summed_shown_and_exported(four: list[Member]) -> None:

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
 from pytest_django.asserts import assertContains, assertNotContains, assertRedirects
 
+from clubsite.dates import club_today
 from clubsite.models import Member
 from scoring.ledger import hanchan_import, hanchan_record, hanchan_start, hand_record
 from scoring.models import Hanchan, LedgerChange
@@ -130,8 +130,8 @@ def test_it_sends_anonymous_visitors_from_every_game_page_to_login(client, game)
 # New game
 
 
-def test_it_offers_the_club_default_ruleset_first_and_today(aoki, players, settings):
-    settings.CLUB_DEFAULT_RULESET = "makura-1.5"
+def test_it_offers_the_club_default_ruleset_first_and_today(aoki, players, club_choices):
+    club_choices(default_ruleset="makura-1.5")
 
     response = aoki.get(reverse("game_new"))
 
@@ -141,7 +141,7 @@ def test_it_offers_the_club_default_ruleset_first_and_today(aoki, players, setti
     assert rulesets[0] == "makura-1.5"
     assert set(rulesets) >= {"makura-1.3", "sanma-float", "fuji-sanma", "home-nashinashi"}
     assert ("makura-1.5", " selected") in options
-    assertContains(response, f'value="{timezone.localdate().isoformat()}"')
+    assertContains(response, f'value="{club_today().isoformat()}"')
     assert len(re.findall(r'<select name="player_\d"', response.text)) == 4
     # Seat 1 starts as the member who opens the page; members are listed by reading.
     seat_1 = re.search(r'<select name="player_0".*?</select>', response.text, re.DOTALL)[0]

@@ -17,7 +17,7 @@ from django.contrib.auth.models import User
 from django.core import mail
 from django.db.models import F
 from django.utils import translation
-from pytest_django import DjangoCaptureOnCommitCallbacks, Settings
+from pytest_django import DjangoCaptureOnCommitCallbacks
 
 from clubsite.models import Member
 from meetings import services
@@ -1147,9 +1147,9 @@ def test_it_skips_members_without_an_e_mail_address(
 
 
 def test_it_sends_nothing_to_the_list_when_there_is_no_list_address(
-    coordinator: Member, send_mail: Run, settings: Settings
+    coordinator: Member, send_mail: Run, club_choices: Callable[..., object]
 ) -> None:
-    settings.CLUB_LIST_ADDRESS = ""
+    club_choices(list_address="")
 
     send_mail(lambda: post(coordinator))
 

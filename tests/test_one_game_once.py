@@ -24,8 +24,7 @@ from scoring.ledger import hanchan_final_scores, hanchan_import, hanchan_void, h
 from scoring.ledger.fingerprint import DuplicateGame, game_fingerprint
 from scoring.models import Hanchan, HandEntry, OnlineGame
 from scoring.online.reading import read_game_file
-from scoring.standings import club_today
-from tests.conftest import make_member
+from tests.conftest import make_member, new_club_today
 
 DATA = Path(__file__).parent / "data" / "online"
 JSON_LOG = DATA / "tenhou-json" / "2024010120gm-00b9-0000-e324b88a.json"
@@ -34,7 +33,7 @@ MJLOG = DATA / "mjlog" / "2019082700gm-00a9-0000-63d1f136.mjlog"
 # (tests/data/online/README.md, "pairs/").
 PAIR_MJLOG = DATA / "pairs" / "2019103023gm-00a9-0000-f90e0fe9.xml"
 PAIR_JSON = DATA / "pairs" / "2019103023gm-00a9-0000-f90e0fe9.json"
-DAY = club_today()
+DAY = new_club_today()
 
 
 def run(*args: str) -> tuple[str, str]:

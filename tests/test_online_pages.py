@@ -164,7 +164,9 @@ def test_an_online_game_keeps_its_logs_hands_but_may_be_voided(sanma_members):
     ]
 
 
-def test_online_games_count_in_their_own_standings_unless_the_club_says_so(sanma_members, settings):
+def test_online_games_count_in_their_own_standings_unless_the_club_says_so(
+    sanma_members, club_choices
+):
     from scoring import standings as st
     from scoring.views.standings_filters import ruleset_label
 
@@ -187,11 +189,11 @@ def test_online_games_count_in_their_own_standings_unless_the_club_says_so(sanma
     def players(ruleset_ids: list[str] | None) -> int:
         return len(st.period_standings(everything, ruleset_ids=ruleset_ids).rows)
 
-    settings.CLUB_STANDARD_RULESETS = ["makura-1.5", "tenhou-3p"]
+    club_choices(standard_rulesets=["makura-1.5", "tenhou-3p"])
     assert players(None) == 0  # the standard table: club games only
     assert players(["tenhou-3p"]) == 0
     assert players(["tenhou-3p@tenhou"]) == 3  # the online games' own filter
-    settings.CLUB_ONLINE_IN_STANDINGS = ["tenhou-3p@tenhou"]
+    club_choices(online_in_standings=["tenhou-3p@tenhou"])
     assert players(None) == 3
     with override("en"):
         assert ruleset_label("tenhou-3p@tenhou") == (

@@ -24,10 +24,10 @@ from clubsite.models import Member
 from scoring.ledger import hanchan_import, hanchan_void
 from scoring.ledger.facts import hand_facts
 from scoring.models import HandEntry, HandSeat
-from scoring.standings import club_today, in_tenths
-from tests.conftest import make_member
+from scoring.standings import in_tenths
+from tests.conftest import make_member, new_club_today
 
-DAY = club_today()
+DAY = new_club_today()
 MIGRATION = importlib.import_module("scoring.migrations.0017_hand_seat_stats")
 
 # Seats: Aoki (the first dealer), Baba, Chiba, Doi. Scores in the comments are before/after.

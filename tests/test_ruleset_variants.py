@@ -94,6 +94,7 @@ def test_nobody_at_30000_after_east_4_enters_the_south_round():
     assert (after["hands"][5]["round"], after["hands"][5]["honba"]) == ("S1", 1)
 
 
+@pytest.mark.django_db  # the club's default ruleset comes first
 def test_the_new_game_page_offers_the_variant_and_splits_it():
     values = [value for value, _label in game_ruleset_choices()]
     assert values.index("home-nashinashi:east-only") == values.index("home-nashinashi") + 1

@@ -297,7 +297,7 @@ def test_it_splits_months_on_the_club_s_local_dates(club: Club) -> None:
     assert club.row(february, "A").best_hanchan_id == club.games["g6"].pk
 
 
-def test_it_takes_this_month_in_the_club_s_time_zone() -> None:
+def test_it_takes_this_month_in_the_club_s_time_zone(club_choices) -> None:
     # 15:30 UTC on 31 January is already 00:30 on 1 February in Tokyo.
     moment = datetime.datetime(2026, 1, 31, 15, 30, tzinfo=datetime.UTC)
     assert st.club_today(moment) == D(2026, 2, 1)
@@ -305,8 +305,9 @@ def test_it_takes_this_month_in_the_club_s_time_zone() -> None:
     # Whatever time zone the request activated.
     with timezone.override("America/New_York"):
         assert st.current_month_period(moment) == st.month_period(2026, 2)
-    with override_settings(CLUB_TIME_ZONE="UTC"):
+    with club_choices(time_zone="UTC"):
         assert st.current_month_period(moment) == st.month_period(2026, 1)
+    assert st.current_month_period(moment) == st.month_period(2026, 2)
 
 
 def test_it_builds_periods() -> None:

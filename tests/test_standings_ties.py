@@ -1,5 +1,6 @@
-"""The club's order of equal totals (the seeds are silent, rules-spec T-06):
-``CLUB_STANDINGS_TIES``, checked at start-up and worded on the page; and the champions page in
+"""The club's order of equal totals (the seeds are silent, rules-spec T-06): the club's
+``standings_ties`` (a new club's ``CLUB_STANDINGS_TIES``, checked at start-up), worded on the
+page; and the champions page in
 the club's units (the 3-player club's ep, seed 002 L10-24, S-01)."""
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from django.urls import reverse
 
 from scoring import standings as st
 from scoring.checks import standings_ties_setting
-from scoring.standings.table import StandingsRow, table_order_key
+from scoring.standings.table import StandingsRow, order_key, table_order_key
 from tests.test_club_units import four, store  # noqa: F401 (a fixture)
 
 
@@ -33,17 +34,20 @@ def row(name: str, *, rank_sum: int, best: int, games: int = 2, firsts: int = 0)
     )
 
 
-def test_the_default_ties_are_average_rank_then_best_game(settings):
-    settings.CLUB_STANDINGS_TIES = ["average_rank", "best_points"]
+def test_the_default_ties_are_average_rank_then_best_game(club_choices):
+    club_choices(standings_ties=["average_rank", "best_points"])
     rows = [row("A", rank_sum=5, best=40000), row("B", rank_sum=4, best=20000)]
     assert [r.display_name for r in sorted(rows, key=table_order_key)] == ["B", "A"]
     assert Fraction(rows[1].rank_sum, rows[1].games) == 2
 
 
-def test_a_club_may_put_the_best_game_first(settings):
-    settings.CLUB_STANDINGS_TIES = ["best_points", "average_rank"]
+def test_a_club_may_put_the_best_game_first(club_choices):
+    club_choices(standings_ties=["best_points", "average_rank"])
     rows = [row("A", rank_sum=5, best=40000), row("B", rank_sum=4, best=20000)]
     assert [r.display_name for r in sorted(rows, key=table_order_key)] == ["A", "B"]
+    # One sort key for a whole table asks the club once; named ties leave the club aside.
+    assert [r.display_name for r in sorted(rows, key=order_key())] == ["A", "B"]
+    assert [r.display_name for r in sorted(rows, key=order_key(["average_rank"]))] == ["B", "A"]
 
 
 def test_an_unknown_tie_breaker_is_reported_at_start_up(settings):
@@ -58,8 +62,8 @@ def test_an_unknown_tie_breaker_is_reported_at_start_up(settings):
 
 
 @pytest.mark.django_db
-def test_the_page_words_the_clubs_order(settings, member):
-    settings.CLUB_STANDINGS_TIES = ["best_points", "games"]
+def test_the_page_words_the_clubs_order(club_choices, member):
+    club_choices(standings_ties=["best_points", "games"])
     client = Client(HTTP_ACCEPT_LANGUAGE="en")
     client.force_login(member.user)
     html = client.get(reverse("standings")).text
@@ -70,10 +74,10 @@ def test_the_page_words_the_clubs_order(settings, member):
 
 
 @pytest.mark.django_db
-def test_the_3_player_clubs_champions_show_ep(settings, four, monkeypatch):  # noqa: F811
+def test_the_3_player_clubs_champions_show_ep(settings, club_choices, four, monkeypatch):  # noqa: F811
     """Seed 002: a club whose standard ruleset is the 3-player one sees its champions' ep
     beside their points (the month's leader, and the titles)."""
-    settings.CLUB_STANDARD_RULESETS = ["sanma-float"]
+    club_choices(standard_rulesets=["sanma-float"])
     settings.CHAMPION_MIN_GAMES = 1
     a, b, c, _ = four
     store("sanma-float", [a, b, c], {"scores": [45000, 31000, 29000]})  # +600 / -200 / -400 ep

@@ -1,6 +1,6 @@
 """Tournament games in or out of the standings (rules-spec §4.4 leaves
 "whether tournament games count" to the club): the club's default
-(``CLUB_TOURNAMENTS_IN_STANDINGS``), a filter on the standings page and its CSV, over whole
+(the club's ``tournaments_in_standings``), a filter on the standings page and its CSV, over whole
 months (the members' monthly totals) and over a date range alike."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.test import Client, override_settings
+from django.test import Client
 
 from clubsite.models import Member
 from scoring import standings as st
@@ -98,8 +98,8 @@ def test_the_page_counts_them_by_default_and_filters_them_out(games, client_for)
     assert "Guest0" not in csv and "Aoki" in csv
 
 
-@override_settings(CLUB_TOURNAMENTS_IN_STANDINGS=False)
-def test_the_club_may_leave_them_out_by_default(games, client_for):
+def test_the_club_may_leave_them_out_by_default(games, client_for, club_choices):
+    club_choices(tournaments_in_standings=False)
     client: Client = client_for(games["aoki"])
     client.cookies["django_language"] = "ja"
     html = client.get("/standings/").text

@@ -250,8 +250,8 @@ def test_a_stewards_change_counts_at_once(plain_players, staff_member):
 @pytest.mark.parametrize(
     ("policy", "taps_needed"), [("one_other", 1), ("every_other", 3), ("none", 0)]
 )
-def test_the_club_setting_says_how_many_confirm(settings, plain_players, policy, taps_needed):
-    settings.CLUB_CONFIRMATION = policy
+def test_the_club_setting_says_how_many_confirm(club_choices, plain_players, policy, taps_needed):
+    club_choices(confirmation=policy)
     game = enter(start(plain_players), YAKUMAN, plain_players[0])
     for tap, member in enumerate(plain_players[1:], start=1):
         if tap > taps_needed:
@@ -261,8 +261,8 @@ def test_the_club_setting_says_how_many_confirm(settings, plain_players, policy,
     assert len(counted_points(game)) == 4
 
 
-def test_steward_only_setting(settings, plain_players, staff_member):
-    settings.CLUB_CONFIRMATION = "steward"
+def test_steward_only_setting(club_choices, plain_players, staff_member):
+    club_choices(confirmation="steward")
     game = enter(start(plain_players), YAKUMAN, plain_players[0])
     with pytest.raises(LedgerError, match="steward"):
         confirm(game, plain_players[1])

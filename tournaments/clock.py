@@ -15,13 +15,12 @@ from __future__ import annotations
 import datetime
 from collections.abc import Iterable
 from dataclasses import dataclass
-from zoneinfo import ZoneInfo
 
-from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from clubsite.dates import club_time_zone
 from clubsite.models import Member
 from scoring.ledger import LedgerError, hanchan_call_time
 from scoring.models import Hanchan
@@ -49,10 +48,11 @@ class Clock:
 
     @property
     def ends_local(self) -> str:
-        """The end as the club's clock shows it ("14:30", ``settings.CLUB_TIME_ZONE``)."""
+        """The end as the club's clock shows it ("14:30", in the current club's time zone,
+        :func:`clubsite.dates.club_time_zone`)."""
         if self.ends_at is None:
             return ""
-        return self.ends_at.astimezone(ZoneInfo(settings.CLUB_TIME_ZONE)).strftime("%H:%M")
+        return self.ends_at.astimezone(club_time_zone()).strftime("%H:%M")
 
     @property
     def seconds_left(self) -> int | None:

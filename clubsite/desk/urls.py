@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import include, path
 
 from clubsite.desk import views
 
@@ -6,6 +6,8 @@ app_name = "desk"
 
 urlpatterns = [
     path("members/", views.member_list, name="members"),
+    # The club's settings name the rulesets and rules, which are scoring's: its page is too.
+    path("club/", include("scoring.club_urls")),
     path("members/new/", views.member_new, name="member_new"),
     path("members/<int:pk>/", views.member_edit, name="member_edit"),
     path("members/<int:pk>/active/", views.member_active, name="member_active"),

@@ -1,8 +1,8 @@
 """Table confirmation: when a game's result counts in standings.
 
 A finished game counts only once its current version is confirmed: by every other seated
-player (the club's default), by one other seated player, or by a steward, as
-``settings.CLUB_CONFIRMATION`` says (``"every_other"``, ``"one_other"``, ``"steward"``,
+player (the club's default), by one other seated player, or by a steward, as the current
+club's ``confirmation`` says (``"every_other"``, ``"one_other"``, ``"steward"``,
 ``"none"``). Games dated before yesterday (club time zone) and games started by a member
 who does not play need a steward whatever the setting. The player who makes a change
 vouches for it (an implicit confirmation); a steward's change, a steward's tap, an import
@@ -27,10 +27,10 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.conf import settings
 from django.db import transaction
 from django.dispatch import Signal
 
+from clubsite.club_scope import current_club
 from clubsite.dates import club_today
 from clubsite.models import Member
 from scoring.ledger import totals
@@ -47,14 +47,16 @@ games_counted = Signal()
 
 
 def policy() -> str:
-    """The club's confirmation setting (``settings.CLUB_CONFIRMATION``).
+    """The current club's confirmation policy (``Club.confirmation``, one of
+    :data:`POLICIES`; a new club starts with ``CLUB_CONFIRMATION``). No query inside a club's
+    scope (:func:`clubsite.club_scope.current_club`).
 
     Raises:
         ValueError: a value not in :data:`POLICIES`.
     """
-    value = getattr(settings, "CLUB_CONFIRMATION", "every_other")
+    value = current_club().confirmation
     if value not in POLICIES:
-        raise ValueError(f"CLUB_CONFIRMATION must be one of {POLICIES}, not {value!r}")
+        raise ValueError(f"A club's confirmation must be one of {POLICIES}, not {value!r}")
     return str(value)
 
 
@@ -99,20 +101,24 @@ def state_of(
     seats: Sequence[Seat],
     confirmations: Sequence[Confirmation],
     today: datetime.date,
+    rule: str | None = None,
 ) -> ConfirmationState:
     """The confirmation state of ``hanchan`` (its ``seats`` and its ``confirmations`` of any
-    version), on the club-local date ``today``. No query."""
+    version), on the club-local date ``today``, under the club's confirmation ``rule``
+    (default :func:`policy`; a caller with many games reads it once). No query inside a
+    club's scope or with ``rule`` given (else one, for the club's policy)."""
     seated = [seat.member_id for seat in sorted(seats, key=lambda s: s.index)]
     counted = hanchan.counted_version is not None
     pending = hanchan.counted_version != hanchan.version and (
         hanchan.status == Hanchan.Status.FINISHED
         or (hanchan.status == Hanchan.Status.VOIDED and counted)
     )
-    why = _steward_only(hanchan, seated, today)
+    rule = policy() if rule is None else rule
+    why = _steward_only(hanchan, seated, today, rule)
     current = [c for c in confirmations if c.version == hanchan.version]
     confirmed = tuple(m for m in seated if any(c.member_id == m for c in current))
     waiting: tuple[int, ...] = ()
-    if pending and not why and policy() == "every_other":
+    if pending and not why and rule == "every_other":
         waiting = tuple(m for m in seated if m not in confirmed)
     return ConfirmationState(
         pending=pending,
@@ -125,8 +131,8 @@ def state_of(
     )
 
 
-def _steward_only(hanchan: Hanchan, seated: Sequence[int], today: datetime.date) -> str:
-    if policy() == "steward":
+def _steward_only(hanchan: Hanchan, seated: Sequence[int], today: datetime.date, rule: str) -> str:
+    if rule == "steward":
         return "policy"
     # A table game dated before yesterday is a backdated entry; an online game carries the
     # date its log gives, re-scored hand by hand, so its players confirm it as any table.
@@ -147,15 +153,17 @@ def is_confirmed(
     hanchan: Hanchan, state: ConfirmationState, confirmations: Sequence[Confirmation]
 ) -> bool:
     """Whether the current version of ``hanchan`` (its ``state`` from :func:`state_of` and its
-    ``confirmations`` of any version) has the confirmations the club's setting asks for."""
-    if policy() == "none":
+    ``confirmations`` of any version) has the confirmations the club's :func:`policy` asks
+    for."""
+    rule = policy()
+    if rule == "none":
         return True
     current = [c for c in confirmations if c.version == hanchan.version]
     if any(c.as_steward for c in current):
         return True
     if state.steward_only:
         return False
-    if policy() == "one_other":
+    if rule == "one_other":
         return len(state.confirmed_by) >= 2
     return len(state.confirmed_by) == len(state.seated)
 

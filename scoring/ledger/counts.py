@@ -21,7 +21,7 @@ from collections.abc import Iterable
 
 from django.db.models import Exists, F, OuterRef, Q, QuerySet
 
-from scoring.ledger.confirmation import ConfirmationState, state_of
+from scoring.ledger.confirmation import ConfirmationState, policy, state_of
 from scoring.models import Confirmation, CountedSeat, Hanchan, Seat, WinYaku
 
 FINISHED = Hanchan.Status.FINISHED
@@ -116,10 +116,12 @@ def waiting_states(
     """The confirmation state of each waiting game among ``hanchans`` (by game id): who has
     confirmed, whose confirmation is still wanted, whether only a steward can confirm. The
     games' ruleset versions must be loaded with them. Two queries (seats and confirmations
-    of the waiting games), none when nothing waits."""
+    of the waiting games), none when nothing waits; the club's confirmation rule is read once
+    (:func:`scoring.ledger.confirmation.policy`)."""
     waiting = {h.pk: h for h in hanchans if is_waiting(h)}
     if not waiting:
         return {}
+    rule = policy()
     seats: dict[int, list[Seat]] = {pk: [] for pk in waiting}
     for seat in Seat.objects.filter(hanchan_id__in=list(waiting)):
         seats[seat.hanchan_id].append(seat)
@@ -128,6 +130,6 @@ def waiting_states(
         if row.version == waiting[row.hanchan_id].version:
             confirmations[row.hanchan_id].append(row)
     return {
-        pk: state_of(hanchan, seats[pk], confirmations[pk], today)
+        pk: state_of(hanchan, seats[pk], confirmations[pk], today, rule)
         for pk, hanchan in waiting.items()
     }

@@ -4,18 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.conf import settings
 from django.utils.translation import gettext
 
+from clubsite.club_scope import current_club
 from scoring.engine import available_rulesets, load_ruleset, ruleset_variants
 from scoring.rulebook.names import ruleset_title
 
 
 def ruleset_choices() -> list[tuple[str, str]]:
-    """``(id, label)`` per built-in ruleset: the club's default (``CLUB_DEFAULT_RULESET``)
-    first, then by id; the label is the ruleset's name in the reader's language and its
-    number of players, e.g. "枕倶楽部標準ルール v1.5（4人）"."""
-    default = settings.CLUB_DEFAULT_RULESET
+    """``(id, label)`` per built-in ruleset: the current club's default ruleset
+    (``Club.default_ruleset``) first, then by id; the label is the ruleset's name in the
+    reader's language and its number of players, e.g. "枕倶楽部標準ルール v1.5（4人）"."""
+    default = current_club().default_ruleset
     ids = sorted(available_rulesets(), key=lambda ruleset_id: (ruleset_id != default, ruleset_id))
     choices = []
     for ruleset_id in ids:

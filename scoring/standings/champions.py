@@ -25,7 +25,7 @@ from scoring.standings.periods import (
     half_year_period,
     month_period,
 )
-from scoring.standings.table import StandingsRow, period_standings, qualified, table_order_key
+from scoring.standings.table import StandingsRow, order_key, period_standings, qualified
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +121,8 @@ def title_holders(
     if rule == "shared":
         return tuple(r for r in rows if r.total_points == top.total_points)
     # Tied holders: equal on every key but the name.
-    return tuple(r for r in rows if table_order_key(r)[:-1] == table_order_key(top)[:-1])
+    key = order_key()
+    return tuple(r for r in rows if key(r)[:-1] == key(top)[:-1])
 
 
 def champions_history(

@@ -9,12 +9,12 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
-from django.conf import settings
 from django.db.models import (
     Q,
     QuerySet,
 )
 
+from clubsite.club_scope import current_club
 from clubsite.models import Member
 from scoring.ledger import (  # the roll-ups' figures, shared with the standings
     BEST_MASK,
@@ -43,10 +43,12 @@ class Versions:
 
 
 def standard_keys() -> tuple[str, ...]:
-    """What the club's standard table counts: its standard rulesets' club games, and the
-    online games it lists in ``CLUB_ONLINE_IN_STANDINGS`` (``"tenhou-4p@tenhou"``: Tenhou
-    games under tenhou-4p). By default online games count only in their own filter."""
-    return (*settings.CLUB_STANDARD_RULESETS, *settings.CLUB_ONLINE_IN_STANDINGS)
+    """What the current club's standard table counts: its standard rulesets' club games
+    (``Club.standard_rulesets``), and the online games it lists in
+    ``Club.online_in_standings`` (``"tenhou-4p@tenhou"``: Tenhou games under tenhou-4p). By
+    default online games count only in their own filter."""
+    club = current_club()
+    return (*club.standard_rulesets, *club.online_in_standings)
 
 
 def split_key(name: str) -> tuple[str, str]:
@@ -100,9 +102,9 @@ def tournament_games(prefix: str = "") -> Q:
 
 
 def tournaments_counted_by_default() -> bool:
-    """Whether the standings count tournament games unless the page says otherwise
-    (``settings.CLUB_TOURNAMENTS_IN_STANDINGS``; rules-spec §4.4 leaves it to the club)."""
-    return bool(settings.CLUB_TOURNAMENTS_IN_STANDINGS)
+    """Whether the standings count tournament games unless the page says otherwise (the
+    current club's ``tournaments_in_standings``; rules-spec §4.4 leaves it to the club)."""
+    return bool(current_club().tournaments_in_standings)
 
 
 def counted_seats(counted: Versions, start: date, end: date) -> QuerySet[CountedSeat]:

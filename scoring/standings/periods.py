@@ -1,6 +1,7 @@
 """Periods of the standings: months, half years, years, custom ranges and all time, in the
 club's local dates (docs/rules-spec.md §4.4, T-04: half years are January-June and
-July-December). "Today" is taken in ``settings.CLUB_TIME_ZONE``."""
+July-December). "Today" is taken in the current club's time zone
+(:func:`clubsite.dates.club_today`)."""
 
 from __future__ import annotations
 
@@ -70,7 +71,7 @@ def month_period(year: int, month: int) -> Period:
 
 
 def current_month_period(now: datetime | None = None) -> Period:
-    """The club's current month (in ``settings.CLUB_TIME_ZONE``), the standings' default."""
+    """The club's current month (in the current club's time zone), the standings' default."""
     today = club_today(now)
     return month_period(today.year, today.month)
 

@@ -7,8 +7,8 @@ JSON and no rules re-derived. Voided games and games in play count nowhere.
 Units: points are integers in points (``55000`` is +55.0 in the thousand-point units clubs
 write down). Averages and rates are exact :class:`~fractions.Fraction` values, never floats.
 
-Which games count: ``ruleset_ids=None`` means the club's standard rulesets
-(``settings.CLUB_STANDARD_RULESETS``, the "standard-rule games" of docs/rules-spec.md §4.4); a
+Which games count: ``ruleset_ids=None`` means the current club's standard rulesets
+(``Club.standard_rulesets``, the "standard-rule games" of docs/rules-spec.md §4.4); a
 game counts under the ruleset id of the version it is pinned to, whatever that version's edits.
 """
 
@@ -20,8 +20,7 @@ from datetime import date
 from fractions import Fraction
 from typing import Any
 
-from django.conf import settings
-
+from clubsite.club_scope import current_club
 from scoring.standings.counted import aggregate_rows, counted_versions, decode_best, display_names
 from scoring.standings.periods import Period
 
@@ -105,8 +104,8 @@ class StandingsRow:
         return Fraction(self.tobis, self.games)
 
 
-# The tie-breakers a club may order (``settings.CLUB_STANDINGS_TIES``), each as a key that
-# sorts the better record first.
+# The tie-breakers a club may order (``Club.standings_ties``), each as a key that sorts the
+# better record first.
 TIE_BREAKERS: Mapping[str, Callable[[StandingsRow], Any]] = {
     "average_rank": lambda row: row.average_rank,
     "best_points": lambda row: -row.best_points,
@@ -115,23 +114,44 @@ TIE_BREAKERS: Mapping[str, Callable[[StandingsRow], Any]] = {
 }
 
 
-def table_order_key(row: StandingsRow) -> tuple[Any, ...]:
-    """The standings order: total points (highest first), then ep where a ruleset keeps its
-    floating uma in ep apart from points (seed 002 L10-24, rules-spec S-01: points first, ep
-    next; 0 for everyone elsewhere), then the club's tie-breakers in the order of
-    ``settings.CLUB_STANDINGS_TIES`` (default: average rank, lowest first, then best game,
-    highest first; :data:`TIE_BREAKERS`), then display name. Chips have no point value
-    (H-16) and order nothing.
+def order_key(ties: Sequence[str] | None = None) -> Callable[[StandingsRow], tuple[Any, ...]]:
+    """The standings order as a sort key: total points (highest first), then ep where a
+    ruleset keeps its floating uma in ep apart from points (seed 002 L10-24, rules-spec S-01:
+    points first, ep next; 0 for everyone elsewhere), then the tie-breakers ``ties`` in their
+    order (default: the current club's ``standings_ties``, which a new club starts as
+    ``CLUB_STANDINGS_TIES``: average rank, lowest first, then best game, highest first;
+    :data:`TIE_BREAKERS`), then display name. Chips have no point value (H-16) and order
+    nothing. The club is asked once, here, not once per row.
 
     No seed says how to order equal totals (rules-spec T-06): the tie-breakers are
     the club's choice, the display name only makes the order total.
 
     Raises:
-        KeyError: a tie-breaker the setting names that :data:`TIE_BREAKERS` does not have
-            (``manage.py check`` reports it: scoring.E003).
+        KeyError: a tie-breaker that :data:`TIE_BREAKERS` does not have (the stewards' form
+            and ``manage.py check``, scoring.E003, refuse one).
     """
-    ties = tuple(TIE_BREAKERS[name](row) for name in settings.CLUB_STANDINGS_TIES)
-    return (-row.total_points, -row.uma_ep, *ties, row.display_name)
+    names = current_club().standings_ties if ties is None else ties
+    breakers = tuple(TIE_BREAKERS[name] for name in names)
+
+    def key(row: StandingsRow) -> tuple[Any, ...]:
+        return (
+            -row.total_points,
+            -row.uma_ep,
+            *(breaker(row) for breaker in breakers),
+            row.display_name,
+        )
+
+    return key
+
+
+def table_order_key(row: StandingsRow) -> tuple[Any, ...]:
+    """``row``'s place in the current club's standings order (:func:`order_key`); a sort of
+    many rows takes ``key=order_key()``, which asks the club once.
+
+    Raises:
+        KeyError: as :func:`order_key`.
+    """
+    return order_key()(row)
 
 
 # Column name -> sort key, for tables "sortable by any column". Rates sort by their value.
@@ -156,9 +176,9 @@ STANDINGS_COLUMNS: Mapping[str, Callable[[StandingsRow], Any]] = {
 
 def sort_rows(rows: Iterable[StandingsRow], column: str, *, descending: bool) -> list[StandingsRow]:
     """``rows`` sorted by one of :data:`STANDINGS_COLUMNS`; equal values keep the standings
-    order (:func:`table_order_key`). Raises ``KeyError`` for an unknown column."""
+    order (:func:`order_key`). Raises ``KeyError`` for an unknown column."""
     key = STANDINGS_COLUMNS[column]
-    in_order = sorted(rows, key=table_order_key)
+    in_order = sorted(rows, key=order_key())
     return sorted(in_order, key=key, reverse=descending)
 
 
@@ -195,8 +215,10 @@ def standings(
 
     Args:
         start, end: club-local dates (a :class:`Period`'s ``start`` and ``end``).
-        ruleset_ids: rulesets whose games count; ``None`` for the club's standard rulesets
-            (``settings.CLUB_STANDARD_RULESETS``). Ids with no games match nothing.
+        ruleset_ids: rulesets whose games count; ``None`` for the current club's standard
+            rulesets and the online keys it counts with them
+            (:func:`scoring.standings.counted.standard_keys`). Ids with no games match
+            nothing.
         min_games: members with fewer games go to ``below_minimum``.
         tournaments: tournament games count (the page's default is the
             club's, :func:`scoring.standings.counted.tournaments_counted_by_default`).
@@ -219,7 +241,7 @@ def standings(
     counted = counted_versions(ruleset_ids)
     grouped = aggregate_rows(counted, start, end, tournaments=tournaments)
     names = display_names(values["member_id"] for values in grouped)
-    rows = sorted((row_of(values, names) for values in grouped), key=table_order_key)
+    rows = sorted((row_of(values, names) for values in grouped), key=order_key())
     return Standings(
         start=start,
         end=end,
@@ -273,5 +295,5 @@ def qualified(rows: Iterable[Mapping[str, Any]], min_games: int, names: Mapping[
               ) -> list[StandingsRow]:  # fmt: skip
     """The rows of members with at least ``min_games`` games, in standings order."""
     kept = [row_of(values, names) for values in rows if values["games"] >= min_games]
-    kept.sort(key=table_order_key)
+    kept.sort(key=order_key())
     return kept

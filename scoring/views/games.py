@@ -6,16 +6,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 
-from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
+from clubsite.club_scope import current_club
+from clubsite.dates import club_today
 from clubsite.formatting import settlement_points
 from scoring.entry.game_forms import GameStartForm, UndoLastHandForm, VoidGameForm, member_options
 from scoring.ledger import (
@@ -175,8 +175,8 @@ def game_new(request: HtmxHttpRequest) -> HttpResponse:
         region = "game-form"
     else:
         initial = {
-            "ruleset": settings.CLUB_DEFAULT_RULESET,
-            "played_on": timezone.localdate(),
+            "ruleset": current_club().default_ruleset,
+            "played_on": club_today(),
             "player_0": member.pk if member is not None else None,
         }
         for key in ("ruleset", "played_on", "venue", "table_name", "draw_seats"):

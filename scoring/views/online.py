@@ -20,11 +20,11 @@ from django import forms
 from django.core.files.uploadedfile import UploadedFile
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
+from clubsite.dates import club_today
 from clubsite.formatting import format_points, settlement_points, signed_points
 from clubsite.models import ONLINE_SERVICES, Member
 from clubsite.names import quoted_names
@@ -202,8 +202,8 @@ def game_import(request: HttpRequest) -> HttpResponse:
         if form.is_valid():
             data = form.cleaned_data
             options = ImportOptions(
-                played_on=data.get("played_on") or timezone.localdate(),
-                logs_played_on=timezone.localdate(),
+                played_on=data.get("played_on") or club_today(),
+                logs_played_on=club_today(),
                 by=member,
                 steward=steward,
                 own_games_only=not steward,

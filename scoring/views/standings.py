@@ -16,6 +16,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_safe
 
+from clubsite.club_scope import current_club
 from scoring import standings as st
 from scoring.ledger import waiting_games
 from scoring.views.display import Cell
@@ -190,7 +191,8 @@ def standings_page(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, template, context)
 
 
-# How the page words each tie-breaker of settings.CLUB_STANDINGS_TIES.
+# How the page words each tie-breaker of a club's ``standings_ties`` (the stewards' club
+# settings page offers them in these words too).
 TIE_WORDS = {
     "average_rank": gettext_lazy("average rank"),
     "best_points": gettext_lazy("best game"),
@@ -201,8 +203,8 @@ TIE_WORDS = {
 
 def tie_words() -> str:
     """The club's tie-breakers in the reader's words, in their order: "average rank, then
-    best game" (``settings.CLUB_STANDINGS_TIES``)."""
-    words = [str(TIE_WORDS[name]) for name in settings.CLUB_STANDINGS_TIES]
+    best game" (the current club's ``standings_ties``)."""
+    words = [str(TIE_WORDS[name]) for name in current_club().standings_ties]
     return str(gettext(", then ")).join(words) if words else str(gettext("name"))
 
 

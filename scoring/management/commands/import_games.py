@@ -20,10 +20,11 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
-from django.utils import timezone, translation
+from django.utils import translation
 
 from clubsite.club_commands import add_club_argument, command_club_scope
 from clubsite.club_scope import current_club
+from clubsite.dates import club_today
 from clubsite.members import imported_member_create
 from clubsite.models import Member
 from clubsite.names import clean_display_name
@@ -96,7 +97,7 @@ class Command(BaseCommand):
             self._handle(options)
 
     def _handle(self, options: dict[str, Any]) -> None:
-        default_date = options["date"] or timezone.localdate()
+        default_date = options["date"] or club_today()
         paths: list[Path] = options["files"]
         # The ledger's one online import path, as the upload page's (scoring.ledger
         # .import_online): one transaction for the run, consecutive online
