@@ -9,6 +9,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+
 def _setting(name: str, fallback: object) -> object:
     return getattr(settings, name, fallback)
 
@@ -67,12 +68,8 @@ class Club(models.Model):
     slug = models.SlugField(_("short name"), max_length=40, unique=True)
     name = models.CharField(_("name"), max_length=80)
     time_zone = models.CharField(_("time zone"), max_length=60, default=default_time_zone)
-    default_ruleset = models.SlugField(
-        _("default ruleset"), max_length=40, default=default_ruleset
-    )
-    standard_rulesets = models.JSONField(
-        _("standard rulesets"), default=default_standard_rulesets
-    )
+    default_ruleset = models.SlugField(_("default ruleset"), max_length=40, default=default_ruleset)
+    standard_rulesets = models.JSONField(_("standard rulesets"), default=default_standard_rulesets)
     online_in_standings = models.JSONField(
         _("online games in the standard table"), default=default_online_in_standings, blank=True
     )
@@ -95,4 +92,3 @@ class Club(models.Model):
 
     def __str__(self) -> str:
         return self.name or self.slug
-

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+
 from django.conf import settings
 from django_scopes import get_scope, scope
 

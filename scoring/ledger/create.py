@@ -185,9 +185,7 @@ def new_fingerprint(game: NewGame) -> str:
     )
 
 
-def _refuse_duplicates(
-    games: Sequence[NewGame], fingerprints: Sequence[str], club_id: int
-) -> None:
+def _refuse_duplicates(games: Sequence[NewGame], fingerprints: Sequence[str], club_id: int) -> None:
     # A game is one club's: the same game stored by another club is no duplicate here.
     checked = {
         fp for game, fp in zip(games, fingerprints, strict=True) if fp and not game.allow_duplicate
