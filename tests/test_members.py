@@ -8,7 +8,7 @@ from collections.abc import Callable
 import pytest
 from django.contrib.auth.models import AnonymousUser, Permission, User
 from django.core.management import CommandError, call_command, execute_from_command_line
-from django.core.management import base as management_base
+from django.db import connections
 from django.http.response import HttpResponseBase
 from django.test import Client
 from django.urls import reverse
@@ -372,7 +372,7 @@ def test_its_exit_status_is_2_for_a_wrong_club(
     # The system checks ask every database, the replica's too, which this test may not; and a
     # command run from the command line closes the connections at its end, the test's own
     # transaction's on PostgreSQL.
-    monkeypatch.setattr(management_base.connections, "close_all", lambda: None)
+    monkeypatch.setattr(connections, "close_all", lambda: None)
     argv = ["manage.py", "create_member", "fujii", "--name=藤井", "--password=x", "--club=nope"]
     with pytest.raises(SystemExit) as exit_:
         execute_from_command_line([*argv, "--skip-checks"])
