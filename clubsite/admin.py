@@ -9,10 +9,12 @@ from typing import Any
 
 from axes.admin import AccessAttemptAdmin
 from axes.models import AccessAttempt
+from django import forms
 from django.apps import apps
 from django.contrib import admin
 from django.contrib.auth.admin import GroupAdmin, UserAdmin
 from django.contrib.auth.models import Group, Permission, User
+from django.core.exceptions import ValidationError
 from django.db.models import Field, ManyToManyField
 from django.forms import Field as FormField
 from django.forms import ModelMultipleChoiceField
@@ -21,7 +23,7 @@ from django.utils.translation import gettext_lazy as _
 from django_tasks_db.admin import DBTaskResultAdmin
 from django_tasks_db.models import DBTaskResult
 
-from clubsite.members import member_profile_create
+from clubsite.members import login_flags_sync, member_profile_create
 from clubsite.models import Member, OnlineName
 
 admin.site.site_header = _("Mahjong club: admin")
@@ -39,11 +41,33 @@ class OnlineNameInline(admin.TabularInline):
     extra = 1
 
 
+class MemberAdminForm(forms.ModelForm[Member]):
+    """The admin's member form: a login joins the club of the work in hand once (the
+    ``member_once_in_club`` key leads with the club, which the form does not show, so Django
+    does not check it)."""
+
+    class Meta:
+        model = Member
+        fields = "__all__"
+
+    def clean_user(self) -> Any:
+        user = self.cleaned_data["user"]
+        # A new membership's club is the default's, the club of the work in hand.
+        others = Member.objects.filter(club=self.instance.club, user=user)
+        others = others.exclude(pk=self.instance.pk)
+        if others.exists():
+            raise ValidationError(
+                _("This login is a member of the club already."), code="member_once_in_club"
+            )
+        return user
+
+
 @admin.register(Member)
 class MemberAdmin(admin.ModelAdmin):
+    form = MemberAdminForm
     inlines = [OnlineNameInline]
-    list_display = ["display_name", "furigana", "login", "steward", "women_division"]
-    list_filter = ["user__is_staff", "women_division"]
+    list_display = ["display_name", "furigana", "login", "steward", "active", "women_division"]
+    list_filter = ["role", "active", "women_division"]
     list_select_related = ["user"]
     search_fields = ["display_name", "furigana", "user__username"]
     autocomplete_fields = ["user"]
@@ -52,9 +76,9 @@ class MemberAdmin(admin.ModelAdmin):
     def login(self, member: Member) -> str:
         return member.user.get_username()
 
-    @admin.display(description=_("Steward"), boolean=True, ordering="user__is_staff")
+    @admin.display(description=_("Steward"), boolean=True, ordering="role")
     def steward(self, member: Member) -> bool:
-        return member.user.is_staff
+        return member.role == Member.Role.STEWARD
 
     def formfield_for_dbfield(
         self, db_field: Field[Any, Any], request: HttpRequest, **kwargs: Any
@@ -65,10 +89,16 @@ class MemberAdmin(admin.ModelAdmin):
         return formfield
 
     def save_model(self, request: HttpRequest, obj: Member, form: Any, change: bool) -> None:
-        """A new profile (for a login made on the user page) is written by the one
-        member-creation service, as the desk's members are; a change is saved as usual."""
+        """A new membership (for a login made on the user page) is written by the one
+        member-creation service, as the desk's members are; a change is saved as usual. The
+        logins' flags then follow their memberships (``clubsite.members.login_flags_sync``):
+        the one now saved, and the one it was moved from."""
         if change:
+            before = Member.objects.filter(pk=obj.pk).values_list("user_id", flat=True).first()
             super().save_model(request, obj, form, change)
+            login_flags_sync(obj.user)
+            if before is not None and before != obj.user_id:
+                login_flags_sync(User.objects.get(pk=before))
             return
         created = member_profile_create(
             user=obj.user,
@@ -76,7 +106,12 @@ class MemberAdmin(admin.ModelAdmin):
             furigana=obj.furigana,
             phone=obj.phone,
             women_division=obj.women_division,
+            role=obj.role,
         )
+        if not obj.active:
+            created.active = False
+            created.save(update_fields=["active"])
+            login_flags_sync(obj.user)
         # The admin goes on with this object: its online names' inline and its log entry.
         obj.pk = created.pk
         obj.refresh_from_db()

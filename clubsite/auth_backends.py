@@ -1,11 +1,13 @@
-"""The login backend: Django's `ModelBackend`, whose user comes with its member profile.
+"""The login backend: Django's `ModelBackend`, whose user comes with its membership of the club.
 
-Every page's header shows the viewer's profile (``current_member``,
-clubsite/context_processors.py) and many views read ``request.user.member``; loading the user
-with ``select_related("member")`` makes that one outer join in the user's own query instead of a
-query of its own on every page and every tap of a table screen (it took the player page to 11
-queries, over its budget of 10). An account without a profile (``createsuperuser``) still logs
-in: its ``user.member`` raises ``RelatedObjectDoesNotExist`` without a query.
+Every page's header shows the viewer's membership of the club of the request
+(``current_member``, clubsite/context_processors.py), every steward's right asks it
+(clubsite/permissions.py) and many views read it (``Member.for_user``); loading it with the user,
+one outer join on the membership of the club in hand in the user's own query, saves a query
+of its own on every page and every tap of a table screen (it took the player page to 11 queries,
+over its budget of 10). An account without a membership there (``createsuperuser``) still logs
+in: ``Member.for_user`` answers None for it without a query. Outside any club's scope on a site
+of several clubs the user is loaded alone, and ``Member.for_user`` asks when a club is named.
 
 Sessions store the path of the backend that logged them in, and Django logs out a session
 whose path is no longer in ``AUTHENTICATION_BACKENDS``. So that the deploy logs nobody out
@@ -25,34 +27,65 @@ from __future__ import annotations
 
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
+from django.db.models import FilteredRelation, Q, QuerySet
 from django.http import HttpRequest
+
+from clubsite.club_scope import ClubNotChosen, current_club
+from clubsite.models import Member
+
+# The alias under which the user's query joins its membership of the club in hand.
+_JOINED = "membership_here"
+
+
+def _users_with_membership() -> tuple[QuerySet[User], int | None]:
+    """The users, each joined to its membership of the club in hand, and that club's id; the
+    users alone and None outside any club's scope on a site of several clubs."""
+    users: QuerySet[User] = get_user_model()._default_manager.all()
+    try:
+        club_id = int(current_club().pk)
+    except ClubNotChosen:
+        return users, None
+    joined = users.annotate(
+        **{_JOINED: FilteredRelation("memberships", condition=Q(memberships__club_id=club_id))}
+    ).select_related(_JOINED)
+    return joined, club_id
+
+
+def _remembered(user: User, club_id: int | None) -> User:
+    """``user`` keeping its joined membership as ``Member.for_user``'s answer for the club."""
+    if club_id is not None:
+        Member.remember_for_user(user, club_id, getattr(user, _JOINED, None))
+    return user
 
 
 class MemberModelBackend(ModelBackend):
-    """`ModelBackend` whose :meth:`get_user` reads the user's `Member` in the same query."""
+    """`ModelBackend` whose :meth:`get_user` reads the user's membership of the club in hand
+    in the same query."""
 
     def get_user(self, user_id: Any) -> User | None:
-        """The active user of ``user_id`` with ``user.member`` loaded (or known missing), or
-        None. One query."""
-        user_model = get_user_model()
+        """The active user of ``user_id`` with its membership of the club in hand known to
+        ``Member.for_user`` (found or missing), or None. One query."""
+        users, club_id = _users_with_membership()
         try:
-            user = user_model._default_manager.select_related("member").get(pk=user_id)
-        except user_model.DoesNotExist:
+            user = users.get(pk=user_id)
+        except get_user_model().DoesNotExist:
             return None
-        return user if self.user_can_authenticate(user) else None
+        return _remembered(user, club_id) if self.user_can_authenticate(user) else None
 
     async def aget_user(self, user_id: Any) -> User | None:
         """:meth:`get_user` for async requests."""
-        user_model = get_user_model()
+        # Outside any club's scope the club is looked up, a query of the synchronous kind.
+        users, club_id = await sync_to_async(_users_with_membership)()
         try:
-            user = await user_model._default_manager.select_related("member").aget(pk=user_id)
-        except user_model.DoesNotExist:
+            user = await users.aget(pk=user_id)
+        except get_user_model().DoesNotExist:
             return None
-        return user if self.user_can_authenticate(user) else None
+        return _remembered(user, club_id) if self.user_can_authenticate(user) else None
 
     def authenticate(
         self,

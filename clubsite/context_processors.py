@@ -9,16 +9,18 @@ from clubsite.models import Member
 
 
 def current_member(request: HttpRequest) -> dict[str, object]:
-    """``current_member``: the logged-in user's `Member` profile, or None (anonymous, or an
-    account without a profile). No query: the login backend loads the profile with the user
-    (clubsite/auth_backends.py; a session from before it reads it here, lazily)."""
+    """``current_member``: the logged-in user's `Member` membership of the club in hand, or
+    None (anonymous, an account without one there, or a deactivated one). No query: the login
+    backend loads the membership with the user (clubsite/auth_backends.py; a session from
+    before it reads it here, lazily)."""
     return {"current_member": SimpleLazyObject(lambda: Member.for_user(request.user))}
 
 
 def steward_rights(request: HttpRequest) -> dict[str, object]:
     """``rights``: what the page may offer the viewer beyond a member's
     (:func:`clubsite.permissions.steward_rights`: ``rights.desk``, ``rights.manners``, ...).
-    Templates ask it, never ``user.is_staff``. No query."""
+    Templates ask it, never ``user.is_staff``. No query when the login backend loaded the
+    viewer's membership with the user."""
     return {
         "rights": SimpleLazyObject(
             lambda: permissions.steward_rights(getattr(request, "user", None) or AnonymousUser())

@@ -102,5 +102,6 @@ class ClubScopeMiddleware:
         user = request.user
         if not user.is_authenticated or user.is_superuser:
             return
-        if not Member.objects.filter(user_id=user.pk).exists():
+        # The membership the page reads anyway (kept on the user object): no extra query.
+        if Member.for_user(user) is None:
             raise Http404("No such page.")

@@ -1,20 +1,22 @@
-"""Club members: the profile that goes with each login."""
+"""Club members (a login's membership of each club it belongs to), their online names, the
+club's online lobbies and the password reset requests."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import models
+from django.utils.functional import LazyObject
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django_scopes import get_scope
 from django_scopes.manager import DisabledQuerySet
 
 from clubsite.club_model import Club
-from clubsite.club_scope import current_club_id
+from clubsite.club_scope import current_club, current_club_id
 from clubsite.names import quoted_names, validate_display_name
 
 _T = TypeVar("_T", bound=models.Model)
@@ -89,26 +91,44 @@ def club_key(*, db_index: bool = True) -> models.ForeignKey[Club, Club]:
     )
 
 
+# Where Member.for_user keeps its answers on a user object: {club id: membership or None}.
+_MEMBERSHIPS = "_club_memberships"
+
+
+def _known_memberships(user: AbstractBaseUser | AnonymousUser) -> dict[int, Member | None]:
+    # By attribute, not through __dict__: request.user is a lazy object that passes attributes
+    # on to the user it wraps.
+    known: dict[int, Member | None] | None = getattr(user, _MEMBERSHIPS, None)
+    if known is None:
+        known = {}
+        setattr(user, _MEMBERSHIPS, known)
+    return known
+
+
+def _unwrapped(user: AbstractBaseUser | AnonymousUser) -> Any:
+    """The user itself of ``request.user``'s lazy object (evaluated by then), else ``user``."""
+    return user._wrapped if isinstance(user, LazyObject) else user
+
+
 class MemberQuerySet(models.QuerySet["Member"]):
     """``Member.objects``: the members, with the one filter every seat chooser uses."""
 
     def seatable(self) -> MemberQuerySet:
-        """The members who may be given a seat: those whose login is active. A steward
+        """The members who may be given a seat: those whose membership is active. A steward
         deactivates a member at the desk (``clubsite.desk.members.member_set_active``); their
         games stay, but no game, tournament or line-up offers them a seat."""
-        return self.filter(user__is_active=True)
+        return self.filter(active=True)
 
 
 def deactivated_names(members: Iterable[Member]) -> list[str]:
-    """The display names of those of ``members`` whose login is deactivated, in the order
-    given (saved members only; one query). A seating that holds one is refused with them."""
+    """The display names of those of ``members`` whose membership is deactivated, in the
+    order given (saved members only; one query). A seating that holds one is refused with
+    them."""
     members = list(members)
     wanted = [m.pk for m in members if m.pk is not None]
     if not wanted:
         return []
-    inactive = set(
-        Member.objects.filter(pk__in=wanted, user__is_active=False).values_list("pk", flat=True)
-    )
+    inactive = set(Member.objects.filter(pk__in=wanted, active=False).values_list("pk", flat=True))
     return [m.display_name for m in members if m.pk in inactive]
 
 
@@ -128,18 +148,28 @@ MemberManager = ClubManager.from_queryset(MemberQuerySet)
 
 
 class Member(models.Model):
-    """A club member: one per user account.
+    """A person's membership of one club: one login (``user``) may be a member of many clubs,
+    once each, under a display name of each club's own.
 
-    ``display_name`` is how the member appears on score sheets and standings; ``furigana`` is
-    the reading used to sort and search Japanese names; ``phone`` is visible only to staff
-    and to coordinators of meetups the member takes part in (see
-    ``meetings.models.phone_visible_to``).
-    Staff (club stewards) are users with ``is_staff``.
+    ``display_name`` is how the member appears on the club's score sheets and standings;
+    ``furigana`` is the reading used to sort and search Japanese names; ``phone`` is visible
+    only to stewards and to coordinators of meetups the member takes part in (see
+    ``meetings.models.phone_visible_to``). ``role`` says whether they are one of the club's
+    stewards (seed 001's 世話役; their rights: ``clubsite.permissions``); ``active`` is False
+    once a steward deactivates them at the desk: their games stay, but the club offers them no
+    seat and treats their login as no member's (:meth:`for_user`).
     """
 
+    class Role(models.TextChoices):
+        MEMBER = "member", _("member")
+        STEWARD = "steward", _("steward")
+
     club = club_key(db_index=False)
-    user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="member"
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="memberships",
+        verbose_name=_("login"),
     )
     display_name = models.CharField(
         _("display name"), max_length=60, validators=[validate_display_name]
@@ -154,6 +184,12 @@ class Member(models.Model):
             "docs/rules-spec.md §4.2, T-02)."
         ),
     )
+    role = models.CharField(_("role"), max_length=20, choices=Role.choices, default=Role.MEMBER)
+    active = models.BooleanField(
+        _("active"),
+        default=True,
+        help_text=_("A deactivated member keeps their games but is offered no seat."),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = MemberManager()
@@ -165,21 +201,58 @@ class Member(models.Model):
         constraints = [
             # A display name is its club's: two clubs may each have a "Sato".
             models.UniqueConstraint(fields=["club", "display_name"], name="member_name_in_club"),
+            # A person is a member of a club once; of other clubs as the same login.
+            models.UniqueConstraint(fields=["club", "user"], name="member_once_in_club"),
         ]
 
     def __str__(self) -> str:
         return self.display_name
 
     @classmethod
-    def for_user(cls, user: AbstractBaseUser | AnonymousUser) -> Member | None:
-        """The profile of ``user``; None for anonymous visitors and for accounts without one
-        (a superuser made with ``createsuperuser``, say), which may still log in."""
-        if not user.is_authenticated:
+    def for_user(
+        cls, user: AbstractBaseUser | AnonymousUser, *, club: Club | None = None
+    ) -> Member | None:
+        """The active membership of ``user`` in ``club`` (default: the club of the work in
+        hand, ``clubsite.club_scope.current_club``); None for anonymous visitors, for logins
+        that are no member of the club (a superuser made with ``createsuperuser``, say, which
+        may still log in) and for a membership the club has deactivated.
+
+        At most one query per user object and club: the answer, either one, is kept on the
+        user object (the login backend loads the current club's with the user,
+        ``clubsite.auth_backends``).
+
+        Raises:
+            ClubNotChosen: no ``club`` given, outside any club's scope on a site of several.
+        """
+        if not user.is_authenticated or user.pk is None:
             return None
-        # A missing profile raises RelatedObjectDoesNotExist, an AttributeError, hence the
-        # default. The reverse accessor caches its answer, either one, on the user object.
-        member: Member | None = getattr(user, "member", None)
-        return member
+        club_id = int((club if club is not None else current_club()).pk)
+        known = _known_memberships(user)
+        if club_id not in known:
+            membership = cls.objects.filter(club_id=club_id, user_id=user.pk, active=True).first()
+            if membership is not None:
+                membership.user = _unwrapped(user)
+            known[club_id] = membership
+        return known[club_id]
+
+    @classmethod
+    def remember_for_user(
+        cls, user: AbstractBaseUser, club_id: int, membership: Member | None
+    ) -> None:
+        """Keep ``membership`` (or None) as ``user``'s answer of :meth:`for_user` in the club
+        of ``club_id``, for a caller that loaded it with the user; an inactive one is kept
+        as None."""
+        if membership is not None and not membership.active:
+            membership = None
+        if membership is not None:
+            membership.user = _unwrapped(user)
+        _known_memberships(user)[club_id] = membership
+
+    @classmethod
+    def forget_for_user(cls, user: AbstractBaseUser) -> None:
+        """Drop what :meth:`for_user` keeps on ``user``: its memberships changed."""
+        if getattr(user, _MEMBERSHIPS, None) is not None:
+            setattr(user, _MEMBERSHIPS, None)
 
     @property
     def sort_key(self) -> str:

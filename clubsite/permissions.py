@@ -1,9 +1,10 @@
 """Stewards' rights: what a club steward may do that other members may not, asked here and
 nowhere else.
 
-A steward is a logged-in staff user (seed 001's 世話役; Django's ``is_staff``). Each kind of
-thing a steward has rights over has its own question here, so that the rule for one kind can
-change without a search through the views:
+A steward is a logged-in user whose membership of the club of the work in hand is active and
+has the role ``steward`` (seed 001's 世話役; ``clubsite.models.Member.role``), or a superuser
+(the site's owner). Each kind of thing a steward has rights over has its own question here,
+so that the rule for one kind can change without a search through the views:
 
 - a predicate (``may_...``) for a page that shows a steward more than a member;
 - for the pages that are stewards' only, an access call that returns the steward or refuses
@@ -28,13 +29,29 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
+from clubsite.club_model import Club
+from clubsite.models import Member
+
 Viewer = AbstractBaseUser | AnonymousUser
 
 
-def is_steward(user: Viewer) -> bool:
-    """A club steward: a logged-in staff user (seed 001's 世話役; Django's ``is_staff``). The
-    one definition under every right below; pages ask the right, not this."""
-    return bool(user.is_authenticated and getattr(user, "is_staff", False))
+def is_steward(user: Viewer, *, club: Club | None = None) -> bool:
+    """A steward of ``club`` (default: the club of the work in hand,
+    ``clubsite.club_scope.current_club``): a logged-in user whose membership there is active
+    and has the role ``steward`` (seed 001's 世話役), or a superuser, the site's owner, in any
+    club. The one definition under every right below; pages ask the right, not this.
+
+    At most one query per user object and club (``Member.for_user`` keeps its answer).
+
+    Raises:
+        ClubNotChosen: no ``club`` given, outside any club's scope on a site of several.
+    """
+    if not user.is_authenticated:
+        return False
+    if getattr(user, "is_superuser", False):
+        return True
+    membership = Member.for_user(user, club=club)
+    return membership is not None and membership.role == Member.Role.STEWARD
 
 
 # Games
@@ -95,9 +112,16 @@ def _steward_or_refused(request: HttpRequest, may: Callable[[Viewer], bool], ref
 
 
 def may_open_admin(user: Viewer) -> bool:
-    """Whether the header links ``user`` to Django's admin, which lets in staff users (what
-    each may do there is up to Django's permissions)."""
-    return is_steward(user)
+    """Whether the header links ``user`` to Django's admin: when the admin lets them in, an
+    active staff login (what each may do there is up to Django's permissions). A steward's
+    login is staff while one of their memberships is an active steward's
+    (``clubsite.members.login_flags_sync``), so on a one-club site the link shows to the
+    stewards and the site's owner."""
+    return bool(
+        user.is_authenticated
+        and getattr(user, "is_active", False)
+        and getattr(user, "is_staff", False)
+    )
 
 
 # Tournaments
@@ -151,7 +175,9 @@ class StewardRights:
 
 
 def steward_rights(user: Viewer) -> StewardRights:
-    """Every right of ``user`` above, for templates (``{% if rights.desk %}``). No query."""
+    """Every right of ``user`` above, for templates (``{% if rights.desk %}``). No query when
+    the login backend loaded the membership with the user (``clubsite.auth_backends``), one at
+    most otherwise."""
     return StewardRights(
         games=may_keep_every_game(user),
         manners=may_note_manners(user),

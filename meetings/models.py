@@ -448,9 +448,9 @@ class Application(models.Model):
 
     @property
     def seatable(self) -> bool:
-        """Whether the applicant may be given a seat: their login is active. The pages select
-        the member's user with the application."""
-        return self.member.user.is_active
+        """Whether the applicant may be given a seat: their membership is active (not
+        deactivated at the desk). The pages select the member with the application."""
+        return self.member.active
 
     def available_days(self) -> list[datetime.date]:
         return [candidate.date for candidate in self.dates.all()]

@@ -31,9 +31,10 @@ pages offer exactly the buttons the services accept.
  T12    HELD → REPORTED                 the coordinator links the hanchans played (結果報告)
 ======  ==============================  ===========================================================
 
-"The coordinator" always means the meetup's coordinator or a steward (``is_staff``), who may act
-for an unreachable coordinator. Anything else (a wrong state, someone else's button) is refused
-with a message and changes nothing.
+"The coordinator" always means the meetup's coordinator or a steward of the club
+(``clubsite.permissions.may_act_for_coordinators``), who may act for an unreachable
+coordinator. Anything else (a wrong state, someone else's button) is refused with a message and
+changes nothing.
 
 What the spec leaves open (rules-spec §5.2 "Not stated", §6.6 T-08), decided here:
 

@@ -5,9 +5,10 @@ Each persona is a `Member` whose user logs in with the password ``<username>-pas
 - ``member``: Aoki, an ordinary club member (the one whose phone number is on file);
 - ``other_member``: Baba, another member, for "not your own" cases;
 - ``coordinator``: Chiba, who will coordinate meetups (for now a member like any other);
-- ``staff_member``: Doi, a club steward (``is_staff``);
+- ``staff_member``: Doi, a club steward (their membership's role is ``steward``);
 - ``outsider``: Endo, a logged-in member who is not seated at the table under test;
-- ``staff``: a steward's account without a member profile, as ``createsuperuser`` would make.
+- ``staff``: the site's owner, a superuser's login without a membership, as
+  ``createsuperuser`` would make (a steward in every club).
 """
 
 import copy
@@ -23,6 +24,8 @@ from django.test import Client
 from django.test.utils import override_settings
 from django.utils import timezone, translation
 
+from clubsite.club_scope import current_club
+from clubsite.members import membership_create
 from clubsite.models import Member
 from scoring.ledger import hanchan_start
 from scoring.standings.periods import club_today
@@ -77,11 +80,18 @@ def new_club_today() -> datetime.date:
 
 
 def make_member(
-    username: str, display_name: str, furigana: str, *, phone: str = "", is_staff: bool = False
+    username: str, display_name: str, furigana: str, *, phone: str = "", steward: bool = False
 ) -> Member:
-    user = User.objects.create_user(username, password=f"{username}-password", is_staff=is_staff)
-    return Member.objects.create(
-        user=user, display_name=display_name, furigana=furigana, phone=phone
+    """A new login and its membership of the club of the test's scope; ``steward``: with the
+    role ``steward`` (its login then staff, ``clubsite.members.login_flags_sync``)."""
+    user = User.objects.create_user(username, password=f"{username}-password")
+    return membership_create(
+        user,
+        club=current_club(),
+        display_name=display_name,
+        furigana=furigana,
+        phone=phone,
+        role=Member.Role.STEWARD if steward else Member.Role.MEMBER,
     )
 
 
@@ -91,7 +101,7 @@ PERSONAS: dict[str, tuple[str, str, str, dict[str, Any]]] = {
     "member": ("aoki", "Aoki", "あおき", {"phone": "090-1234-5678"}),
     "other_member": ("baba", "Baba", "ばば", {}),
     "coordinator": ("chiba", "Chiba", "ちば", {}),
-    "staff_member": ("doi", "Doi", "どい", {"is_staff": True}),
+    "staff_member": ("doi", "Doi", "どい", {"steward": True}),
     "outsider": ("endo", "Endo", "えんどう", {}),
 }
 
@@ -133,8 +143,9 @@ def outsider(db: None) -> Member:
 
 @pytest.fixture
 def staff(db: None) -> User:
-    """A club officer who runs the site and may use the admin, without a member profile."""
-    return User.objects.create_user("staff", password="staff-password", is_staff=True)
+    """The site's owner, who runs the site and may use the admin, without a membership: a
+    superuser's login, as ``createsuperuser`` makes one (a steward in every club)."""
+    return User.objects.create_superuser("staff", password="staff-password")
 
 
 @pytest.fixture

@@ -1,6 +1,6 @@
-"""The login backend (clubsite/auth_backends.py): the user comes with their member profile in
-one query, so a page's header costs no query for it; sessions logged in before it keep
-working; a wrong password is checked once, and counts once towards a lockout."""
+"""The login backend (clubsite/auth_backends.py): the user comes with their membership of the
+club in hand in one query, so a page's header costs no query for it; sessions logged in before
+it keep working; a wrong password is checked once, and counts once towards a lockout."""
 
 from __future__ import annotations
 
@@ -20,6 +20,9 @@ from django.test.utils import CaptureQueriesContext, override_settings
 from django.urls import reverse
 
 from clubsite.auth_backends import MemberModelBackend
+from clubsite.club_model import Club
+from clubsite.club_scope import club_scope, current_club
+from clubsite.members import membership_create
 from clubsite.models import Member
 
 NEW_PATH = "clubsite.auth_backends.MemberModelBackend"
@@ -31,12 +34,40 @@ def test_the_user_comes_with_the_member_profile_in_one_query(member: Member) -> 
         user = MemberModelBackend().get_user(member.user_id)
         assert user is not None
         assert Member.for_user(user) == member
-        assert user.member.display_name == "Aoki"
+        membership = Member.for_user(user)
+        assert membership is not None and membership.display_name == "Aoki"
+        assert membership.user is user
     assert len(queries) == 1
+
+
+def test_the_user_comes_with_its_membership_of_the_club_in_hand(member: Member) -> None:
+    other = Club.objects.create(slug="kita", name="Kita club")
+    with club_scope(other):
+        there = membership_create(member.user, club=other, display_name="Aoki of Kita")
+        user = MemberModelBackend().get_user(member.user_id)
+        assert user is not None
+        with CaptureQueriesContext(connection) as queries:
+            assert Member.for_user(user) == there
+        assert queries.captured_queries == []
+    # Another club's answer is asked once, then kept on the user object too.
+    with CaptureQueriesContext(connection) as queries:
+        assert Member.for_user(user) == member
+        assert Member.for_user(user, club=other) == there
+        assert Member.for_user(user) == member
+    assert len(queries) == 1
+
+
+def test_a_deactivated_membership_is_no_members(member: Member) -> None:
+    Member.objects.filter(pk=member.pk).update(active=False)
+    user = MemberModelBackend().get_user(member.user_id)
+    assert user is not None and Member.for_user(user) is None
+    assert Member.for_user(User.objects.get(pk=member.user_id)) is None
 
 
 def test_an_account_without_a_profile_still_loads_and_has_none(db: None) -> None:
     admin = User.objects.create_user("root", password="root-password")
+    # The test's club looked up before the count, as a request's scope has it already.
+    assert current_club().slug == "club"
     with CaptureQueriesContext(connection) as queries:
         user = MemberModelBackend().get_user(admin.pk)
         assert user is not None and Member.for_user(user) is None
@@ -53,7 +84,8 @@ def test_the_async_user_comes_with_the_profile_too(member: Member) -> None:
     with CaptureQueriesContext(connection) as queries:
         user = async_to_sync(MemberModelBackend().aget_user)(member.user_id)
         assert user is not None
-        assert user.member.display_name == "Aoki"
+        membership = Member.for_user(user)
+        assert membership is not None and membership.display_name == "Aoki"
     assert len(queries) == 1
 
 

@@ -135,13 +135,15 @@ def test_a_steward_lifts_a_lockout_deactivates_and_adds_a_venue(
 
     click(phone, "#deactivate")
     assert words["deactivated"] in phone.locator("[role=status]").inner_text()
+    member.refresh_from_db()
     member.user.refresh_from_db()
-    assert not member.user.is_active
+    assert not member.active and not member.user.is_active
     check_page(phone, f"desk-member-deactivated-{language}")
     click(phone, "#reactivate")
     assert words["again"] in phone.locator("[role=status]").inner_text()
+    member.refresh_from_db()
     member.user.refresh_from_db()
-    assert member.user.is_active
+    assert member.active and member.user.is_active
 
     phone.goto(f"{phone.base_url}/meetups/venues/")
     click(phone, "#add-venue")

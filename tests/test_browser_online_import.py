@@ -141,7 +141,7 @@ def test_a_steward_seats_the_players_of_a_log_with_no_names_on_a_phone(
     server's game of tests/data/online/mjai/, its names emptied as Mortal's arena writes them);
     the steward chooses the member at each seat under the folded "A log with no player
     names" and the game is stored with them."""
-    make_member("steward", "Steward", "すちゅわーど", is_staff=True)
+    make_member("steward", "Steward", "すちゅわーど", steward=True)
     seated = [make_member(f"s{n}", f"Seat {n}", f"せき{n}") for n in range(1, 5)]
     source = Path(__file__).parent / "data" / "online" / "mjai" / "2026-07-01-130909.mjson"
     lines = source.read_text().splitlines()

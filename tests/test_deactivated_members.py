@@ -60,8 +60,8 @@ def client_for(client_for: Callable[[Member], Client]) -> Callable[[Member], Cli
 
 
 def deactivate(member: Member) -> Member:
-    member.user.is_active = False
-    member.user.save(update_fields=["is_active"])
+    member.active = False
+    member.save(update_fields=["active"])
     return member
 
 

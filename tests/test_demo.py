@@ -23,6 +23,7 @@ def test_it_loads_a_demo_club_once():
     assert Member.objects.count() == 12
     aoki = get_user_model().objects.get(username="aoki")
     assert aoki.check_password("mahjong-demo") and aoki.is_staff
+    assert Member.objects.get(user=aoki).role == "steward"
     statuses = sorted(Hanchan.objects.values_list("status", flat=True))
     assert statuses == ["finished"] * 6 + ["in_play"]
     rulesets = set(Hanchan.objects.values_list("ruleset_version__ruleset_id", flat=True))

@@ -1,5 +1,7 @@
-"""The one member-creation service (``clubsite.members``): a login and its profile, written
-the same way by the desk, the admin, ``create_member``, the demo club and imports."""
+"""The one member-creation service (``clubsite.members``): a login and its membership,
+written the same way by the desk, the admin, ``create_member``, the demo club and imports; an
+existing login joins another club as the same person; the login's flags follow its
+memberships."""
 
 from __future__ import annotations
 
@@ -12,13 +14,17 @@ from django.db import IntegrityError
 from django.test import Client
 from django.urls import reverse
 
+from clubsite.club_model import Club
+from clubsite.club_scope import club_scope, current_club
 from clubsite.members import (
     NewMember,
     imported_member_create,
     imported_member_save,
+    login_flags_sync,
     member_create,
     member_profile_create,
     members_create_many,
+    membership_create,
 )
 from clubsite.models import Member, OnlineName
 
@@ -53,6 +59,8 @@ def test_it_makes_a_steward_and_a_superuser_only_when_asked(db: None) -> None:
 
     assert (steward.user.is_staff, steward.user.is_superuser) == (True, False)
     assert (owner.user.is_staff, owner.user.is_superuser) == (True, True)
+    assert (steward.role, owner.role) == ("steward", "steward")
+    assert member_create(username="m", display_name="M").role == "member"
 
 
 def test_it_leaves_a_login_without_a_password_unusable(db: None) -> None:
@@ -170,6 +178,8 @@ def test_the_admin_adds_a_profile_through_the_service(db: None) -> None:
                 "display_name": "Late",
                 "furigana": "れいと",
                 "phone": "",
+                "role": "steward",
+                "active": "on",
                 "online_names-TOTAL_FORMS": "1",
                 "online_names-INITIAL_FORMS": "0",
                 "online_names-MIN_NUM_FORMS": "0",
@@ -182,7 +192,9 @@ def test_the_admin_adds_a_profile_through_the_service(db: None) -> None:
     assert response.status_code == 302, response.content.decode()[:2000]
     assert spy.call_count == 1
     member = Member.objects.get(user=login)
-    assert (member.display_name, member.furigana) == ("Late", "れいと")
+    assert (member.display_name, member.furigana, member.role) == ("Late", "れいと", "steward")
+    login.refresh_from_db()
+    assert login.is_staff  # a steward's login opens the admin
     # The inline's online name is saved onto the profile the service wrote.
     assert list(OnlineName.objects.values_list("member_id", "name")) == [
         (member.pk, "late-on-tenhou")
@@ -201,6 +213,8 @@ def test_the_admin_changes_a_profile_as_before(member: Member) -> None:
                 "display_name": "Aoki Renamed",
                 "furigana": "あおき",
                 "phone": member.phone,
+                "role": "member",
+                "active": "on",
                 "online_names-TOTAL_FORMS": "0",
                 "online_names-INITIAL_FORMS": "0",
                 "online_names-MIN_NUM_FORMS": "0",
@@ -213,3 +227,108 @@ def test_the_admin_changes_a_profile_as_before(member: Member) -> None:
     member.refresh_from_db()
     assert member.display_name == "Aoki Renamed"
     assert Member.objects.count() == 1
+
+
+def test_an_existing_login_joins_another_club_as_the_same_person(member: Member) -> None:
+    kita = Club.objects.create(slug="kita", name="Kita club")
+
+    there = membership_create(
+        member.user, club=kita, display_name="Aoki", furigana="あおき", role="steward"
+    )
+
+    assert there.user_id == member.user_id and there.pk != member.pk
+    assert (there.club_id, there.display_name, there.role, there.active) == (
+        kita.pk,
+        "Aoki",
+        "steward",
+        True,
+    )
+    assert sorted(member.user.memberships.values_list("club__slug", flat=True)) == [
+        "club",
+        "kita",
+    ]
+    assert User.objects.count() == 1
+    with club_scope(kita):
+        assert Member.for_user(User.objects.get(pk=member.user_id)) == there
+    assert Member.for_user(User.objects.get(pk=member.user_id)) == member
+
+
+def test_a_login_is_a_member_of_a_club_once(member: Member) -> None:
+    with pytest.raises(IntegrityError):
+        membership_create(member.user, club=current_club(), display_name="Aoki again")
+
+    assert list(Member.objects.values_list("display_name", flat=True)) == ["Aoki"]
+
+
+def test_an_unknown_role_is_refused(member: Member) -> None:
+    kita = Club.objects.create(slug="kita", name="Kita club")
+
+    with pytest.raises(ValueError, match="no such role: 'owner'"):
+        membership_create(member.user, club=kita, display_name="Aoki", role="owner")
+
+    assert Member.objects.filter(club=kita).count() == 0
+
+
+def test_the_logins_flags_follow_its_memberships(member: Member) -> None:
+    kita = Club.objects.create(slug="kita", name="Kita club")
+    there = membership_create(member.user, club=kita, display_name="Aoki", role="steward")
+    user = User.objects.get(pk=member.user_id)
+    assert (user.is_active, user.is_staff) == (True, True)
+
+    Member.objects.filter(pk=there.pk).update(active=False)
+    login_flags_sync(user)
+    user.refresh_from_db()
+    assert (user.is_active, user.is_staff) == (True, False)  # still a member here
+
+    Member.objects.filter(pk=member.pk).update(active=False)
+    login_flags_sync(user)
+    user.refresh_from_db()
+    assert (user.is_active, user.is_staff) == (False, False)  # no club left
+
+
+def test_a_login_without_memberships_keeps_its_flags(db: None) -> None:
+    owner = User.objects.create_superuser("owner", password="owner-password")
+    staff = User.objects.create_user("helper", password="helper-password", is_staff=True)
+
+    login_flags_sync(owner)
+    login_flags_sync(staff)
+
+    owner.refresh_from_db()
+    staff.refresh_from_db()
+    assert (owner.is_active, owner.is_staff, staff.is_active, staff.is_staff) == (
+        True,
+        True,
+        True,
+        True,
+    )
+    # A superuser who is a plain member keeps the admin: their staff flag stays.
+    member_profile_create(user=owner, display_name="Owner")
+    owner.refresh_from_db()
+    assert owner.is_staff and owner.is_superuser
+
+
+def test_the_admin_refuses_a_second_membership_in_the_club(member: Member) -> None:
+    owner = User.objects.create_superuser("owner", password="owner-password")
+    client = Client()
+    client.force_login(owner)
+
+    response = client.post(
+        reverse("admin:clubsite_member_add"),
+        {
+            "user": member.user_id,
+            "display_name": "Aoki again",
+            "furigana": "",
+            "phone": "",
+            "role": "member",
+            "active": "on",
+            "online_names-TOTAL_FORMS": "0",
+            "online_names-INITIAL_FORMS": "0",
+            "online_names-MIN_NUM_FORMS": "0",
+            "online_names-MAX_NUM_FORMS": "1000",
+        },
+        headers={"accept-language": "en"},
+    )
+
+    assert response.status_code == 200
+    assert "This login is a member of the club already." in response.content.decode()
+    assert list(Member.objects.values_list("display_name", flat=True)) == ["Aoki"]

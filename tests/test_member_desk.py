@@ -1,7 +1,8 @@
 """The steward's desk for members: a member added in one step (login and
-profile together) gets a welcome e-mail whose link sets a password; edits, deactivation,
-lockouts and online names without the admin; venues. Only stewards: 403 for anyone else,
-and a refused action writes nothing."""
+membership together) gets a welcome e-mail whose link sets a password; edits, the steward
+role, deactivation (of the membership: the person's other clubs keep theirs), lockouts and
+online names without the admin; venues. Only stewards: 403 for anyone else, and a refused
+action writes nothing."""
 
 from __future__ import annotations
 
@@ -15,6 +16,9 @@ from django.core import mail
 from django.test import Client
 from django.urls import reverse
 
+from clubsite.club_model import Club
+from clubsite.club_scope import club_scope
+from clubsite.members import membership_create
 from clubsite.models import Member, OnlineName
 from meetings.models import Venue
 from scoring.ledger import hanchan_start
@@ -89,6 +93,7 @@ def test_it_adds_a_member_and_mails_a_link_that_sets_the_password(
         False,
         True,
     )
+    assert (member.role, member.active) == ("member", True)
     assert not user.has_usable_password()
     assert (member.furigana, member.phone, member.women_division) == (
         "ふじた",
@@ -128,7 +133,9 @@ def test_the_steward_flag_makes_a_steward(desk: CsrfClient, django_capture_on_co
     with django_capture_on_commit_callbacks(execute=True):
         desk.post(reverse("desk:member_new"), {**NEW, "steward": "on", "women_division": ""})
     member = Member.objects.get(display_name="Fujita")
-    assert member.user.is_staff and not member.women_division
+    assert member.role == "steward" and member.active and not member.women_division
+    # The login is staff with it: the Django admin lets in the club's stewards.
+    assert member.user.is_staff
 
 
 @pytest.mark.parametrize(
@@ -204,6 +211,7 @@ def test_only_stewards_use_the_desk(
             assert client.post(url, data).status_code == 403, url
     other_member.refresh_from_db()
     other_member.user.refresh_from_db()
+    assert (other_member.active, other_member.role) == (True, "member")
     assert other_member.user.is_active and not other_member.user.is_staff
     assert not Member.objects.filter(display_name="Fujita").exists()
     assert not OnlineName.objects.exists() and not Venue.objects.filter(name="X").exists()
@@ -215,8 +223,8 @@ def test_only_stewards_use_the_desk(
 def test_the_list_finds_members_by_name_or_reading_and_state(
     desk: CsrfClient, member: Member, other_member: Member, staff_member: Member
 ):
-    other_member.user.is_active = False
-    other_member.user.save()
+    other_member.active = False
+    other_member.save()
     page = desk.get(reverse("desk:members"), headers={"accept-language": "en"})
     assert f'id="member-{member.pk}"' in page.text
     assert f'id="member-{other_member.pk}"' not in page.text  # active ones by default
@@ -262,7 +270,8 @@ def test_a_steward_keeps_their_own_steward_flag(desk: CsrfClient, staff_member: 
     assert "You cannot take away your own steward flag." in page.text
     staff_member.refresh_from_db()
     staff_member.user.refresh_from_db()
-    assert staff_member.user.is_staff and staff_member.user.email == ""
+    assert staff_member.role == "steward" and staff_member.user.email == ""
+    assert staff_member.user.is_staff
 
 
 def test_a_deactivated_member_cannot_log_in_and_keeps_their_games(
@@ -278,8 +287,10 @@ def test_a_deactivated_member_cannot_log_in_and_keeps_their_games(
     assert logged_in.get(reverse("game_list")).status_code == 200
     response = desk.post(reverse("desk:member_active", args=[member.pk]), {"active": "0"})
     assert response.status_code == 302
+    member.refresh_from_db()
     member.user.refresh_from_db()
-    assert not member.user.is_active
+    # The membership is deactivated; with no other club's left, the login too.
+    assert not member.active and not member.user.is_active
     assert login_status("aoki", "aoki-password") == 200
     assert logged_in.get(reverse("game_list")).status_code == 302  # the session ended
     assert Seat.objects.filter(hanchan=game, member=member).count() == 1
@@ -298,8 +309,9 @@ def test_a_steward_cannot_deactivate_themselves(desk: CsrfClient, staff_member: 
         headers={"accept-language": "en"},
     )
     assert page.status_code == 200 and "You cannot deactivate your own account." in page.text
+    staff_member.refresh_from_db()
     staff_member.user.refresh_from_db()
-    assert staff_member.user.is_active
+    assert staff_member.active and staff_member.user.is_active
 
 
 def test_a_steward_lifts_a_login_lockout(desk: CsrfClient, member: Member, settings):
@@ -451,6 +463,101 @@ def test_only_a_superuser_changes_a_superusers_login(desk: CsrfClient, member: M
         page = desk.post(url, data, headers={"accept-language": "en"})
         assert page.status_code == 200, url
         assert "Only a superuser changes the login of a superuser." in page.text
+    member.refresh_from_db()
     member.user.refresh_from_db()
-    assert member.user.is_active and member.user.email == "" and member.display_name == "Aoki"
+    assert member.active and member.user.is_active
+    assert member.user.email == "" and member.display_name == "Aoki"
     assert member.user.check_password("aoki-password")
+
+
+def edit(member: Member, **changes: str) -> dict[str, str]:
+    """The desk's edit form for ``member`` as it stands, with ``changes``."""
+    return {
+        "username": member.user.get_username(),
+        "display_name": member.display_name,
+        "furigana": member.furigana,
+        "email": member.user.email,
+        "phone": member.phone,
+        "steward": "on" if member.role == "steward" else "",
+        "women_division": "",
+        **changes,
+    }
+
+
+def test_the_steward_checkbox_sets_the_members_role(desk: CsrfClient, member: Member) -> None:
+    response = desk.post(reverse("desk:member_edit", args=[member.pk]), edit(member, steward="on"))
+    assert response.status_code == 302
+    member.refresh_from_db()
+    member.user.refresh_from_db()
+    assert (member.role, member.user.is_staff) == ("steward", True)
+    page = desk.get(reverse("desk:members"), headers={"accept-language": "en"})
+    row = page.text.split(f'id="member-{member.pk}"')[1].split("</li>")[0]
+    assert '<span class="desk-tag">Steward</span>' in row
+    response = desk.post(reverse("desk:member_edit", args=[member.pk]), edit(member, steward=""))
+    assert response.status_code == 302
+    member.refresh_from_db()
+    member.user.refresh_from_db()
+    assert (member.role, member.user.is_staff) == ("member", False)
+
+
+@pytest.fixture
+def kita(member: Member) -> Club:
+    """A second club, which Aoki belongs to as a steward (as "Aoki K.")."""
+    club = Club.objects.create(slug="kita", name="Kita club")
+    with club_scope(club):
+        membership_create(member.user, club=club, display_name="Aoki K.", role=Member.Role.STEWARD)
+    return club
+
+
+def test_deactivating_a_member_leaves_their_other_clubs_alone(
+    desk: CsrfClient, member: Member, kita: Club
+) -> None:
+    response = desk.post(reverse("desk:member_active", args=[member.pk]), {"active": "0"})
+    assert response.status_code == 302
+    member.refresh_from_db()
+    member.user.refresh_from_db()
+    there = Member.objects.get(club=kita, user=member.user)
+    assert (member.active, there.active, there.role) == (False, True, "steward")
+    # Still a member of Kita, they log in, and Kita's steward they stay.
+    assert member.user.is_active and member.user.is_staff
+    assert login_status("aoki", "aoki-password") == 302
+    assert Member.for_user(member.user) is None
+    assert list(Member.objects.seatable().filter(user=member.user)) == [there]
+    with club_scope(kita):
+        assert Member.for_user(User.objects.get(pk=member.user_id)) == there
+    page = desk.get(
+        reverse("desk:member_edit", args=[member.pk]), headers={"accept-language": "en"}
+    )
+    assert "Deactivated in this club: offered no seat here." in page.text
+    assert 'id="reactivate"' in page.text
+    # Deactivated in Kita too, they have no club left: the login is refused.
+    with club_scope(kita):
+        steward_of_kita = membership_create(
+            User.objects.create_user("kato", password="kato-password"),
+            club=kita,
+            display_name="Kato",
+            role=Member.Role.STEWARD,
+        )
+        kita_desk = logged_in_client(steward_of_kita)
+        response = kita_desk.post(reverse("desk:member_active", args=[there.pk]), {"active": "0"})
+    assert response.status_code == 302
+    member.user.refresh_from_db()
+    assert not member.user.is_active and not member.user.is_staff
+    assert login_status("aoki", "aoki-password") == 200
+
+
+def test_a_club_steward_is_no_steward_of_another_club(
+    desk: CsrfClient, staff_member: Member, member: Member, kita: Club
+) -> None:
+    there = Member.objects.get(club=kita)
+    with club_scope(kita):
+        # Doi is no member of Kita: its desk is not his, nor its members.
+        assert desk.get(reverse("desk:members")).status_code == 403
+        for_kita = logged_in_client(member)
+        assert for_kita.get(reverse("desk:members")).status_code == 200
+    # Kita's member is not found at the desk of Doi's club.
+    assert desk.get(reverse("desk:member_edit", args=[there.pk])).status_code == 404
+    response = desk.post(reverse("desk:member_active", args=[there.pk]), {"active": "0"})
+    assert response.status_code == 404
+    there.refresh_from_db()
+    assert there.active

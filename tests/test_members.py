@@ -7,13 +7,15 @@ from collections.abc import Callable
 
 import pytest
 from django.contrib.auth.models import AnonymousUser, Permission, User
-from django.core.management import CommandError, call_command
+from django.core.management import CommandError, call_command, execute_from_command_line
+from django.db import connections
 from django.http.response import HttpResponseBase
 from django.test import Client
 from django.urls import reverse
 from django.utils.html import escape
 from pytest_django.asserts import assertContains, assertNotContains, assertRedirects
 
+from clubsite.club_model import Club
 from clubsite.models import Member
 from meetings.models import phone_visible_to
 
@@ -317,6 +319,7 @@ def test_it_creates_a_member_with_a_login(db: None) -> None:
 
     member = Member.objects.select_related("user").get(display_name="藤井")
     assert member.user.username == "fujii"
+    assert (member.club.slug, member.role, member.active) == ("club", "steward", True)
     assert member.user.is_staff
     assert not member.user.is_superuser
     assert member.user.check_password("riichi-ippatsu-ura")
@@ -324,11 +327,125 @@ def test_it_creates_a_member_with_a_login(db: None) -> None:
     assert "'藤井'" in out.getvalue()
 
 
-def test_it_refuses_a_duplicate_username(member: Member) -> None:
-    with pytest.raises(CommandError, match="already a user with the username 'aoki'"):
+def test_it_refuses_a_username_already_a_member_of_the_club(member: Member) -> None:
+    with pytest.raises(CommandError, match="user 'aoki' is a member of the club 'club'") as e:
         call_command("create_member", "aoki", "--name=Aoki 2", "--password=riichi-ippatsu-ura")
 
+    assert e.value.returncode == 2
     assert not Member.objects.filter(display_name="Aoki 2").exists()
+    assert member.user.check_password("aoki-password")
+
+
+@pytest.fixture
+def kita(db: None) -> Club:
+    """A second club on the site."""
+    return Club.objects.create(slug="kita", name="Kita club")
+
+
+def test_it_needs_the_club_on_a_site_of_several(member: Member, kita: Club) -> None:
+    with pytest.raises(CommandError, match=r"several clubs \(club, kita\).*--club SLUG") as e:
+        call_command("create_member", "fujii", "--name=藤井", "--password=riichi-ippatsu-ura")
+
+    assert e.value.returncode == 2
+    assert not User.objects.filter(username="fujii").exists()
+    assert Member.objects.count() == 1
+
+
+def test_it_refuses_an_unknown_club(member: Member) -> None:
+    with pytest.raises(CommandError, match="no club with the short name 'minami'") as e:
+        call_command(
+            "create_member",
+            "fujii",
+            "--name=藤井",
+            "--password=riichi-ippatsu-ura",
+            "--club=minami",
+        )
+
+    assert e.value.returncode == 2
+    assert not User.objects.filter(username="fujii").exists()
+    assert Member.objects.count() == 1
+
+
+def test_its_exit_status_is_2_for_a_wrong_club(
+    member: Member, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The system checks ask every database, the replica's too, which this test may not; and a
+    # command run from the command line closes the connections at its end, the test's own
+    # transaction's on PostgreSQL.
+    monkeypatch.setattr(connections, "close_all", lambda: None)
+    argv = ["manage.py", "create_member", "fujii", "--name=藤井", "--password=x", "--club=nope"]
+    with pytest.raises(SystemExit) as exit_:
+        execute_from_command_line([*argv, "--skip-checks"])
+
+    assert exit_.value.code == 2
+    assert "There is no club with the short name 'nope'." in capsys.readouterr().err
+    assert not User.objects.filter(username="fujii").exists()
+
+
+def test_it_creates_a_member_of_the_club_named(member: Member, kita: Club) -> None:
+    out = io.StringIO()
+
+    call_command(
+        "create_member",
+        "fujii",
+        "--name=藤井",
+        "--staff",
+        "--password=riichi-ippatsu-ura",
+        "--club=kita",
+        stdout=out,
+    )
+
+    created = Member.objects.get(user__username="fujii")
+    assert (created.club_id, created.display_name, created.role) == (kita.pk, "藤井", "steward")
+    assert created.user.check_password("riichi-ippatsu-ura")
+    assert "Created steward '藤井' of the club 'kita' with the username 'fujii'." in out.getvalue()
+
+
+def test_an_existing_login_joins_another_club_as_the_same_person(
+    member: Member, kita: Club
+) -> None:
+    out = io.StringIO()
+
+    call_command(
+        "create_member",
+        "aoki",
+        "--name=青木",
+        "--furigana=あおき",
+        "--password=another-password-1",
+        "--club=kita",
+        stdout=out,
+    )
+
+    there = Member.objects.get(club=kita)
+    assert (there.user_id, there.display_name, there.furigana, there.role) == (
+        member.user_id,
+        "青木",
+        "あおき",
+        "member",
+    )
+    assert User.objects.count() == 1
+    # The login's password is its own: the option is ignored, and the command says so.
+    assert User.objects.get(username="aoki").check_password("aoki-password")
+    assert "--password is ignored" in out.getvalue()
+    assert "The user 'aoki' joined the club 'kita' as member '青木'." in out.getvalue()
+    member.refresh_from_db()
+    assert (member.club.slug, member.display_name) == ("club", "Aoki")
+
+
+def test_a_display_name_is_the_clubs_own(member: Member, kita: Club) -> None:
+    """Another club's "Aoki" is no obstacle; this club's is."""
+    call_command(
+        "create_member", "aoki2", "--name=Aoki", "--password=riichi-ippatsu-ura", "--club=kita"
+    )
+    with pytest.raises(CommandError, match="display name 'Aoki' is already taken in the club"):
+        call_command(
+            "create_member", "aoki3", "--name=Aoki", "--password=riichi-ippatsu-ura", "--club=kita"
+        )
+
+    assert sorted(Member.objects.values_list("club__slug", "user__username")) == [
+        ("club", "aoki"),
+        ("kita", "aoki2"),
+    ]
 
 
 def test_it_refuses_a_duplicate_display_name(member: Member) -> None:

@@ -201,7 +201,7 @@ def test_unknown_names_on_the_page_name_the_service_and_link_the_names_page(
     ],
 )
 def test_a_mahjong_soul_game_is_named_so_on_the_page(db, tmp_path, language, words):
-    aoki = make_member("aoki", "Aoki", "あおき", is_staff=True)
+    aoki = make_member("aoki", "Aoki", "あおき", steward=True)
     path = majsoul(tmp_path, ["代々木寿人", "傍若無人51", "れすこ"])
     message = page_outcome(aoki, path, language)
     assert words in message and 'href="/members/online-names/"' in message
@@ -222,7 +222,7 @@ def test_a_mahjong_soul_game_is_named_so_on_the_page(db, tmp_path, language, wor
 def test_equal_names_on_the_page_are_one_sentence_without_command_advice(
     db, tmp_path, language, words
 ):
-    doi = make_member("doi", "Doi", "どい", is_staff=True)
+    doi = make_member("doi", "Doi", "どい", steward=True)
     message = page_outcome(doi, renamed(tmp_path, ["NoName", "NoName", "れすこ"]), language)
     assert words in message
     assert "--create-members" not in message

@@ -17,6 +17,9 @@ from django.urls import reverse
 from django.utils.translation import override
 
 from clubsite import permissions
+from clubsite.club_model import Club
+from clubsite.club_scope import club_scope
+from clubsite.members import membership_create
 from clubsite.models import Member
 from clubsite.permissions import (
     StewardRights,
@@ -55,7 +58,7 @@ def request_by(user: User | AnonymousUser):
 @pytest.mark.parametrize("right", PREDICATES, ids=lambda f: f.__name__)
 def test_it_grants_each_right_to_stewards_only(right, staff_member, staff, member) -> None:
     assert right(staff_member.user) is True
-    # A steward's login without a member profile has the same rights.
+    # The site's owner, a superuser without a membership, has the same rights.
     assert right(staff) is True
     assert right(member.user) is False
     assert right(AnonymousUser()) is False
@@ -137,6 +140,38 @@ def test_a_games_score_is_kept_by_its_players_and_stewards(
         hanchan_for_keeper(request_by(stranger.user), table_game.pk)
     with pytest.raises(PermissionDenied):
         hanchan_for_keeper(request_by(AnonymousUser()), table_game.pk)
+
+
+def test_a_steward_is_a_steward_of_their_own_club_only(
+    staff_member: Member, member: Member, staff: User
+) -> None:
+    kita = Club.objects.create(slug="kita", name="Kita club")
+    membership_create(staff_member.user, club=kita, display_name="Doi")
+    membership_create(member.user, club=kita, display_name="Aoki", role=Member.Role.STEWARD)
+    doi, aoki, owner = (
+        User.objects.get(pk=pk) for pk in (staff_member.user_id, member.user_id, staff.pk)
+    )
+    assert (permissions.is_steward(doi), permissions.is_steward(aoki)) == (True, False)
+    with club_scope(kita):
+        assert (permissions.is_steward(doi), permissions.is_steward(aoki)) == (False, True)
+        assert permissions.may_use_desk(owner)  # the site's owner, in every club
+        assert steward_rights(doi).desk is False
+    assert permissions.is_steward(aoki, club=kita) and not permissions.is_steward(doi, club=kita)
+
+
+def test_a_deactivated_steward_has_no_rights(staff_member: Member) -> None:
+    Member.objects.filter(pk=staff_member.pk).update(active=False)
+    user = User.objects.get(pk=staff_member.user_id)
+    assert not permissions.is_steward(user)
+    with pytest.raises(PermissionDenied):
+        desk_steward(request_by(user))
+
+
+def test_the_admin_link_follows_the_admins_own_door(staff_member: Member, member: Member) -> None:
+    """Django's admin lets in active staff logins; a steward's login is staff while one of its
+    memberships is an active steward's (clubsite.members.login_flags_sync)."""
+    assert staff_member.user.is_staff and permissions.may_open_admin(staff_member.user)
+    assert not member.user.is_staff and not permissions.may_open_admin(member.user)
 
 
 # Modules that still ask is_steward themselves; the online import's rewrite moves them to the

@@ -111,7 +111,7 @@ def test_a_superuser_steward_is_linked_to_every_task_in_the_admin(staff_member, 
 def page_of_plain_steward(settings) -> str:
     from tests.conftest import make_member
 
-    return page(make_member("imai", "Imai", "いまい", is_staff=True), "en")
+    return page(make_member("imai", "Imai", "いまい", steward=True), "en")
 
 
 def test_a_message_as_a_task_argument_round_trips():

@@ -80,7 +80,7 @@ def event_participants(request: HttpRequest, pk: int) -> HttpResponse:
         "member_count": len(members),
         "table_size": event.table_size,
         "deactivated": quoted_names(
-            event.participants.filter(member__user__is_active=False)
+            event.participants.filter(member__active=False)
             .order_by("member__furigana", "member__display_name")
             .values_list("member__display_name", flat=True)
         ),

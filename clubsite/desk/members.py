@@ -1,12 +1,15 @@
 """Members at the steward's desk: one form for adding and editing a member (their login and
-their profile together), and the writes, one transaction each.
+their membership of the club together), and the writes, one transaction each.
 
-A member is a Django ``User`` (the login: username, e-mail, ``is_staff`` for a steward,
-``is_active``) and its :class:`clubsite.models.Member` profile (display name, furigana
-reading, phone, women's division). The form checks everything the database would refuse
-before anything is written, so PostgreSQL and SQLite give the same clear errors: a name,
-login or e-mail address another member has (whatever its case), a NUL or other control
-character, text longer than its column.
+A member is a Django ``User`` (the login: username, e-mail) and its
+:class:`clubsite.models.Member` membership of the club of the desk (display name, furigana
+reading, phone, women's division, the role ``steward`` or ``member``, active or
+deactivated). The steward flag and deactivation are the membership's: a person's other clubs
+keep theirs (the login's own flags follow, ``clubsite.members.login_flags_sync``). The form
+checks everything the database would refuse before anything is written, so PostgreSQL and
+SQLite give the same clear errors: a login or e-mail address another login has, a name
+another member of the club has (whatever its case), a NUL or other control character, text
+longer than its column.
 """
 
 from __future__ import annotations
@@ -31,8 +34,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from clubsite.club_scope import current_club
 from clubsite.desk.welcome import send_welcome_email
-from clubsite.members import member_create
+from clubsite.members import login_flags_sync, member_create
 from clubsite.models import Member
 from clubsite.names import NAME_LIMIT, clean_display_name
 
@@ -63,10 +67,10 @@ class MemberForm(forms.Form):
     """A member's login and profile, for adding (``member=None``) or editing one.
 
     Fields: ``username`` (the login name, Django's letters, digits and ``@.+-_``),
-    ``display_name`` (one line, at most 60 characters, unique whatever its case),
+    ``display_name`` (one line, at most 60 characters, unique in the club whatever its case),
     ``furigana`` (the reading), ``email`` (unique whatever its case; required to add, since
-    the welcome e-mail carries the set-password link), ``phone``, ``steward`` (``is_staff``)
-    and ``women_division``.
+    the welcome e-mail carries the set-password link), ``phone``, ``steward`` (the
+    membership's role) and ``women_division``.
     """
 
     username = forms.CharField(
@@ -100,7 +104,7 @@ class MemberForm(forms.Form):
                     "furigana": member.furigana,
                     "email": member.user.email,
                     "phone": member.phone,
-                    "steward": member.user.is_staff,
+                    "steward": member.role == Member.Role.STEWARD,
                     "women_division": member.women_division,
                 },
             )
@@ -130,7 +134,8 @@ class MemberForm(forms.Form):
 
     def clean_display_name(self) -> str:
         name = clean_display_name(self.cleaned_data["display_name"])
-        others = Member.objects.all()
+        # The desk is its club's: the member edited is one of the club in hand.
+        others = Member.objects.filter(club=current_club())
         if self.member is not None:
             others = others.exclude(pk=self.member.pk)
         if others.filter(display_name__iexact=name).exists():
@@ -189,46 +194,52 @@ def check_may_change(member: Member, by: User) -> None:
 
 @transaction.atomic
 def member_update(*, member: Member, data: dict[str, Any], by: User) -> Member:
-    """Write :class:`MemberForm`'s ``cleaned_data`` over ``member`` and its login.
+    """Write :class:`MemberForm`'s ``cleaned_data`` over ``member`` (the steward flag its
+    role) and its login.
 
     Raises:
-        DeskError: ``own_steward`` when a steward would take their own steward flag away
+        DeskError: ``own_steward`` when a steward would take their own steward role away
             (the desk would lock them out at once); ``superuser`` as
             :func:`check_may_change`; nothing is written.
         IntegrityError: as :func:`member_add`.
     """
     check_may_change(member, by)
     user = member.user
-    if user.pk == by.pk and user.is_staff and not data["steward"]:
+    was_steward = member.role == Member.Role.STEWARD
+    if user.pk == by.pk and was_steward and not data["steward"]:
         raise DeskError(_("You cannot take away your own steward flag."), code="own_steward")
     user.username = data["username"]
     user.email = data["email"]
-    user.is_staff = data["steward"]
-    user.save(update_fields=["username", "email", "is_staff"])
+    user.save(update_fields=["username", "email"])
     member.display_name = data["display_name"]
     member.furigana = data["furigana"]
     member.phone = data["phone"]
     member.women_division = data["women_division"]
-    member.save(update_fields=["display_name", "furigana", "phone", "women_division"])
+    member.role = Member.Role.STEWARD if data["steward"] else Member.Role.MEMBER
+    member.save(update_fields=["display_name", "furigana", "phone", "women_division", "role"])
+    login_flags_sync(user)
     return member
 
 
 @transaction.atomic
 def member_set_active(*, member: Member, active: bool, by: User) -> None:
-    """Deactivate (``active=False``) or reactivate a member's login. A deactivated member
-    cannot log in and their open sessions end (Django's backends refuse inactive users);
-    their games, seats and standings stay as they are.
+    """Deactivate (``active=False``) or reactivate ``member``'s membership of its club. The
+    club offers a deactivated member no seat and treats their login as no member's; their
+    games, seats and standings stay as they are, and so do their other clubs' memberships. A
+    login left with no active membership cannot log in and its open sessions end (Django's
+    backends refuse inactive users; ``clubsite.members.login_flags_sync``), as on a one-club
+    site.
 
     Raises:
         DeskError: ``own_account`` when a steward would deactivate themselves;
             ``superuser`` as :func:`check_may_change`.
     """
     check_may_change(member, by)
-    user = member.user
-    if not active and user.pk == by.pk:
+    if not active and member.user_id == by.pk:
         raise DeskError(_("You cannot deactivate your own account."), code="own_account")
-    user.is_active = active
-    user.save(update_fields=["is_active"])
+    member.active = active
+    member.save(update_fields=["active"])
+    login_flags_sync(member.user)
 
 
 @dataclass(frozen=True)
@@ -293,9 +304,10 @@ def member_password_set(*, member: Member, password: str, by: User) -> None:
 
 
 def members_matching(*, query: str, status: str) -> QuerySet[Member]:
-    """Members whose display name, reading or login name contains ``query`` (any case), in
-    reading order; ``status`` ``"active"``, ``"inactive"`` or anything else for all."""
-    members = Member.objects.select_related("user")
+    """The club's members (``clubsite.club_scope.current_club``) whose display name, reading
+    or login name contains ``query`` (any case), in reading order; ``status`` ``"active"``,
+    ``"inactive"`` (the membership's state) or anything else for all."""
+    members = Member.objects.filter(club=current_club()).select_related("user")
     # PostgreSQL refuses a NUL in a pattern; no name holds one anyway.
     query = query.replace("\x00", "").strip()[: NAME_LIMIT * 2]
     if query:
@@ -305,7 +317,7 @@ def members_matching(*, query: str, status: str) -> QuerySet[Member]:
             | Q(user__username__icontains=query)
         )
     if status == "active":
-        members = members.filter(user__is_active=True)
+        members = members.filter(active=True)
     elif status == "inactive":
-        members = members.filter(user__is_active=False)
+        members = members.filter(active=False)
     return members

@@ -16,6 +16,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from clubsite.club_scope import current_club
 from clubsite.desk.members import (
     DeskError,
     MemberForm,
@@ -115,7 +116,11 @@ def _member_page(
 
 
 def _member(pk: int) -> Member:
-    return get_object_or_404(Member.objects.select_related("user"), pk=pk)
+    """The club's member ``pk`` (a steward's desk is their club's; another club's member is
+    not found here)."""
+    return get_object_or_404(
+        Member.objects.filter(club=current_club()).select_related("user"), pk=pk
+    )
 
 
 @require_http_methods(["GET", "POST"])
@@ -181,7 +186,7 @@ def member_welcome(request: HttpRequest, pk: int) -> HttpResponse:
     member who forgot before choosing a password)."""
     desk_steward(request)
     member = _member(pk)
-    if not member.user.email or not member.user.is_active:
+    if not member.user.email or not (member.active and member.user.is_active):
         return _member_page(
             request,
             member,

@@ -49,7 +49,7 @@ def welcome_email_send(member_id: int, language: str) -> int:
     (a code of ``LANGUAGES``). Returns 1 if sent; 0 for a member who is gone, deactivated or
     has no e-mail address, or when the mail server refused the message."""
     member = Member.objects.select_related("user").filter(pk=member_id).first()
-    if member is None or not member.user.is_active or not member.user.email:
+    if member is None or not (member.active and member.user.is_active) or not member.user.email:
         return 0
     context = {
         "member": member,

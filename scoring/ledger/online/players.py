@@ -231,13 +231,13 @@ def _mapped_member(key: str, display_name: str) -> Member:
     Raises:
         LedgerError: no such member, or a deactivated one.
     """
-    member = Member.objects.select_related("user").filter(display_name=display_name).first()
+    member = Member.objects.filter(display_name=display_name).first()
     if member is None:
         raise LedgerError(
             _("--map %(name)s=%(member)s: no member is called %(member)s.")
             % {"name": key, "member": display_name}
         )
-    if not member.user.is_active:
+    if not member.active:
         # A seat is mapped to a member chosen for it; a deactivated member is no choice.
         # Their saved online names still find them.
         raise LedgerError(
