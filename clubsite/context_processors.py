@@ -5,15 +5,31 @@ from django.http import HttpRequest
 from django.utils.functional import SimpleLazyObject
 
 from clubsite import permissions
+from clubsite.club_scope import ClubNotChosen
 from clubsite.models import Member
+
+
+def _member_here(request: HttpRequest) -> Member | None:
+    try:
+        return Member.for_user(request.user)
+    except ClubNotChosen:
+        # A page of the site, not of a club (the list of one's clubs on a site of several).
+        return None
+
+
+def _rights_here(request: HttpRequest) -> permissions.StewardRights | None:
+    try:
+        return permissions.steward_rights(getattr(request, "user", None) or AnonymousUser())
+    except ClubNotChosen:
+        return None
 
 
 def current_member(request: HttpRequest) -> dict[str, object]:
     """``current_member``: the logged-in user's `Member` membership of the club in hand, or
-    None (anonymous, an account without one there, or a deactivated one). No query: the login
-    backend loads the membership with the user (clubsite/auth_backends.py; a session from
-    before it reads it here, lazily)."""
-    return {"current_member": SimpleLazyObject(lambda: Member.for_user(request.user))}
+    None (anonymous, an account without one there, a deactivated one, or a page of no club).
+    No query: the login backend loads the membership with the user
+    (clubsite/auth_backends.py; a session from before it reads it here, lazily)."""
+    return {"current_member": SimpleLazyObject(lambda: _member_here(request))}
 
 
 def steward_rights(request: HttpRequest) -> dict[str, object]:
@@ -21,8 +37,4 @@ def steward_rights(request: HttpRequest) -> dict[str, object]:
     (:func:`clubsite.permissions.steward_rights`: ``rights.desk``, ``rights.manners``, ...).
     Templates ask it, never ``user.is_staff``. No query when the login backend loaded the
     viewer's membership with the user."""
-    return {
-        "rights": SimpleLazyObject(
-            lambda: permissions.steward_rights(getattr(request, "user", None) or AnonymousUser())
-        )
-    }
+    return {"rights": SimpleLazyObject(lambda: _rights_here(request))}

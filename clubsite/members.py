@@ -167,7 +167,9 @@ def login_flags_sync(user: AbstractBaseUser) -> None:
     without a membership (a superuser made by ``createsuperuser``) and a superuser's staff
     flag are left as they are. One query, two when a flag changes; forgets what
     ``Member.for_user`` kept on ``user``."""
-    memberships = list(Member.objects.filter(user_id=user.pk).values_list("active", "role"))
+    memberships = list(
+        Member.objects.with_scopes_disabled().filter(user_id=user.pk).values_list("active", "role")
+    )
     Member.forget_for_user(user)
     if not memberships:
         return

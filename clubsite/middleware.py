@@ -8,14 +8,15 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import resolve_url
-from django.urls import get_script_prefix, set_script_prefix
+from django.urls import Resolver404, get_script_prefix, resolve, reverse, set_script_prefix
+from django.utils.http import urlencode
 from django_htmx.http import HttpResponseClientRedirect
 from django_scopes import scopes_disabled
 
 from clubsite.club_model import Club
-from clubsite.club_scope import club_scope, site_scope
+from clubsite.club_scope import ClubNotChosen, club_scope, only_club, site_scope
 from clubsite.models import Member
 
 
@@ -46,6 +47,8 @@ class HtmxLoginRedirectMiddleware:
 
 # A club's pages: /c/<slug>/ and the page's own path after it (docs/clubs.md).
 CLUB_PREFIX = re.compile(r"^/c/(?P<slug>[-a-zA-Z0-9_]+)/")
+# Pages of the site, not of a club, that need a login: answered without a club.
+SITE_PAGES = {"club_choice", "set_language", "password_change", "password_change_done", "logout"}
 
 
 class ClubScopeMiddleware:
@@ -73,7 +76,15 @@ class ClubScopeMiddleware:
                 return self.get_response(request)
         found = CLUB_PREFIX.match(request.path_info)
         if found is None:
-            with site_scope():
+            if self._of_no_club(request):
+                # Looked up only if the page reads a club's rows (a login page reads none).
+                with site_scope():
+                    return self.get_response(request)
+            try:
+                only = only_club()
+            except ClubNotChosen:
+                return self._to_club_choice(request)
+            with club_scope(only):
                 return self.get_response(request)
         club = Club.objects.filter(slug=found["slug"]).first()
         if club is None:
@@ -88,6 +99,25 @@ class ClubScopeMiddleware:
                 return self.get_response(request)
         finally:
             set_script_prefix(outer)
+
+    @staticmethod
+    def _of_no_club(request: HttpRequest) -> bool:
+        """Whether a page without a club's prefix needs no club: a page of the site (the
+        login and the other pages open to visitors, the list of one's clubs, the language),
+        or any page asked for by a visitor not logged in (who is sent to log in first)."""
+        if not request.user.is_authenticated:
+            return True
+        try:
+            match = resolve(request.path_info)
+        except Resolver404:
+            return True
+        return match.url_name in SITE_PAGES or not getattr(match.func, "login_required", True)
+
+    @staticmethod
+    def _to_club_choice(request: HttpRequest) -> HttpResponse:
+        """A club's page without its prefix on a site of several clubs: on to the person's
+        clubs (``/clubs/``) with the page asked for as ``next``."""
+        return HttpResponseRedirect(f"{reverse('club_choice')}?{urlencode({'next': request.path})}")
 
     def process_view(
         self,

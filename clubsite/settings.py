@@ -77,8 +77,6 @@ MIDDLEWARE = [
     # A page whose database went away (restarting, connections refused) is a 503 with
     # Retry-After, not a 500: outermost, to cover every other middleware.
     "clubsite.db_unavailable.DatabaseUnavailableMiddleware",
-    # Every page in a club's scope: its queries of club data read that club's rows only.
-    "clubsite.middleware.ClubScopeMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Static files answer here, served compressed by WhiteNoise itself (gzip and brotli files
     # made by collectstatic); everything after it is a page.
@@ -93,6 +91,9 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Every page in a club's scope: its queries of club data read that club's rows only. After
+    # the login (a page of another club is 404 to a non-member) and before the views.
+    "clubsite.middleware.ClubScopeMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # A logged-out phone's htmx request: HX-Redirect to the login page, not a fragment of it.
     "clubsite.middleware.HtmxLoginRedirectMiddleware",

@@ -254,3 +254,13 @@ def club_choices(db: None) -> Iterator[Callable[..., ClubChoicesSet]]:
     yield choose
     for restore in reversed(undo):
         restore()
+
+
+@pytest.fixture
+def every_club() -> Iterator[None]:
+    """The test's own reads see every club's rows (a command or page enters its club's scope
+    itself): for a test that checks what landed in which club."""
+    from django_scopes import scopes_disabled
+
+    with scopes_disabled():
+        yield

@@ -8,14 +8,12 @@ from __future__ import annotations
 import datetime
 import json
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
 from django.core.management.base import CommandError
-from django_scopes import scopes_disabled
 
 from clubsite.club_commands import command_club
 from clubsite.club_model import Club
@@ -106,14 +104,6 @@ CLUB_COMMANDS = [
     ["load_demo", "--force"],
     ["send_meetup_reminders", "--hours", "0"],
 ]
-
-
-@pytest.fixture
-def every_club() -> Iterator[None]:
-    """The test's own reads see every club's rows (each command enters its club's scope
-    itself): the test checks what landed where."""
-    with scopes_disabled():
-        yield
 
 
 @pytest.mark.parametrize("args", CLUB_COMMANDS, ids=lambda args: args[0])

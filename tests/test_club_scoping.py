@@ -44,6 +44,10 @@ UNSCOPED_ALLOWED = {
     "scoring/upkeep/restore_drill.py",
     # The site's clubs, looked up to choose a scope.
     "clubsite/club_scope.py",
+    # A person's clubs: their memberships in every club.
+    "clubsite/club_choice.py",
+    # A login's own flags follow its memberships in every club.
+    "clubsite/members.py",
 }
 UNSCOPED_NAMES = ("scopes_disabled", "with_scopes_disabled", "_base_manager")
 

@@ -229,7 +229,9 @@ def test_the_admin_changes_a_profile_as_before(member: Member) -> None:
     assert Member.objects.count() == 1
 
 
-def test_an_existing_login_joins_another_club_as_the_same_person(member: Member) -> None:
+def test_an_existing_login_joins_another_club_as_the_same_person(
+    member: Member, every_club: None
+) -> None:
     kita = Club.objects.create(slug="kita", name="Kita club")
 
     there = membership_create(
@@ -269,7 +271,7 @@ def test_an_unknown_role_is_refused(member: Member) -> None:
     assert Member.objects.filter(club=kita).count() == 0
 
 
-def test_the_logins_flags_follow_its_memberships(member: Member) -> None:
+def test_the_logins_flags_follow_its_memberships(member: Member, every_club: None) -> None:
     kita = Club.objects.create(slug="kita", name="Kita club")
     there = membership_create(member.user, club=kita, display_name="Aoki", role="steward")
     user = User.objects.get(pk=member.user_id)

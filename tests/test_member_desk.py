@@ -60,7 +60,11 @@ class CsrfClient(Client):
 
     def post(self, path, data=None, **extra):  # type: ignore[override]
         if "csrftoken" not in self.cookies:
-            self.get(reverse("game_list"))
+            # A page of the site, not of a club (on a site of several clubs too): the
+            # password change for a logged-in client, the login page for a visitor.
+            self.get(reverse("password_change"))
+        if "csrftoken" not in self.cookies:
+            self.get(reverse("login"))
         token = self.cookies["csrftoken"].value
         return super().post(path, {**(data or {}), "csrfmiddlewaretoken": token}, **extra)
 
@@ -509,10 +513,16 @@ def kita(member: Member) -> Club:
     return club
 
 
+def at(club: Club, path: str) -> str:
+    """``path`` (a reversed address) as a page of ``club``: under its ``/c/<slug>/``."""
+    return f"/c/{club.slug}{path}"
+
+
 def test_deactivating_a_member_leaves_their_other_clubs_alone(
-    desk: CsrfClient, member: Member, kita: Club
+    desk: CsrfClient, member: Member, kita: Club, every_club: None
 ) -> None:
-    response = desk.post(reverse("desk:member_active", args=[member.pk]), {"active": "0"})
+    home = member.club
+    response = desk.post(at(home, reverse("desk:member_active", args=[member.pk])), {"active": "0"})
     assert response.status_code == 302
     member.refresh_from_db()
     member.user.refresh_from_db()
@@ -521,12 +531,14 @@ def test_deactivating_a_member_leaves_their_other_clubs_alone(
     # Still a member of Kita, they log in, and Kita's steward they stay.
     assert member.user.is_active and member.user.is_staff
     assert login_status("aoki", "aoki-password") == 302
-    assert Member.for_user(member.user) is None
-    assert list(Member.objects.seatable().filter(user=member.user)) == [there]
+    with club_scope(home):
+        assert Member.for_user(User.objects.get(pk=member.user_id)) is None
+        assert list(Member.objects.seatable().filter(user=member.user)) == []
     with club_scope(kita):
         assert Member.for_user(User.objects.get(pk=member.user_id)) == there
+        assert list(Member.objects.seatable().filter(user=member.user)) == [there]
     page = desk.get(
-        reverse("desk:member_edit", args=[member.pk]), headers={"accept-language": "en"}
+        at(home, reverse("desk:member_edit", args=[member.pk])), headers={"accept-language": "en"}
     )
     assert "Deactivated in this club: offered no seat here." in page.text
     assert 'id="reactivate"' in page.text
@@ -538,8 +550,10 @@ def test_deactivating_a_member_leaves_their_other_clubs_alone(
             display_name="Kato",
             role=Member.Role.STEWARD,
         )
-        kita_desk = logged_in_client(steward_of_kita)
-        response = kita_desk.post(reverse("desk:member_active", args=[there.pk]), {"active": "0"})
+    kita_desk = logged_in_client(steward_of_kita)
+    response = kita_desk.post(
+        at(kita, reverse("desk:member_active", args=[there.pk])), {"active": "0"}
+    )
     assert response.status_code == 302
     member.user.refresh_from_db()
     assert not member.user.is_active and not member.user.is_staff
@@ -547,17 +561,18 @@ def test_deactivating_a_member_leaves_their_other_clubs_alone(
 
 
 def test_a_club_steward_is_no_steward_of_another_club(
-    desk: CsrfClient, staff_member: Member, member: Member, kita: Club
+    desk: CsrfClient, staff_member: Member, member: Member, kita: Club, every_club: None
 ) -> None:
+    home = staff_member.club
     there = Member.objects.get(club=kita)
-    with club_scope(kita):
-        # Doi is no member of Kita: its desk is not his, nor its members.
-        assert desk.get(reverse("desk:members")).status_code == 403
-        for_kita = logged_in_client(member)
-        assert for_kita.get(reverse("desk:members")).status_code == 200
+    # Doi is no member of Kita: its pages, the desk among them, are not there for him.
+    assert desk.get(at(kita, reverse("desk:members"))).status_code == 404
+    # Aoki is Kita's steward: its desk is his.
+    for_kita = logged_in_client(member)
+    assert for_kita.get(at(kita, reverse("desk:members"))).status_code == 200
     # Kita's member is not found at the desk of Doi's club.
-    assert desk.get(reverse("desk:member_edit", args=[there.pk])).status_code == 404
-    response = desk.post(reverse("desk:member_active", args=[there.pk]), {"active": "0"})
+    assert desk.get(at(home, reverse("desk:member_edit", args=[there.pk]))).status_code == 404
+    response = desk.post(at(home, reverse("desk:member_active", args=[there.pk])), {"active": "0"})
     assert response.status_code == 404
     there.refresh_from_db()
     assert there.active

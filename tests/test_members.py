@@ -382,7 +382,9 @@ def test_its_exit_status_is_2_for_a_wrong_club(
     assert not User.objects.filter(username="fujii").exists()
 
 
-def test_it_creates_a_member_of_the_club_named(member: Member, kita: Club) -> None:
+def test_it_creates_a_member_of_the_club_named(
+    member: Member, kita: Club, every_club: None
+) -> None:
     out = io.StringIO()
 
     call_command(
@@ -402,7 +404,7 @@ def test_it_creates_a_member_of_the_club_named(member: Member, kita: Club) -> No
 
 
 def test_an_existing_login_joins_another_club_as_the_same_person(
-    member: Member, kita: Club
+    member: Member, kita: Club, every_club: None
 ) -> None:
     out = io.StringIO()
 
@@ -432,7 +434,7 @@ def test_an_existing_login_joins_another_club_as_the_same_person(
     assert (member.club.slug, member.display_name) == ("club", "Aoki")
 
 
-def test_a_display_name_is_the_clubs_own(member: Member, kita: Club) -> None:
+def test_a_display_name_is_the_clubs_own(member: Member, kita: Club, every_club: None) -> None:
     """Another club's "Aoki" is no obstacle; this club's is."""
     call_command(
         "create_member", "aoki2", "--name=Aoki", "--password=riichi-ippatsu-ura", "--club=kita"

@@ -1,0 +1,56 @@
+"""``/clubs/``: the clubs of the person logged in, on a site of several (docs/clubs.md).
+
+A page without a club's prefix (``/standings/``) on a site of several clubs cannot tell which
+club it is for: the middleware sends it here with the page asked for as ``next``. A person
+in one club goes straight on to that club's page; a person in several picks one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.utils.http import url_has_allowed_host_and_scheme
+
+from clubsite.models import Member
+
+
+@dataclass(frozen=True)
+class ClubLink:
+    """One of the person's clubs: its name, the name they go by there, and its address."""
+
+    name: str
+    display_name: str
+    url: str
+
+
+def club_links(user_id: int, next_path: str = "/") -> list[ClubLink]:
+    """The active memberships of login ``user_id`` in every club, by club name, each as the
+    address of ``next_path`` in that club (``/c/<slug>/...``). One query."""
+    # A person's clubs are found across every club: the one read of memberships past the
+    # club scope (tests/test_club_scoping.py names this module).
+    memberships = (
+        Member.objects.with_scopes_disabled()
+        .filter(user_id=user_id, active=True)
+        .select_related("club")
+        .order_by("club__name", "club__slug")
+    )
+    return [
+        ClubLink(m.club.name, m.display_name, f"/c/{m.club.slug}/{next_path.lstrip('/')}")
+        for m in memberships
+    ]
+
+
+def club_choice(request: HttpRequest) -> HttpResponse:
+    """The person's clubs; with one club, straight on to ``next`` (a path of this site) in
+    it. ``next`` that is not a path of this site is ignored."""
+    wanted = request.GET.get("next", "/")
+    if not wanted.startswith("/") or not url_has_allowed_host_and_scheme(
+        wanted, allowed_hosts={request.get_host()}
+    ):
+        wanted = "/"
+    links = club_links(int(request.user.pk or 0), wanted)
+    if len(links) == 1:
+        return HttpResponseRedirect(links[0].url)
+    return render(request, "clubsite/club_choice.html", {"links": links})
