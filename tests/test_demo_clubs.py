@@ -7,7 +7,7 @@ import io
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.test import Client
 from django_scopes import scopes_disabled
 
@@ -123,3 +123,11 @@ def test_a_second_run_changes_nothing(clubs: dict[str, Club]) -> None:
     assert before == {"clubs": 4, "users": 25, "members": 29, "games": 17, "meetups": 3}
     assert load() == "Members exist already: no demo clubs loaded.\n"
     assert row_counts() == before
+
+
+@pytest.mark.django_db
+def test_it_refuses_with_debug_off_unless_forced(settings) -> None:
+    settings.DEBUG = False
+    with pytest.raises(CommandError, match="DEBUG is off"):
+        call_command("load_demo_clubs", stdout=io.StringIO())
+    assert row_counts()["members"] == 0
