@@ -15,7 +15,7 @@ ARGS ?=
 .PHONY: help run serve test bench faults drill lint clean lock
 
 help:
-	@echo "make run    migrate, load the demo club, serve http://$(HOST):$(PORT)/ (HOST=, PORT=)"
+	@echo "make run    migrate, load the demo clubs, serve http://$(HOST):$(PORT)/ (HOST=, PORT=)"
 	@echo "make serve  the production setup: checks, migrate, collectstatic, gunicorn and the task worker (README: Deploying)"
 	@echo "make test   run the test suite (extra pytest arguments: ARGS=)"
 	@echo "make bench  run the benchmarks (python -m benchmarks; ARGS=)"
@@ -48,10 +48,12 @@ $(STAMP): pyproject.toml $(LOCK)
 run: export CLUB_SITE_URL ?= http://$(HOST):$(PORT)
 run: $(STAMP)
 	$(BIN)/python manage.py migrate
-	$(BIN)/python manage.py load_demo
+	$(BIN)/python manage.py load_demo_clubs
 	@echo
-	@echo "    Open http://$(HOST):$(PORT)/ and log in as aoki / mahjong-demo (a steward);"
-	@echo "    every demo member has that password (README: The demo club)."
+	@echo "    The clubs' addresses are listed above (the Makura club's also at http://$(HOST):$(PORT)/)."
+	@echo "    Log in as aoki / mahjong-demo: steward of 枕倶楽部 (/c/club/) and a member of the home game (/c/home/)."
+	@echo "    Also in two clubs: baba (club, sanma), kanda (club, home), tanaka (sanma, fuji);"
+	@echo "    kimura: fuji only. Every demo login has that password (README: The demo clubs)."
 	@echo
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 

@@ -76,6 +76,8 @@ class Command(BaseCommand):
 
     # "<slug>-" before each demo login when the demo's own are taken (a second demo club).
     login_prefix = ""
+    # The games loaded (DEMO_GAMES' shape): load_demo_clubs gives the Makura club its own.
+    games: Sequence[tuple[int, str, tuple[int, ...], int | None]] = DEMO_GAMES
 
     def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument(
@@ -117,29 +119,12 @@ class Command(BaseCommand):
         )
         with nullcontext() if options["show_emails"] else quiet, transaction.atomic():
             members = [self._member(*row, staff=row[0] == "aoki") for row in DEMO_MEMBERS]
-            for days_ago, ruleset_id, seats, in_play_after in DEMO_GAMES:
-                players = [members[i] for i in seats]
-                assert len(players) == load_ruleset(ruleset_id).players
-                record = {
-                    "format": "club-game/1",
-                    "ruleset": ruleset_id,
-                    "players": [m.display_name for m in players],
-                    "hands": sample_hands(rng, ruleset_id, in_play_after=in_play_after),
-                    "venue": "ビック",
-                    "table": "A",
-                }
-                hanchan_import(
-                    record=record,
-                    members_by_name={m.display_name: m for m in players},
-                    played_on=today - datetime.timedelta(days=days_ago),
-                    by=players[0],
-                    steward=True,
-                )
+            demo_games_import(members, self.games, rng=rng, today=today, venue="ビック")
             self._held_meetup(members, today)
             self._provisional_meetup(members, today)
             self._open_call(members, today)
         self.stdout.write(
-            f"Demo club loaded: {len(members)} members, {len(DEMO_GAMES)} games, "
+            f"Demo club loaded: {len(members)} members, {len(self.games)} games, "
             f"{Meetup.objects.filter(club=club).count()} meetups. "
             f"Log in as {members[0].user.get_username()} / {DEMO_PASSWORD}."
         )
@@ -212,6 +197,37 @@ class Command(BaseCommand):
         for member in players[:confirmed]:
             meetups.meetup_confirm(meetup_id=meetup.pk, by=member.user)
         return meetup
+
+
+def demo_games_import(
+    members: Sequence[Member],
+    games: Sequence[tuple[int, str, tuple[int, ...], int | None]],
+    *,
+    rng: random.Random,
+    today: datetime.date,
+    venue: str,
+) -> None:
+    """Import ``games`` (DEMO_GAMES' shape: days ago, ruleset id, seats as indexes into
+    ``members``, hands before the game stops or None for a finished game) into the club in
+    scope, sample hands drawn from ``rng``, the first seat entering each as a steward."""
+    for days_ago, ruleset_id, seats, in_play_after in games:
+        players = [members[i] for i in seats]
+        assert len(players) == load_ruleset(ruleset_id).players
+        record = {
+            "format": "club-game/1",
+            "ruleset": ruleset_id,
+            "players": [m.display_name for m in players],
+            "hands": sample_hands(rng, ruleset_id, in_play_after=in_play_after),
+            "venue": venue,
+            "table": "A",
+        }
+        hanchan_import(
+            record=record,
+            members_by_name={m.display_name: m for m in players},
+            played_on=today - datetime.timedelta(days=days_ago),
+            by=players[0],
+            steward=True,
+        )
 
 
 def _main_venue() -> Venue:
