@@ -87,6 +87,24 @@ def club_scope(club: Club) -> Iterator[Club]:
 
 
 @contextmanager
+def task_scope(club_id: int | None) -> Iterator[None]:
+    """Run a task's work as the club it was queued for: ``club_id`` (a task's arguments are
+    JSON, so the id), or the site's one club for a task queued without one (before clubs).
+
+    Raises:
+        Club.DoesNotExist: no club has that id any more.
+    """
+    if club_id is None:
+        with site_scope():
+            yield
+        return
+    from clubsite.club_model import Club
+
+    with club_scope(Club.objects.get(pk=club_id)):
+        yield
+
+
+@contextmanager
 def site_scope() -> Iterator[None]:
     """Run the enclosed work as the site's one club's, looked up when first needed
     (:func:`only_club`): what a command, a task worker or a page runs in until it enters a

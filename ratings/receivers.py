@@ -10,11 +10,16 @@ from typing import Any
 from django.db import transaction
 from django.dispatch import receiver
 
+from clubsite.club_scope import current_club
 from ratings.tasks import ratings_follow
 from scoring.ledger import games_counted
 
 
 @receiver(games_counted, dispatch_uid="ratings_follow")
 def enqueue_ratings_follow(sender: Any, hanchan_ids: list[int], **kwargs: Any) -> None:
-    """Enqueue the ratings' task for ``hanchan_ids`` after the commit."""
-    transaction.on_commit(partial(ratings_follow.enqueue, list(hanchan_ids)), robust=True)
+    """Enqueue the ratings' task for ``hanchan_ids`` after the commit, for the club whose
+    ledger counted them (a worker runs it outside any request's scope)."""
+    club_id = int(current_club().pk)
+    transaction.on_commit(
+        partial(ratings_follow.enqueue, list(hanchan_ids), club_id=club_id), robust=True
+    )

@@ -7,20 +7,36 @@ from __future__ import annotations
 from django.db import DatabaseError
 from django.tasks import task
 
+from clubsite.club_scope import task_scope
 from clubsite.task_retries import requeue
 from ratings import updating
 
 
 @task
-def ratings_follow(hanchan_ids: list[int], *, attempt: int = 1, last_error: str = "") -> int:
-    """Bring the ratings up to date with the games ``hanchan_ids`` (ids: a task's arguments
-    are JSON). Returns the number of games asked about, 0 when a database error (a deadlock,
-    the connection lost) left it to a later attempt (``clubsite.task_retries``: ``attempt``
-    and ``last_error`` are the retries' own)."""
+def ratings_follow(
+    hanchan_ids: list[int],
+    *,
+    club_id: int | None = None,
+    attempt: int = 1,
+    last_error: str = "",
+) -> int:
+    """Bring the ratings of club ``club_id`` (the club whose ledger counted them; None: the
+    site's one club, a task queued before clubs) up to date with its games ``hanchan_ids``
+    (ids: a task's arguments are JSON). Returns the number of games asked about, 0 when a
+    database error (a deadlock, the connection lost) left it to a later attempt
+    (``clubsite.task_retries``: ``attempt`` and ``last_error`` are the retries' own)."""
     try:
-        updating.follow(hanchan_ids)
+        with task_scope(club_id):
+            updating.follow(hanchan_ids)
     except DatabaseError as error:
-        if requeue(ratings_follow, [hanchan_ids], attempt=attempt + 1, error=error):
+        again = requeue(
+            ratings_follow,
+            [hanchan_ids],
+            kwargs={"club_id": club_id},
+            attempt=attempt + 1,
+            error=error,
+        )
+        if again:
             return 0
         raise
     return len(hanchan_ids)
