@@ -1,11 +1,13 @@
 """What every page's header needs to know about who is looking at it."""
 
+from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest
 from django.utils.functional import SimpleLazyObject
 
 from clubsite import permissions
-from clubsite.club_scope import ClubNotChosen
+from clubsite.club_model import Club
+from clubsite.club_scope import ClubNotChosen, current_club
 from clubsite.models import Member
 
 
@@ -38,3 +40,20 @@ def steward_rights(request: HttpRequest) -> dict[str, object]:
     Templates ask it, never ``user.is_staff``. No query when the login backend loaded the
     viewer's membership with the user."""
     return {"rights": SimpleLazyObject(lambda: _rights_here(request))}
+
+
+def _club_here() -> Club | None:
+    try:
+        return current_club()
+    except ClubNotChosen:
+        return None
+
+
+def club(request: HttpRequest) -> dict[str, object]:
+    """``club``: the club whose page this is (None on a page of no club on a site of several),
+    and ``site_club_name``: the name a club has until its stewards give it its own (the header
+    then says the site's translated "Mahjong club"). No query inside a club's scope."""
+    return {
+        "club": SimpleLazyObject(_club_here),
+        "site_club_name": getattr(settings, "CLUB_NAME", ""),
+    }

@@ -123,6 +123,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "clubsite.context_processors.club",
                 "clubsite.context_processors.current_member",
                 "clubsite.context_processors.steward_rights",
             ],

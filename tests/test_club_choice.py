@@ -60,3 +60,15 @@ def test_the_login_page_works_without_a_club(clubs: tuple[Club, Club]) -> None:
     page = Client().get("/accounts/login/")
     assert page.status_code == 200
     assert 'name="username"' in page.content.decode()
+
+
+def test_the_header_names_the_club_of_the_page(clubs: tuple[Club, Club], member: Member) -> None:
+    """A club's page says its club's name; the site's first club, still under the site's
+    default name, says the site's own words (麻雀クラブ in Japanese)."""
+    home, fuji = clubs
+    client = Client()
+    client.force_login(member.user)
+    fuji_page = client.get("/c/fuji/standings/").content.decode()
+    assert 'class="site-name" href="/c/fuji/">Shinbashi FUJI Club</a>' in fuji_page
+    home_page = client.get(f"/c/{home.slug}/standings/").content.decode()
+    assert f'class="site-name" href="/c/{home.slug}/">麻雀クラブ</a>' in home_page
