@@ -32,7 +32,8 @@ def ratings_follow(
         again = requeue(
             ratings_follow,
             [hanchan_ids],
-            kwargs={"club_id": club_id},
+            # A task queued without its club is queued again so (the site's one club).
+            kwargs=None if club_id is None else {"club_id": club_id},
             attempt=attempt + 1,
             error=error,
         )
