@@ -50,7 +50,7 @@ run: $(STAMP)
 	$(BIN)/python manage.py migrate
 	$(BIN)/python manage.py load_demo_clubs
 	@echo
-	@echo "    The clubs' addresses are listed above (the Makura club's also at http://$(HOST):$(PORT)/)."
+	@echo "    The clubs' addresses are listed above; http://$(HOST):$(PORT)/ leads to the clubs of whoever logs in."
 	@echo "    Log in as aoki / mahjong-demo: steward of 枕倶楽部 (/c/club/) and a member of the home game (/c/home/)."
 	@echo "    Also in two clubs: baba (club, sanma), kanda (club, home), tanaka (sanma, fuji);"
 	@echo "    kimura: fuji only. Every demo login has that password (README: The demo clubs)."

@@ -44,9 +44,12 @@ def steward_rights(request: HttpRequest) -> dict[str, object]:
 
 def _club_here() -> Club | None:
     try:
-        return current_club()
+        club = current_club()
+        # The site scope's club is looked up lazily: here, where a site of several answers.
+        club.pk  # noqa: B018
     except ClubNotChosen:
         return None
+    return club
 
 
 def club(request: HttpRequest) -> dict[str, object]:

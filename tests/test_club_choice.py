@@ -37,6 +37,8 @@ def test_a_page_without_a_club_asks_which(clubs: tuple[Club, Club], member: Memb
     assert f'href="/c/{home.slug}/standings/"' in text
     assert 'href="/c/fuji/standings/">Shinbashi FUJI Club</a>' in text
     assert "as 青木" in text
+    # A page of no club links no club's pages.
+    assert 'class="site-nav"' not in text
     # Each club's own page answers under its prefix.
     assert client.get("/c/fuji/standings/").status_code == 200
     assert client.get(f"/c/{home.slug}/standings/").status_code == 200
