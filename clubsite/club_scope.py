@@ -46,6 +46,10 @@ def current_club() -> Club:
     Raises :class:`ClubNotChosen` outside any scope on a site of two or more clubs.
     """
     chosen = get_scope().get("club")
+    if callable(chosen):
+        # A scope that finds its club afresh on every use: a test module's fixtures, whose
+        # database may be emptied and its club made again between its tests.
+        chosen = chosen()
     if chosen is not None:
         return chosen
     return only_club()

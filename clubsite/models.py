@@ -44,7 +44,11 @@ class ClubManager(models.Manager[_T]):
             return super().get_queryset()
         if "club" not in current:
             return DisabledQuerySet(self.model, using=self._db, missing_scopes={"club"})
-        return super().get_queryset().filter(**{self.club_path: current["club"]})
+        club = current["club"]
+        if callable(club):
+            # A scope that finds its club afresh on every use (clubsite.club_scope.club_of).
+            club = club()
+        return super().get_queryset().filter(**{self.club_path: club})
 
     def with_scopes_disabled(self) -> models.QuerySet[_T]:
         """Every club's rows (``ScopedManager.with_scopes_disabled``, as a queryset)."""

@@ -187,6 +187,21 @@ def fresh_language() -> Iterator[None]:
     yield
 
 
+@pytest.fixture(autouse=True, scope="module")
+def module_site_club() -> Iterator[None]:
+    """A module's own fixtures (a browser module's logged-in page, say) run in the site
+    club's scope too, as :func:`site_club` runs each test: the club found afresh on every
+    use (a callable scope value), since the database may be emptied between the tests."""
+    from clubsite.club_model import Club
+    from clubsite.club_scope import club_scope, only_club
+
+    def first_club() -> Club:
+        return Club.objects.order_by("pk").first() or only_club()
+
+    with club_scope(first_club):  # type: ignore[arg-type]
+        yield
+
+
 @pytest.fixture(autouse=True)
 def site_club() -> Iterator[None]:
     """Each test runs as a command or request of a one-club site does: in the scope of the

@@ -52,6 +52,7 @@ def test_the_rules_page_reads_on_a_phone(chromium, live_server, aoki, locale, wo
             assert box is not None and box["height"] >= 44 and box["x"] + box["width"] <= 390
         page.locator(".rules-index a[href='#procedure']").click()
         heading = page.locator("#procedure-title").bounding_box()
-        assert heading is not None and 0 <= heading["y"] < PHONE["height"] / 2
+        # At the top, to within a pixel: the jump lands on a fraction of one (-0.11 seen).
+        assert heading is not None and -1 < heading["y"] < PHONE["height"] / 2
     finally:
         context.close()

@@ -7,6 +7,7 @@ SQLite serialises whole transactions, so these run where the locking matters.
 
 from __future__ import annotations
 
+import contextvars
 import threading
 import uuid
 from collections.abc import Callable
@@ -42,7 +43,12 @@ def at_once(*calls: Callable[[], Any]) -> list[Any]:
         finally:
             connections.close_all()
 
-    threads = [threading.Thread(target=run, args=(i, call)) for i, call in enumerate(calls)]
+    # Each thread runs in the caller's club scope, as each phone's request runs in its page's
+    # (a new thread starts with no context of its own).
+    threads = [
+        threading.Thread(target=contextvars.copy_context().run, args=(run, i, call))
+        for i, call in enumerate(calls)
+    ]
     for thread in threads:
         thread.start()
     for thread in threads:
