@@ -119,6 +119,13 @@ class ClubScopeMiddleware:
         clubs (``/clubs/``) with the page asked for as ``next``."""
         return HttpResponseRedirect(f"{reverse('club_choice')}?{urlencode({'next': request.path})}")
 
+    def process_exception(self, request: HttpRequest, exception: Exception) -> None:
+        """A page open to visitors (a public board, a feed) asked for without a club's
+        prefix on a site of several clubs reads a club's rows and cannot tell whose: for the
+        visitor the address names no page (404), as a wrong slug would."""
+        if isinstance(exception, ClubNotChosen):
+            raise Http404("This site holds several clubs: the address names none.") from exception
+
     def process_view(
         self,
         request: HttpRequest,

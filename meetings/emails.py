@@ -18,11 +18,13 @@ from django.core.mail import EmailMessage
 from django.db import transaction
 from django.tasks import task
 from django.template.loader import render_to_string
-from django.urls import reverse
 from django.utils import translation
 from django.utils.text import Truncator
 from django.utils.translation import gettext
 
+from clubsite.club_links import club_name, club_url
+from clubsite.club_model import Club
+from clubsite.club_scope import task_scope
 from clubsite.mail import send_each
 from clubsite.models import Member
 from meetings.models import Application, Meetup, MeetupProfile, Notice
@@ -47,8 +49,11 @@ def notice_emails_send(notice_id: int, member_ids: Sequence[int]) -> int:
     if list_address:
         with translation.override(settings.LANGUAGE_CODE):
             messages.append(_notice_message(notice, meetup, None, list_address))
+    # The club goes with a later attempt's origin: its receiver runs in a worker, as this.
     sent, failed = send_each(
-        messages, f"notice {notice.pk} of meetup {meetup.pk}", origin={"notice": notice.pk}
+        messages,
+        f"notice {notice.pk} of meetup {meetup.pk}",
+        origin={"notice": notice.pk, "club": meetup.club_id},
     )
     if failed:
         Notice.objects.filter(pk=notice.pk).update(undelivered=failed)
@@ -59,10 +64,10 @@ def notice_delivered(origin: dict[str, Any], recipient: str, **_kwargs: Any) -> 
     """A notice's e-mail that had failed went out at a later attempt
     (:data:`clubsite.mail.mail_delivered`): ``recipient`` is no longer listed as not
     delivered on the meetup page. Connected by :class:`meetings.apps.MeetingsConfig`."""
-    notice_id = origin.get("notice")
-    if not isinstance(notice_id, int):
+    notice_id, club_id = origin.get("notice"), origin.get("club")
+    if not isinstance(notice_id, int) or not isinstance(club_id, int | None):
         return
-    with transaction.atomic():
+    with task_scope(club_id), transaction.atomic():
         # Two recipients' retries may finish at once: each takes the list as the other left it.
         notice = Notice.objects.select_for_update().filter(pk=notice_id).first()
         if notice is None or recipient not in notice.undelivered:
@@ -72,16 +77,21 @@ def notice_delivered(origin: dict[str, Any], recipient: str, **_kwargs: Any) -> 
 
 
 @task
-def send_notice_emails(notice_id: int, member_ids: list[int]) -> int:
+def send_notice_emails(notice_id: int, member_ids: list[int], *, club_id: int | None = None) -> int:
     """:func:`notice_emails_send` as a task of Django's task framework (``TASKS``: the
-    immediate backend by default, a worker's queue where one is configured)."""
-    return notice_emails_send(notice_id, member_ids)
+    immediate backend by default, a worker's queue where one is configured), run as club
+    ``club_id``'s (the meetup's club; None: the site's one club, a task queued before clubs).
+    """
+    with task_scope(club_id):
+        return notice_emails_send(notice_id, member_ids)
 
 
 @task
-def send_reminder_emails(application_ids: list[int]) -> int:
-    """:func:`reminder_emails_send` as a task (see :func:`send_notice_emails`)."""
-    return reminder_emails_send(application_ids)
+def send_reminder_emails(application_ids: list[int], *, club_id: int | None = None) -> int:
+    """:func:`reminder_emails_send` as a task, run as club ``club_id``'s (see
+    :func:`send_notice_emails`)."""
+    with task_scope(club_id):
+        return reminder_emails_send(application_ids)
 
 
 def reminder_emails_send(application_ids: Sequence[int]) -> int:
@@ -107,7 +117,7 @@ def reminder_emails_send(application_ids: Sequence[int]) -> int:
                 "meetings/email/reminder.txt",
                 {"meetup": meetup, "member": member, "url": _absolute_url(meetup)},
             ).strip()
-            messages.append(_message(subject, body, member))
+            messages.append(_message(subject, body, member, club=meetup.club))
     return send_each(messages, "reminder")[0]
 
 
@@ -126,13 +136,14 @@ def _notice_message(
             "url": _absolute_url(meetup),
         },
     ).strip()
-    return _message(notice.text(), body, member, list_address)
+    return _message(notice.text(), body, member, list_address, club=meetup.club)
 
 
 def _message(
-    subject: str, body: str, member: Member | None, list_address: str = ""
+    subject: str, body: str, member: Member | None, list_address: str = "", *, club: Club
 ) -> EmailMessage:
-    """A message to ``member``, or to ``list_address`` (the club's list) for none."""
+    """A message of ``club`` to ``member``, or to ``list_address`` (the club's list) for
+    none; the subject starts with the club's name in brackets."""
     # A header is one line; a member's message may hold line breaks.
     line = Truncator(" ".join(subject.split())).chars(90)
     to = (
@@ -140,9 +151,8 @@ def _message(
         if member is not None
         else [list_address]
     )
-    club = gettext("Mahjong club")
     return EmailMessage(
-        subject=f"[{club}] {line}",
+        subject=f"[{club_name(club)}] {line}",
         body=body + "\n",
         from_email=settings.DEFAULT_FROM_EMAIL,
         to=to,
@@ -150,4 +160,4 @@ def _message(
 
 
 def _absolute_url(meetup: Meetup) -> str:
-    return settings.CLUB_SITE_URL.rstrip("/") + reverse("meetings:detail", args=[meetup.pk])
+    return club_url(meetup.club, "meetings:detail", args=[meetup.pk])

@@ -10,12 +10,12 @@ from __future__ import annotations
 import datetime
 from collections.abc import Iterable
 
-from django.conf import settings
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
 from icalendar import Calendar, Event
 
+from clubsite.club_links import club_url
+from clubsite.club_scope import current_club
 from meetings.models import MEETUP_DURATION, Meetup, join_list, lineup_names
 
 PRODUCT_ID = "-//clubsite//meetups//EN"
@@ -40,7 +40,8 @@ def meetup_event(meetup: Meetup) -> Event:
     starts_at = meetup.starts_at()
     assert starts_at is not None
     venue = meetup.venue
-    url = settings.CLUB_SITE_URL.rstrip("/") + reverse("meetings:detail", args=[meetup.pk])
+    # Every meetup of a feed is the club in scope's: its club is not read meetup by meetup.
+    url = club_url(current_club(), "meetings:detail", args=[meetup.pk])
     lines = [
         gettext("Members: %(names)s") % {"names": join_list(lineup_names(meetup.lineup()))},
         venue.directions,

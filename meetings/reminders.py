@@ -24,6 +24,7 @@ from django.tasks import TaskResultStatus, task
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
+from clubsite.club_scope import current_club_id, task_scope
 from meetings import emails
 from meetings.models import Application, State
 
@@ -68,37 +69,45 @@ def reminders_send(
             application.save(update_fields=["reminded_at"])
         ids = [application.pk for application in due]
         if ids:
-            transaction.on_commit(partial(emails.send_reminder_emails.enqueue, ids), robust=True)
+            transaction.on_commit(
+                partial(emails.send_reminder_emails.enqueue, ids, club_id=current_club_id()),
+                robust=True,
+            )
     return len(ids)
 
 
 def schedule_reminders(meetup_id: int) -> datetime.datetime | None:
-    """Queue :func:`send_due_reminders` for the meetup at the moment its first pending
-    reminder falls due (now, if that has passed), unless the same run is queued already.
-    Returns that moment, or None: nobody is waiting, or the backend runs nothing later."""
+    """Queue :func:`send_due_reminders` for meetup ``meetup_id`` of the club in scope, with
+    that club's id, at the moment its first pending reminder falls due (now, if that has
+    passed), unless the same run is queued already. Returns that moment, or None: nobody is
+    waiting, or the backend runs nothing later."""
     if not send_due_reminders.get_backend().supports_defer:
         return None
     first = pending(meetup_id).aggregate(first=Min("confirm_requested_at"))["first"]
     if first is None:
         return None
     due = max(first + reminder_delay(), timezone.now())
+    club_id = current_club_id()
     queued = DBTaskResult.objects.filter(
         task_path=send_due_reminders.module_path,
         status=TaskResultStatus.READY,
         run_after=due,
-        args_kwargs={"args": [meetup_id], "kwargs": {}},
+        args_kwargs={"args": [meetup_id], "kwargs": {"club_id": club_id}},
     )
     if not queued.exists():
-        send_due_reminders.using(run_after=due).enqueue(meetup_id)
+        send_due_reminders.using(run_after=due).enqueue(meetup_id, club_id=club_id)
     return due
 
 
 @task
-def send_due_reminders(meetup_id: int) -> int:
-    """Remind the members of the meetup whose reminder is due (:func:`reminders_send`), then
-    schedule the next run if others fall due later. Returns how many were reminded."""
-    count = reminders_send(after=reminder_delay(), meetup_id=meetup_id)
-    first = pending(meetup_id).aggregate(first=Min("confirm_requested_at"))["first"]
-    if first is not None and first + reminder_delay() > timezone.now():
-        schedule_reminders(meetup_id)
+def send_due_reminders(meetup_id: int, *, club_id: int | None = None) -> int:
+    """Remind the members of meetup ``meetup_id`` whose reminder is due
+    (:func:`reminders_send`), then schedule the next run if others fall due later; run as
+    club ``club_id``'s (None: the site's one club, a task queued before clubs). Returns how
+    many were reminded."""
+    with task_scope(club_id):
+        count = reminders_send(after=reminder_delay(), meetup_id=meetup_id)
+        first = pending(meetup_id).aggregate(first=Min("confirm_requested_at"))["first"]
+        if first is not None and first + reminder_delay() > timezone.now():
+            schedule_reminders(meetup_id)
     return count

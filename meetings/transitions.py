@@ -124,7 +124,8 @@ def announce(
     # After the commit, through the task framework, so that a slow mail server never holds a
     # request once a queue backend is configured (the immediate backend sends right away).
     transaction.on_commit(
-        partial(emails.send_notice_emails.enqueue, notice.pk, recipients), robust=True
+        partial(emails.send_notice_emails.enqueue, notice.pk, recipients, club_id=meetup.club_id),
+        robust=True,
     )
     # Whoever this asked to confirm is reminded when their time comes (with the worker).
     transaction.on_commit(partial(reminders.schedule_reminders, meetup.pk), robust=True)

@@ -30,6 +30,7 @@ from clubsite.htmx import wants_fragment
 from clubsite.models import Member
 from clubsite.permissions import may_use_desk
 from meetings import forms, services
+from meetings.feed_club import feed_scope
 from meetings.ical import calendar_of
 from meetings.models import (
     ARRANGING,
@@ -465,21 +466,22 @@ def meetup_ics(request: HttpRequest, pk: int) -> HttpResponse:
 def calendar_feed(request: HttpRequest, token: str) -> HttpResponse:
     """A member's confirmed meetups, for calendar apps: they fetch it without logging in, so the
     secret in its address is the only key (a new link makes the old one stop working)."""
-    profile = get_object_or_404(
-        MeetupProfile.objects.select_related("member"), calendar_token=token
-    )
-    meetups = (
-        Meetup.objects.for_page()
-        .on_the_calendar()
-        .filter(
-            Q(applications__member=profile.member)
-            & Q(applications__seated=True)
-            & Q(applications__withdrawn_at__isnull=True)
+    with feed_scope(token, getattr(request, "club", None)):
+        profile = get_object_or_404(
+            MeetupProfile.objects.select_related("member"), calendar_token=token
         )
-        .distinct()
-    )
-    with translation.override(profile.language or settings.LANGUAGE_CODE):
-        content = calendar_of(meetups, name=gettext("Mahjong club meetups"))
+        meetups = (
+            Meetup.objects.for_page()
+            .on_the_calendar()
+            .filter(
+                Q(applications__member=profile.member)
+                & Q(applications__seated=True)
+                & Q(applications__withdrawn_at__isnull=True)
+            )
+            .distinct()
+        )
+        with translation.override(profile.language or settings.LANGUAGE_CODE):
+            content = calendar_of(meetups, name=gettext("Mahjong club meetups"))
     return ics_response(content, "meetups.ics")
 
 

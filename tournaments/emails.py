@@ -13,10 +13,11 @@ from django.conf import settings
 from django.core.mail import EmailMessage
 from django.tasks import task
 from django.template.loader import render_to_string
-from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext
 
+from clubsite.club_links import club_name, club_url
+from clubsite.club_scope import task_scope
 from clubsite.mail import send_each
 from meetings.models import MeetupProfile
 from tournaments.display import event_view
@@ -31,7 +32,7 @@ def seating_emails_send(event_id: int, round_numbers: Sequence[int]) -> int:
     wanted = set(round_numbers)
     participants = [p for p in view.participants if not p.withdrawn and p.member.user.email]
     languages = MeetupProfile.languages_of(p.member for p in participants)
-    url = settings.CLUB_SITE_URL.rstrip("/") + reverse("tournaments:detail", args=[event.pk])
+    url = club_url(event.club, "tournaments:detail", args=[event.pk])
     messages = []
     for participant in participants:
         member = participant.member
@@ -40,7 +41,7 @@ def seating_emails_send(event_id: int, round_numbers: Sequence[int]) -> int:
             continue
         with translation.override(languages[member.pk]):
             subject = gettext("[%(club)s] %(event)s: your tables") % {
-                "club": gettext("Mahjong club"),
+                "club": club_name(event.club),
                 "event": event.name,
             }
             body = render_to_string(
@@ -59,7 +60,11 @@ def seating_emails_send(event_id: int, round_numbers: Sequence[int]) -> int:
 
 
 @task
-def send_seating_emails(event_id: int, round_numbers: list[int]) -> int:
+def send_seating_emails(
+    event_id: int, round_numbers: list[int], *, club_id: int | None = None
+) -> int:
     """:func:`seating_emails_send` as a task of Django's task framework (the immediate
-    backend by default)."""
-    return seating_emails_send(event_id, round_numbers)
+    backend by default), run as club ``club_id``'s (the event's club; None: the site's one
+    club, a task queued before clubs)."""
+    with task_scope(club_id):
+        return seating_emails_send(event_id, round_numbers)

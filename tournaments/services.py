@@ -355,7 +355,12 @@ def _tell_seating(event: Event, round_numbers: Sequence[int]) -> None:
     """E-mail every participant their tables of the rounds just drawn, after the commit."""
     if round_numbers:
         transaction.on_commit(
-            partial(emails.send_seating_emails.enqueue, event.pk, list(round_numbers)),
+            partial(
+                emails.send_seating_emails.enqueue,
+                event.pk,
+                list(round_numbers),
+                club_id=event.club_id,
+            ),
             robust=True,
         )
 

@@ -311,6 +311,7 @@ def accept(
                     emails.send_seating_emails.enqueue,
                     event.pk,
                     [d.number for d in proposal.after],
+                    club_id=event.club_id,
                 ),
                 robust=True,
             )

@@ -19,16 +19,15 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any, Concatenate
 
-from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from icalendar import Calendar
 from icalendar import Event as CalendarEvent
 
+from clubsite.club_links import club_url
 from clubsite.formatting import MINUS, settlement_points
 from clubsite.models import Member
 from clubsite.permissions import may_run_tournaments
@@ -328,7 +327,7 @@ def ranking_csv(request: HttpRequest, pk: int) -> HttpResponse:
 def event_ics(request: HttpRequest, pk: int) -> HttpResponse:
     """The event as an all-day calendar entry (RFC 5545) from its first to its last day."""
     event = get_object_or_404(Event, pk=pk)
-    url = settings.CLUB_SITE_URL.rstrip("/") + reverse("tournaments:detail", args=[event.pk])
+    url = club_url(event.club, "tournaments:detail", args=[event.pk])
     calendar = Calendar()
     calendar.add("prodid", "-//clubsite//tournaments//EN")
     calendar.add("version", "2.0")

@@ -192,7 +192,7 @@ def member_welcome(request: HttpRequest, pk: int) -> HttpResponse:
             member,
             error=_("A link goes only to an active member with an e-mail address."),
         )
-    send_welcome_email.enqueue(member.pk, translation.get_language())
+    send_welcome_email.enqueue(member.pk, translation.get_language(), club_id=member.club_id)
     messages.success(
         request,
         _("A link to choose a password is on its way to %(email)s.") % {"email": member.user.email},

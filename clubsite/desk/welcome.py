@@ -23,6 +23,8 @@ from django.utils import translation
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
+from clubsite.club_links import site_url
+from clubsite.club_scope import task_scope
 from clubsite.mail import send_each
 from clubsite.models import Member
 
@@ -41,7 +43,7 @@ def set_password_url(member: Member) -> str:
             "token": default_token_generator.make_token(user),
         },
     )
-    return settings.CLUB_SITE_URL.rstrip("/") + path
+    return site_url(path)
 
 
 def welcome_email_send(member_id: int, language: str) -> int:
@@ -55,7 +57,7 @@ def welcome_email_send(member_id: int, language: str) -> int:
         "member": member,
         "username": member.user.get_username(),
         "url": set_password_url(member),
-        "login_url": settings.CLUB_SITE_URL.rstrip("/") + reverse("login"),
+        "login_url": site_url(reverse("login")),
         "days": max(1, settings.PASSWORD_RESET_TIMEOUT // 86400),
     }
     with translation.override(language):
@@ -71,6 +73,9 @@ def welcome_email_send(member_id: int, language: str) -> int:
 
 
 @task
-def send_welcome_email(member_id: int, language: str) -> int:
-    """:func:`welcome_email_send` as a task (the queue of ``CLUB_TASKS_BACKEND``)."""
-    return welcome_email_send(member_id, language)
+def send_welcome_email(member_id: int, language: str, *, club_id: int | None = None) -> int:
+    """:func:`welcome_email_send` as a task (the queue of ``CLUB_TASKS_BACKEND``), run as club
+    ``club_id``'s (the membership's club; None: the site's one club, a task queued before
+    clubs)."""
+    with task_scope(club_id):
+        return welcome_email_send(member_id, language)
