@@ -185,6 +185,18 @@ def login_flags_sync(user: AbstractBaseUser) -> None:
         user.save(update_fields=changed)
 
 
+def login_shared(user: AbstractBaseUser, club: Club) -> bool:
+    """Whether ``user`` holds a membership (active or not) of a club other than ``club``: its
+    login name, address and password are then that person's in every club, not ``club``'s
+    stewards' to change (``clubsite.desk.members``). One query."""
+    return (
+        Member.objects.with_scopes_disabled()
+        .filter(user_id=user.pk)
+        .exclude(club_id=club.pk)
+        .exists()
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class NewMember:
     """A member for :func:`members_create_many`: a login name and the membership's names."""

@@ -35,8 +35,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from clubsite.club_scope import current_club
+from clubsite.desk.joined import send_joined_email
 from clubsite.desk.welcome import send_welcome_email
-from clubsite.members import login_flags_sync, member_create
+from clubsite.members import login_flags_sync, login_shared, member_create, membership_create
 from clubsite.models import Member
 from clubsite.names import NAME_LIMIT, clean_display_name
 
@@ -71,6 +72,14 @@ class MemberForm(forms.Form):
     ``furigana`` (the reading), ``email`` (unique whatever its case; required to add, since
     the welcome e-mail carries the set-password link), ``phone``, ``steward`` (the
     membership's role) and ``women_division``.
+
+    Adding a person who has a login already (they play in another club of the site): their
+    login name together with that login's e-mail address makes them a member of this club
+    as the same person; ``cleaned_data["login"]`` is then that ``User`` (None for a new
+    login). Knowing both is the steward's sign that the person told them; either alone is
+    refused as taken. Editing a member whose login is shared with another club
+    (:func:`clubsite.members.login_shared`) leaves its login name and address as they are:
+    they are the person's in every club.
     """
 
     username = forms.CharField(
@@ -110,6 +119,13 @@ class MemberForm(forms.Form):
             )
         super().__init__(*args, **kwargs)
         self.member = member
+        self.shared = member is not None and login_shared(member.user, member.club)
+        if self.shared:
+            for name in ("username", "email"):
+                self.fields[name].disabled = True
+                self.fields[name].help_text = gettext_lazy(
+                    "Shared with another club: only the person or a site admin changes it."
+                )
         if member is not None:
             # A member added before the desk may have no address; editing does not force one.
             self.fields["email"].required = False
@@ -126,7 +142,8 @@ class MemberForm(forms.Form):
 
     def clean_username(self) -> str:
         username: str = self.cleaned_data["username"].strip()
-        if self._others().filter(username__iexact=username).exists():
+        # Adding: a taken name may be a login that joins with its address (clean()).
+        if self.member is not None and self._others().filter(username__iexact=username).exists():
             raise ValidationError(
                 _("The login name %(name)s is taken.") % {"name": username}, code="taken"
             )
@@ -152,12 +169,65 @@ class MemberForm(forms.Form):
 
     def clean_email(self) -> str:
         email: str = self.cleaned_data["email"].strip()
-        if email and self._others().filter(email__iexact=email).exists():
+        if (
+            self.member is not None
+            and email
+            and self._others().filter(email__iexact=email).exists()
+        ):
             raise ValidationError(
                 _("Another member has the e-mail address %(email)s.") % {"email": email},
                 code="taken",
             )
         return email
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if self.member is None and "username" in data and "email" in data:
+            data["login"] = self._existing_login(data["username"], data["email"])
+        return data
+
+    def _existing_login(self, username: str, email: str) -> User | None:
+        """Adding: the login that joins the club (its name and its address both given), or
+        None for a new login; a name or address taken alone is an error on its field."""
+        by_name = self._others().filter(username__iexact=username).first()
+        by_email = self._others().filter(email__iexact=email).first() if email else None
+        if by_name is None and by_email is None:
+            return None
+        if by_name is not None and by_name == by_email:
+            if Member.objects.filter(club=current_club(), user=by_name).exists():
+                self.add_error(
+                    "username",
+                    ValidationError(
+                        _(
+                            "%(name)s is a member of this club already (a deactivated one is "
+                            "reactivated from their page)."
+                        )
+                        % {"name": username},
+                        code="member",
+                    ),
+                )
+            return by_name
+        if by_name is not None:
+            self.add_error(
+                "username",
+                ValidationError(
+                    _(
+                        "The login name %(name)s is taken. A person with a login in another "
+                        "club is added by that login name together with its e-mail address."
+                    )
+                    % {"name": username},
+                    code="taken",
+                ),
+            )
+        if by_email is not None:
+            self.add_error(
+                "email",
+                ValidationError(
+                    _("Another member has the e-mail address %(email)s.") % {"email": email},
+                    code="taken",
+                ),
+            )
+        return None
 
 
 @transaction.atomic
@@ -166,10 +236,28 @@ def member_add(*, data: dict[str, Any], language: str) -> Member:
     usable password yet) and its ``Member`` in one transaction
     (:func:`clubsite.members.member_create`), then, once committed, enqueue
     the welcome e-mail in ``language`` (:func:`clubsite.desk.welcome.send_welcome_email`).
+    With ``cleaned_data["login"]`` (a person with a login in another club) only the
+    membership is written (:func:`clubsite.members.membership_create`), their password stays
+    theirs, and the e-mail says they joined (:func:`clubsite.desk.joined.send_joined_email`).
 
     Raises ``IntegrityError`` when another request took the name, login or address between
     the form's check and the write; nothing is written then.
     """
+    if data.get("login") is not None:
+        member = membership_create(
+            data["login"],
+            club=current_club(),
+            display_name=data["display_name"],
+            furigana=data["furigana"],
+            women_division=data["women_division"],
+            phone=data["phone"],
+            role=Member.Role.STEWARD if data["steward"] else Member.Role.MEMBER,
+        )
+        transaction.on_commit(
+            partial(send_joined_email.enqueue, member.pk, language, club_id=member.club_id),
+            robust=True,
+        )
+        return member
     member = member_create(
         username=data["username"],
         email=data["email"],
@@ -193,6 +281,20 @@ def check_may_change(member: Member, by: User) -> None:
     steward flag)."""
     if member.user.is_superuser and not by.is_superuser:
         raise DeskError(_("Only a superuser changes the login of a superuser."), code="superuser")
+
+
+def check_not_shared(member: Member, by: User) -> None:
+    """Raise ``DeskError("shared")`` when ``by`` is no superuser and ``member``'s login is
+    also another club's (:func:`clubsite.members.login_shared`): its password is the
+    person's in every club, not one club's stewards' to set or reset."""
+    if not by.is_superuser and login_shared(member.user, member.club):
+        raise DeskError(
+            _(
+                "This login is also a member of another club: only the person (by the "
+                "password reset page) or a site admin changes its password."
+            ),
+            code="shared",
+        )
 
 
 @transaction.atomic
@@ -298,9 +400,11 @@ def member_password_set(*, member: Member, password: str, by: User) -> None:
     choose one by link; their failed logins are forgotten too (:func:`lockout_lift`).
 
     Raises:
-        DeskError: ``superuser`` as :func:`check_may_change`.
+        DeskError: ``superuser`` as :func:`check_may_change`; ``shared`` as
+            :func:`check_not_shared`.
     """
     check_may_change(member, by)
+    check_not_shared(member, by)
     member.user.set_password(password)
     member.user.save(update_fields=["password"])
     lockout_lift(member=member)

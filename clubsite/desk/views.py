@@ -20,6 +20,7 @@ from clubsite.club_scope import current_club
 from clubsite.desk.members import (
     DeskError,
     MemberForm,
+    check_not_shared,
     lockout_lift,
     login_failures,
     member_add,
@@ -82,10 +83,14 @@ def member_new(request: HttpRequest) -> HttpResponse:
         except IntegrityError:
             _taken_again(form)
         else:
+            if form.cleaned_data["login"] is not None:
+                text = _(
+                    "%(name)s joined the club with their login; an e-mail tells them at %(email)s."
+                )
+            else:
+                text = _("%(name)s was added; the welcome e-mail is on its way to %(email)s.")
             messages.success(
-                request,
-                _("%(name)s was added; the welcome e-mail is on its way to %(email)s.")
-                % {"name": member.display_name, "email": member.user.email},
+                request, text % {"name": member.display_name, "email": member.user.email}
             )
             return redirect("desk:member_edit", member.pk)
     return render(request, "members/desk/member_new.html", {"form": form})
@@ -100,12 +105,15 @@ def _member_page(
     error: str = "",
 ) -> HttpResponse:
     username = member.user.get_username()
+    form = form or MemberForm(member=member)
     return render(
         request,
         "members/desk/member_edit.html",
         {
             "member": member,
-            "form": form or MemberForm(member=member),
+            "form": form,
+            # A login of several clubs: its password is the person's (check_not_shared).
+            "shared": form.shared and not request.user.is_superuser,
             "name_form": name_form or OnlineNameForm(),
             "password_form": password_form or SetPasswordForm(member.user),
             "names": list(member.online_names.all()),
@@ -184,8 +192,13 @@ def member_unlock(request: HttpRequest, pk: int) -> HttpResponse:
 def member_welcome(request: HttpRequest, pk: int) -> HttpResponse:
     """Send the welcome e-mail with a new set-password link again (an expired link, a
     member who forgot before choosing a password)."""
-    desk_steward(request)
+    steward = desk_steward(request)
     member = _member(pk)
+    try:
+        # The link sets a new password: the person's own in every club of a shared login.
+        check_not_shared(member, steward)
+    except DeskError as error:
+        return _member_page(request, member, error=str(error))
     if not member.user.email or not (member.active and member.user.is_active):
         return _member_page(
             request,
