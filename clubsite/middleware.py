@@ -11,6 +11,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import resolve_url
 from django.urls import Resolver404, get_script_prefix, resolve, reverse, set_script_prefix
+from django.utils import timezone
 from django.utils.http import urlencode
 from django_htmx.http import HttpResponseClientRedirect
 from django_scopes import scopes_disabled
@@ -84,7 +85,7 @@ class ClubScopeMiddleware:
                 only = only_club()
             except ClubNotChosen:
                 return self._to_club_choice(request)
-            with club_scope(only):
+            with club_scope(only), timezone.override(only.time_zone):
                 return self.get_response(request)
         club = Club.objects.filter(slug=found["slug"]).first()
         if club is None:
@@ -95,7 +96,8 @@ class ClubScopeMiddleware:
         set_script_prefix(outer.rstrip("/") + prefix)
         request.club = club  # type: ignore[attr-defined]
         try:
-            with club_scope(club):
+            # Times on the club's pages are its own time zone's (Club.time_zone).
+            with club_scope(club), timezone.override(club.time_zone):
                 return self.get_response(request)
         finally:
             set_script_prefix(outer)

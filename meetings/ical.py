@@ -1,8 +1,8 @@
 """iCalendar files of confirmed meetups (RFC 5545, made with the ``icalendar`` package).
 
-Times are in the club's time zone (``TIME_ZONE``, Asia/Tokyo), with its VTIMEZONE included, so
-calendar apps anywhere show the right hour. Texts are in the active language. An event holds
-the venue and the names of the line-up, never anyone's phone number.
+Times are in the club's time zone (``Club.time_zone``, Asia/Tokyo for the seeds' clubs), with
+its VTIMEZONE included, so calendar apps anywhere show the right hour. Texts are in the active
+language. An event holds the venue and the names of the line-up, never anyone's phone number.
 """
 
 from __future__ import annotations

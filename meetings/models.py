@@ -20,6 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from clubsite.dates import club_time_zone
 from clubsite.models import ClubManager, MeetupRowManager, Member, MemberRowManager, club_key
 from clubsite.permissions import may_act_for_coordinators, may_see_every_phone
 from meetings.display import (
@@ -214,11 +215,13 @@ class Meetup(models.Model):
         return join_list(format_day(day) for day in self.days())
 
     def starts_at(self) -> datetime.datetime | None:
-        """When it starts, in the club's time zone (Asia/Tokyo); None until a date is declared."""
+        """When it starts, in the time zone of the club in scope (its own club: a meetup is
+        read only in its club's scope; ``Club.time_zone``, Asia/Tokyo for the seeds' clubs);
+        None until a date is declared."""
         if self.date is None:
             return None
         start = datetime.datetime.combine(self.date, self.start_time)
-        return timezone.make_aware(start, timezone.get_default_timezone())
+        return timezone.make_aware(start, club_time_zone())
 
     def time_text(self) -> str:
         return self.start_time.strftime("%H:%M")

@@ -241,3 +241,25 @@ def test_the_migration_starts_existing_meetups_at_the_revisions_their_notices_re
     assert expected == 3
     assert fresh(meetup).sequence == expected
     assert fresh(untouched).sequence == 0
+
+
+def test_a_clubs_meetups_are_at_its_own_time_zones_hour(
+    client_for: ClientFor, coordinator: Member, players: list[Member]
+) -> None:
+    """A club whose stewards set its time zone (Club.time_zone): its meetup at 19:00 is 19:00
+    there, in the calendar file as on the page."""
+    club = coordinator.club
+    club.time_zone = "Europe/London"
+    club.save(update_fields=["time_zone"])
+    meetup = confirmed(coordinator, players, days=(7,))
+    assert fresh(meetup).starts_at().utcoffset() in {  # type: ignore[union-attr]
+        datetime.timedelta(0),
+        datetime.timedelta(hours=1),
+    }
+    response = client_for(players[0]).get(
+        f"/c/{club.slug}" + reverse("meetings:ics", args=[meetup.pk])
+    )
+    assert response.status_code == 200
+    text = response.content.decode()
+    assert f"DTSTART;TZID=Europe/London:{day(7):%Y%m%d}T190000" in text
+    assert "TZID:Europe/London" in text and "Asia/Tokyo" not in text
