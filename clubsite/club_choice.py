@@ -3,14 +3,17 @@
 A page without a club's prefix (``/standings/``) on a site of several clubs cannot tell which
 club it is for: the middleware sends it here with the page asked for as ``next``. A person
 in one club goes straight on to that club's page; a person in several picks one.
+
+The page itself (``scoring.views.club_choice``) is also the person's one view across their
+clubs: beside each club, their figures there.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import render
+from django.http import HttpRequest
 from django.utils.http import url_has_allowed_host_and_scheme
 
 from clubsite.models import Member
@@ -18,11 +21,15 @@ from clubsite.models import Member
 
 @dataclass(frozen=True)
 class ClubLink:
-    """One of the person's clubs: its name, the name they go by there, and its address."""
+    """One of the person's clubs: its name, the name they go by there, its address, and
+    their games there in the year so far with their average place (None without games)."""
 
     name: str
     display_name: str
     url: str
+    slug: str = ""
+    games: int = 0
+    average_place: Decimal | None = None
 
 
 def club_links(user_id: int, next_path: str = "/") -> list[ClubLink]:
@@ -37,20 +44,21 @@ def club_links(user_id: int, next_path: str = "/") -> list[ClubLink]:
         .order_by("club__name", "club__slug")
     )
     return [
-        ClubLink(m.club.name, m.display_name, f"/c/{m.club.slug}/{next_path.lstrip('/')}")
+        ClubLink(
+            m.club.name,
+            m.display_name,
+            f"/c/{m.club.slug}/{next_path.lstrip('/')}",
+            m.club.slug,
+        )
         for m in memberships
     ]
 
 
-def club_choice(request: HttpRequest) -> HttpResponse:
-    """The person's clubs; with one club, straight on to ``next`` (a path of this site) in
-    it. ``next`` that is not a path of this site is ignored."""
+def choice_next(request: HttpRequest) -> str:
+    """The page asked for (``next``), a path of this site; anything else is ``/``."""
     wanted = request.GET.get("next", "/")
     if not wanted.startswith("/") or not url_has_allowed_host_and_scheme(
         wanted, allowed_hosts={request.get_host()}
     ):
-        wanted = "/"
-    links = club_links(int(request.user.pk or 0), wanted)
-    if len(links) == 1:
-        return HttpResponseRedirect(links[0].url)
-    return render(request, "clubsite/club_choice.html", {"links": links})
+        return "/"
+    return wanted

@@ -3,7 +3,7 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_not_required
 from django.urls import include, path
 
-from clubsite import accounts, club_choice, online_names, password_reset, pwa, task_queue, views
+from clubsite import accounts, online_names, password_reset, pwa, task_queue, views
 
 # Login, logout, password change and a password reset by e-mail for members with an address
 # (stewards still set a new password in the admin; reset e-mails are limited per hour and
@@ -69,7 +69,6 @@ account_patterns = [
 
 urlpatterns = [
     path("", include("scoring.urls")),
-    path("clubs/", club_choice.club_choice, name="club_choice"),
     path("sw.js", pwa.service_worker, name="service_worker"),
     path("manifest.webmanifest", pwa.manifest, name="manifest"),
     path("favicon.ico", pwa.favicon, name="favicon"),

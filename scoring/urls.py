@@ -1,10 +1,12 @@
 from django.urls import path
 
 from scoring import views
-from scoring.views import online_lobbies
+from scoring.views import club_choice, online_lobbies
 
 urlpatterns = [
     path("", views.game_list, name="game_list"),
+    # A page of no club (clubsite.middleware's SITE_PAGES): the person's clubs.
+    path("clubs/", club_choice.club_choice, name="club_choice"),
     path("games/new/", views.game_new, name="game_new"),
     path("games/import/", views.game_import, name="game_import"),
     path("games/import/lobbies/", online_lobbies.online_lobbies_page, name="online_lobbies"),

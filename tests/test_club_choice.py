@@ -3,14 +3,20 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
+from django.utils import timezone
+from django_scopes import scopes_disabled
 
 from clubsite.club_model import Club
 from clubsite.club_scope import club_scope, only_club
 from clubsite.members import membership_create
 from clubsite.models import Member
+from scoring.models import Seat
+from tests.test_club_scoping import finished_game, members_of
 
 pytestmark = pytest.mark.django_db
 
@@ -74,3 +80,39 @@ def test_the_header_names_the_club_of_the_page(clubs: tuple[Club, Club], member:
     assert 'class="site-name" href="/c/fuji/">Shinbashi FUJI Club</a>' in fuji_page
     home_page = client.get(f"/c/{home.slug}/standings/").content.decode()
     assert f'class="site-name" href="/c/{home.slug}/">麻雀クラブ</a>' in home_page
+
+
+def test_the_list_of_clubs_shows_each_clubs_own_figures(
+    clubs: tuple[Club, Club], member: Member
+) -> None:
+    """The one view across a person's clubs: each club's games this year and average place
+    on its own line, never added together (scoring/standings/across_clubs.py)."""
+    home, fuji = clubs
+    today = timezone.localdate()
+    home_table = [member, *members_of(home, ["Baba", "Chiba", "Doi"])]
+    fuji_table = [
+        Member.objects.with_scopes_disabled().get(club=fuji, user=member.user),
+        *members_of(fuji, ["Sato", "Suzuki", "Ito"]),
+    ]
+    with club_scope(home):
+        first = finished_game(home_table, today)
+        second = finished_game(home_table[::-1], today)
+    with club_scope(fuji):
+        there = finished_game(fuji_table, today)
+    with scopes_disabled():
+        ranks = [
+            Seat.objects.get(hanchan=game, member__user=member.user).rank
+            for game in (first, second)
+        ]
+        rank_there = Seat.objects.get(hanchan=there, member__user=member.user).rank
+    client = Client()
+    client.force_login(member.user)
+    text = client.get("/clubs/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    average = Decimal(sum(ranks)) / 2
+    assert f"{today.year}: 2 games, average place {average:.2f}" in text
+    assert f"{today.year}: 1 game, average place {rank_there:.2f}" in text
+
+    kita = Club.objects.create(slug="kita", name="Kita club")
+    membership_create(member.user, club=kita, display_name="Aoki")
+    text = client.get("/clubs/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert f"{today.year}: no games yet" in text

@@ -44,8 +44,9 @@ UNSCOPED_ALLOWED = {
     "scoring/upkeep/restore_drill.py",
     # The site's clubs, looked up to choose a scope.
     "clubsite/club_scope.py",
-    # A person's clubs: their memberships in every club.
+    # A person's clubs: their memberships in every club, and their own figures in each.
     "clubsite/club_choice.py",
+    "scoring/standings/across_clubs.py",
     # A login's own flags follow its memberships in every club.
     "clubsite/members.py",
     # The demo of several clubs loads only into a site whose clubs have no members yet.
