@@ -1,12 +1,18 @@
 from django.urls import path
 
 from scoring import views
-from scoring.views import club_choice, online_lobbies
+from scoring.views import club_choice, offline_values, online_lobbies
 
 urlpatterns = [
     path("", views.game_list, name="game_list"),
     # A page of no club (clubsite.middleware's SITE_PAGES): the person's clubs.
     path("clubs/", club_choice.club_choice, name="club_choice"),
+    # The offline panel's figures of a ruleset (no club's data: one copy for every club).
+    path(
+        "offline-values/<int:version>/<slug:language>/<slug:digest>.json",
+        offline_values.offline_values,
+        name="offline_values",
+    ),
     path("games/new/", views.game_new, name="game_new"),
     path("games/import/", views.game_import, name="game_import"),
     path("games/import/lobbies/", online_lobbies.online_lobbies_page, name="online_lobbies"),

@@ -54,7 +54,8 @@ def test_a_hand_kept_offline_is_sent_once_when_the_connection_returns(
     open_table_for_offline(phone, table_game)
     phone.context.set_offline(True)
     phone.reload()
-    assert phone.locator("#offline-panel").is_visible()
+    # The panel opens once the ruleset's figures are read (from the service worker's copy).
+    phone.locator("#offline-panel").wait_for(state="visible", timeout=10000)
     keep_ron_offline(phone)
     queued = phone.inner_text(".queued-hand")
     assert "送信待ち" in queued and "ロン Baba ← Chiba" in queued

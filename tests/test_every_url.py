@@ -33,6 +33,7 @@ from clubsite.models import Member, OnlineLobby, OnlineName
 from meetings.management.commands.load_demo import DEMO_PASSWORD
 from meetings.models import Meetup, MeetupProfile, Venue
 from scoring.engine import available_rulesets
+from scoring.entry.offline_data import offline_values_file
 from scoring.models import Hanchan
 from scoring.standings.periods import club_today
 from tests.test_tasks import DATABASE
@@ -123,6 +124,15 @@ def app_kwargs(demo: Demo) -> dict[str, list[Kwargs]]:
             for players in (3, 4)
         ],
         "ruleset_detail": [{"ruleset_id": ruleset_id} for ruleset_id in available_rulesets()],
+        # The figures of the game's ruleset, by its current fingerprint and by an old one.
+        "offline_values": [
+            {
+                "version": games[0].ruleset_version_id,
+                "language": "ja",
+                "digest": offline_values_file(games[0].ruleset(), "ja").digest,
+            },
+            {"version": games[0].ruleset_version_id, "language": "en", "digest": "0" * 16},
+        ],
         "online_name_delete": [{"pk": demo.online_name.pk}],
         **{
             f"desk:{name}": [{"pk": m.pk} for m in members]

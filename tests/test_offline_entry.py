@@ -20,12 +20,18 @@ JSON = {"HTTP_ACCEPT": "application/json"}
 
 
 def offline_data(html: str) -> dict:
-    data = {}
-    for name in ("offline-values", "offline-data"):
-        match = re.search(rf'<script id="{name}" type="application/json">(.*?)</script>', html)
-        assert match, f"no {name} on the page"
-        data |= json.loads(match.group(1))
-    return data
+    """The table the page carries and the ruleset's figures it names (fetched as a phone
+    does, without a login: they are the rules', nobody's)."""
+    match = re.search(r'<script id="offline-data" type="application/json">(.*?)</script>', html)
+    assert match, "no offline-data on the page"
+    table = json.loads(match.group(1))
+    source = re.search(
+        r'<script id="offline-values" type="application/json" data-src="([^"]+)"></script>', html
+    )
+    assert source, "no offline-values on the page"
+    response = Client().get(source.group(1).replace("&amp;", "&"))
+    assert response.status_code == 200
+    return json.loads(response.content) | table
 
 
 def test_the_table_carries_the_engines_payments_for_offline_entry(

@@ -20,15 +20,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.http import HttpRequest
 from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from clubsite.formatting import format_points, settlement_points
 from clubsite.permissions import may_keep_every_game
 from scoring.engine import Ruleset
 from scoring.entry.hand_form import HandForm
-from scoring.entry.offline_data import offline_data, offline_values_script
+from scoring.entry.offline_data import offline_data
 from scoring.models import Hanchan, HandEntry, OnlineGame, Seat
 from scoring.views.access import may_keep_score, names_of, seats_of
 from scoring.views.charts import LineChart, hand_scores_chart
@@ -56,6 +58,7 @@ from scoring.views.display import (
 )
 from scoring.views.entry_region import EntryView
 from scoring.views.hand_forms import new_hand_form
+from scoring.views.offline_values import offline_values_url
 from scoring.views.table_labels import offline_labels, tile_flags, tile_labels
 
 
@@ -231,8 +234,15 @@ def page_only(page: TablePage) -> dict[str, Any]:
         "ruleset_name": game_ruleset_title(
             hanchan.ruleset_version.name, hanchan.ruleset_version.ruleset_id, hanchan.overrides
         ),
-        "offline_values": (
-            offline_values_script(page.ruleset) if page.in_play and page.can_change else None
+        "offline_values_url": (
+            offline_values_url(
+                hanchan.ruleset_version_id,
+                hanchan.overrides or None,
+                page.ruleset,
+                get_language() or settings.LANGUAGE_CODE,
+            )
+            if page.in_play and page.can_change
+            else None
         ),
     }
 

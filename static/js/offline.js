@@ -26,8 +26,38 @@
   var choice = null;
   var flushing = false;
 
+  // The engine's payment figures are a file of their own (#offline-values' data-src: one per
+  // ruleset and language, fingerprinted), fetched with the page and kept by the browser's cache
+  // and the service worker, so a phone downloads them once for every game of that ruleset.
+  // Until they are here the panel waits; a failed fetch is tried again at the next need.
+  var valuesLoading = null;
+  function loadValues() {
+    var element = document.getElementById("offline-values");
+    if (!element || !element.dataset.src || element.dataset.ready) {
+      return Promise.resolve();
+    }
+    if (!valuesLoading) {
+      valuesLoading = fetch(element.dataset.src, { credentials: "same-origin" })
+        .then(function (response) {
+          if (!response.ok) {
+            throw new Error("figures answered " + response.status);
+          }
+          return response.text();
+        })
+        .then(function (text) {
+          JSON.parse(text);
+          element.textContent = text;
+          element.dataset.ready = "1";
+        })
+        .catch(function () {
+          valuesLoading = null;
+        });
+    }
+    return valuesLoading;
+  }
+
   // The table as it stands (#offline-data, renewed with every update of the table) and the
-  // engine's payment figures (#offline-values, sent once with the page).
+  // engine's payment figures (#offline-values, once loaded).
   function tableData() {
     var table = document.getElementById("offline-data");
     var values = document.getElementById("offline-values");
@@ -426,6 +456,10 @@
   }
 
   function showPanel() {
+    return loadValues().then(showLoadedPanel);
+  }
+
+  function showLoadedPanel() {
     var data = tableData();
     var entry = document.getElementById("hand-entry");
     if (panel || !data || !entry) {
@@ -675,9 +709,11 @@
         // No service worker (an old browser, a private window): the page works online.
       });
     }
-    if (navigator.onLine === false) {
-      showPanel();
-    }
-    drawOutbox().then(flush);
+    loadValues().then(function () {
+      if (navigator.onLine === false) {
+        showPanel();
+      }
+      return drawOutbox().then(flush);
+    });
   });
 })();

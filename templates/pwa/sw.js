@@ -23,6 +23,18 @@ workbox.routing.registerRoute(
   new workbox.strategies.StaleWhileRevalidate({ cacheName: "clubsite-static" })
 );
 
+// The offline panel's figures (scoring/views/offline_values.py): a file per ruleset and
+// language whose address changes with its content, so the copy kept is always right.
+workbox.routing.registerRoute(
+  function (options) {
+    return (
+      options.url.origin === self.location.origin &&
+      options.url.pathname.indexOf("/offline-values/") !== -1
+    );
+  },
+  new workbox.strategies.CacheFirst({ cacheName: "clubsite-figures" })
+);
+
 // Logging in or out forgets the pages kept for the last member (a phone may be shared).
 self.addEventListener("fetch", function (event) {
   var url = new URL(event.request.url);

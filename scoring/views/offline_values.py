@@ -1,0 +1,98 @@
+"""The offline panel's figures as a file (:func:`scoring.entry.offline_data.offline_values_file`):
+``/offline-values/<version>/<language>/<digest>.json[?o=<overrides>]``.
+
+The address names everything the file is made of: the stored ruleset version (its rules
+never change), the game's overrides (canonical JSON, URL-safe base64, none for none), the
+language of its words and the fingerprint of its bytes. A file asked for by its current
+fingerprint may be kept for a year (``immutable``); a page from before a deploy that changed
+its words asks by an old fingerprint and gets today's file, not to be kept. The figures are
+the rules', no club's or member's: the file is a page of no club and needs no login, so one
+copy serves a phone at every club of the site.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.decorators import login_not_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
+from django.urls import get_script_prefix, reverse
+from django.views.decorators.http import require_safe
+
+from scoring.engine import RecordError, Ruleset
+from scoring.entry.offline_data import offline_values_file
+from scoring.models import RulesetVersion
+
+A_YEAR = 365 * 24 * 3600
+OVERRIDES_LIMIT = 2048  # characters of the encoded overrides: a game's are a few dozen
+
+
+def overrides_param(overrides: dict[str, Any] | None) -> str:
+    """A game's overrides as the address's ``o``: canonical JSON in URL-safe base64 without
+    padding; "" for none."""
+    if not overrides:
+        return ""
+    text = json.dumps(overrides, sort_keys=True, separators=(",", ":"))
+    return base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
+
+
+def _overrides_of(param: str) -> dict[str, Any] | None:
+    """The overrides an address's ``o`` carries, or None for none.
+
+    Raises:
+        Http404: not what :func:`overrides_param` writes.
+    """
+    if not param:
+        return None
+    if len(param) > OVERRIDES_LIMIT:
+        raise Http404("No such file.")
+    try:
+        text = base64.urlsafe_b64decode(param + "=" * (-len(param) % 4)).decode()
+        overrides = json.loads(text)
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        raise Http404("No such file.") from None
+    if not isinstance(overrides, dict) or not overrides:
+        raise Http404("No such file.")
+    return overrides
+
+
+def offline_values_url(
+    version_id: int, overrides: dict[str, Any] | None, rs: Ruleset, language: str
+) -> str:
+    """The address of the figures of ruleset ``rs`` (stored version ``version_id`` with the
+    game's ``overrides``) in ``language``, from the site's root whatever club's page asks:
+    one address, so one cached copy, for every club."""
+    digest = offline_values_file(rs, language).digest
+    path = reverse("offline_values", args=[version_id, language, digest])
+    path = "/" + path[len(get_script_prefix()) :]
+    param = overrides_param(overrides)
+    return f"{path}?o={param}" if param else path
+
+
+@login_not_required
+@require_safe
+def offline_values(request: HttpRequest, version: int, language: str, digest: str) -> HttpResponse:
+    """The figures file (JSON). 404 for an unknown version or language, or overrides that
+    are not a game's (``RecordError``).
+
+    Raises:
+        Http404: as above.
+    """
+    if language not in dict(settings.LANGUAGES):
+        raise Http404("No such file.")
+    stored = get_object_or_404(RulesetVersion, pk=version)
+    try:
+        rs = stored.ruleset(_overrides_of(request.GET.get("o", "")))
+    except RecordError:
+        raise Http404("No such file.") from None
+    made = offline_values_file(rs, language)
+    response = HttpResponse(made.body, content_type="application/json; charset=utf-8")
+    response["Cache-Control"] = (
+        f"public, max-age={A_YEAR}, immutable" if digest == made.digest else "no-cache"
+    )
+    return response
