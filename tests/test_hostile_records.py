@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,9 @@ from django.urls import reverse
 
 from clubsite.models import Member
 from scoring.engine import Game, RecordError, load_ruleset, parse_hand, replay_record
+from scoring.engine.record_values import check_record_values
 from scoring.engine.ruleset import MAX_CHIPS_PER_PAYER
+from scoring.engine.ruleset_files import INT_LIMIT
 from scoring.models import Hanchan
 
 PLAYERS = ["Aoki", "Baba", "Chiba", "Doi"]
@@ -187,3 +190,69 @@ def test_an_online_log_with_a_name_no_database_stores_is_refused(tmp_path, membe
         response = client.post(reverse("game_import"), {"logs": upload})
     assert response.status_code == 200  # the page again, saying what is wrong
     assert not Hanchan.objects.exists()
+
+
+def _slow_fault(value: Any) -> bool:
+    """The value-by-value reading of what check_record_values refuses (no quick path)."""
+    if isinstance(value, str):
+        return "\x00" in value or any(0xD800 <= ord(c) <= 0xDFFF for c in value)
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return abs(value) > INT_LIMIT
+    if isinstance(value, dict):
+        return any(_slow_fault(str(k)) or _slow_fault(v) for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return any(_slow_fault(v) for v in value)
+    return False
+
+
+def test_the_check_of_a_records_values_agrees_with_a_plain_reading() -> None:
+    """check_record_values (scoring/engine/record_values.py: a quick scan, then the paths only
+    to name a fault found) over random records with faults and near-faults (a typed
+    backslash-u, 8-digit names, the limit itself, emoji, negative numbers, floats): it refuses
+    exactly what a plain value-by-value reading calls a fault."""
+    rng = random.Random(20261129)
+    pieces = [
+        "Aoki",
+        "青木",
+        "🀄 x",
+        "\\u0000",
+        "a\x00b",
+        "\ud800",
+        "\udc00x",
+        "12345678",
+        "x\\",
+        7,
+        -7,
+        INT_LIMIT,
+        -INT_LIMIT,
+        INT_LIMIT + 1,
+        -(INT_LIMIT + 1),
+        10**12,
+        True,
+        None,
+        1.5,
+        1e300,
+    ]
+
+    def random_value(depth: int) -> Any:
+        roll = rng.random()
+        if depth > 3 or roll < 0.5:
+            return rng.choice(pieces)
+        if roll < 0.75:
+            return [random_value(depth + 1) for _ in range(rng.randrange(4))]
+        return {str(rng.choice(pieces)): random_value(depth + 1) for _ in range(rng.randrange(4))}
+
+    faults = 0
+    for _ in range(3000):
+        value = {"hands": [random_value(0) for _ in range(rng.randrange(1, 4))]}
+        fault = _slow_fault(value)
+        faults += fault
+        try:
+            check_record_values(value)
+        except RecordError:
+            assert fault, value
+        else:
+            assert not fault, value
+    assert 300 < faults < 2700  # both kinds well represented
