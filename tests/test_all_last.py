@@ -11,11 +11,13 @@ from __future__ import annotations
 import io
 import json
 import random
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.core.management import call_command
+from django.urls import reverse
 
 from scoring.engine import Game, Hand, RecordError, game_of_record, load_ruleset, parse_hand
 from scoring.engine.all_last import PadWin, pad_win, places_of
@@ -367,3 +369,102 @@ def test_record_conditions_reads_a_record_as_the_command_does():
     conditions = record_conditions(MAKURA_E3)
     assert conditions.to_json()["places"] == [2, 1, 4, 3]
     assert conditions.targets[1] == ()
+
+
+# -- the table screen ---------------------------------------------------------------------
+
+
+@pytest.fixture
+def players(member, other_member, coordinator, staff_member):
+    """Aoki (seat 0, the first dealer), Baba, Chiba, Doi."""
+    return [member, other_member, coordinator, staff_member]
+
+
+def _started(players, hands: list[dict[str, Any]]):
+    import datetime
+    import uuid
+
+    from scoring.ledger import hanchan_start, hand_record
+
+    game = hanchan_start(
+        ruleset_id="makura-1.5",
+        members=players,
+        played_on=datetime.date(2026, 11, 20),
+        by=players[0],
+    )
+    for hand in hands:
+        game.refresh_from_db()
+        hand_record(
+            hanchan_id=game.pk, hand=hand, expected_version=game.version, request_id=uuid.uuid4()
+        )
+    game.refresh_from_db()
+    return game
+
+
+def _panel(html: str) -> str | None:
+    match = re.search(r'<details class="all-last" id="all-last">(.*?)</details>', html, re.DOTALL)
+    return None if match is None else re.sub(r"\s+", " ", match.group(1))
+
+
+def _seat_item(panel: str, seat: int) -> str:
+    match = re.search(rf'id="all-last-{seat}">(.*?)</ul>', panel)
+    assert match, f"no conditions for seat {seat}"
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", match.group(1))).strip()
+
+
+def test_the_table_shows_what_each_needs_when_a_bust_can_end_the_game(client_for, players):
+    """Aoki's dealer yakuman tsumo leaves the others 9,000 each: a dealer's mangan ron (12,300
+    with the honba) would bust any of them, so this hand can end the game, and the panel is
+    there, closed. The figures are the engine's (test_only_a_direct_hit_... above): Doi needs a
+    yakuman off Aoki for the top, any win (1,000; 300/500 by tsumo) for 2nd."""
+    game = _started(players, [{"result": "tsumo", "wins": [{"winner": 0, "limit": "yakuman"}]}])
+    client = client_for(players[0])
+    url = reverse("game_detail", args=[game.pk])
+
+    ja = _panel(client.get(url).text)
+    assert ja is not None
+    assert "<summary>逆転条件</summary>" in ja
+    assert 'id="all-last-0"' not in ja  # on top: nothing to climb to
+    doi = _seat_item(ja, 3)
+    assert doi.startswith(f"{players[3].display_name} 4位")
+    assert "3位へ： 300/500ツモ 1,000 出アガリ" in doi
+    assert "1位へ： 役満 " + players[0].display_name + "から直撃" in doi
+    assert "届かない" not in doi
+
+    en = _panel(client.get(url, HTTP_ACCEPT_LANGUAGE="en").text)
+    assert en is not None
+    assert "<summary>What each player needs</summary>" in en
+    doi = _seat_item(en, 3)
+    assert "To 3rd: 300/500 by tsumo 1,000 ron from anyone" in doi
+    assert f"To 1st: Yakuman direct hit on {players[0].display_name}" in doi
+    baba = _seat_item(en, 1)
+    assert f"To 1st: Yakuman direct hit on {players[0].display_name}" in baba
+
+
+def test_the_table_shows_no_conditions_while_no_hand_can_end_the_game(client_for, players):
+    game = _started(
+        players, [{"result": "ron", "loser": 2, "wins": [{"winner": 1, "han": 3, "fu": 30}]}]
+    )
+    response = client_for(players[0]).get(reverse("game_detail", args=[game.pk]))
+    assert response.status_code == 200
+    assert 'class="round-line"' in response.text
+    assert _panel(response.text) is None
+
+
+def test_the_table_shows_the_conditions_at_the_all_last_hand(client_for, players):
+    """Seven draws where nobody is tenpai bring South 4 with 7 honba, all at 25,000: Doi
+    deals, places by seat order (M-02). Baba (2nd) passes Aoki with any win: 1 han 30 fu
+    off anyone pays 1,000 + 2,100 honba; by tsumo 300/500 + 700 each."""
+    game = _started(players, [{"result": "draw", "tenpai": []}] * 7)
+    assert game.state["table"]["all_last"] is True
+    client = client_for(players[1])
+    panel = _panel(
+        client.get(reverse("game_detail", args=[game.pk]), HTTP_ACCEPT_LANGUAGE="en").text
+    )
+    assert panel is not None
+    baba = _seat_item(panel, 1)
+    assert baba.startswith(f"{players[1].display_name} 2nd")
+    assert "To 1st: 300/500 by tsumo 1,000 ron from anyone" in baba
+    doi = _seat_item(panel, 3)
+    # Doi deals: a dealer's 1 han 30 fu tsumo is 500 all, its ron 1,500.
+    assert "To 3rd: 500 all by tsumo 1,500 ron from anyone" in doi
