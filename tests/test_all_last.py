@@ -468,3 +468,50 @@ def test_the_table_shows_the_conditions_at_the_all_last_hand(client_for, players
     doi = _seat_item(panel, 3)
     # Doi deals: a dealer's 1 han 30 fu tsumo is 500 all, its ron 1,500.
     assert "To 3rd: 500 all by tsumo 1,500 ron from anyone" in doi
+
+
+def test_two_han_from_five_honba_leaves_one_han_out(tmp_path):
+    """home-nashinashi (seed 003 L106, H-22): from 5 honba a win needs 2 han. Five draws where
+    nobody is tenpai bring South 1 with 5 honba (in the South round a noten dealer stays, H-01),
+    all at 27,000: Aoki leads by seat order, and Baba, Chiba and Doi need any win, never of
+    1 han. By ron the cheapest is 2 han 25 fu (b 400: 1,600); by tsumo 2 han 30 fu (500/1,000:
+    no 20 fu tsumo here, H-10, and 25 fu needs 3 han on a tsumo)."""
+    data = record("home-nashinashi", [{"result": "draw", "tenpai": []}] * 5)
+    out = all_last(tmp_path, data)
+    assert (out["round"], out["honba"], out["scores"]) == ("S1", 5, [27000] * 4)
+    assert out["places"] == [1, 2, 3, 4]
+    values = [
+        value
+        for seat in out["seats"]
+        for t in seat["to_reach"]
+        for value in [t["tsumo"], *(r["value"] for r in t["ron"])]
+    ]
+    assert values and not any(v is None or v.startswith("1-") for v in values)
+    assert ron(out, 1, 1) == {0: "2-25", 2: "2-25", 3: "2-25"}
+    assert target(out, 1, 1)["tsumo"] == "2-30"
+
+
+def test_every_printed_value_reaches_with_the_north_share_split():
+    """A 3-player tsumo with North's share split between the payers (X-01 b, the override
+    ``sanma_tsumo = "north_split"``): the property above, under that payment."""
+    overrides = {"sanma_tsumo": "north_split"}
+    rs = load_ruleset("sanma-float", overrides)
+    pad = [pad_win(v) for v, _label in value_choices(rs, "")]
+    rng = random.Random("all-last north split")
+    checked = 0
+    for after in (2, 4, 6):
+        hands = sample_hands(rng, "sanma-float", in_play_after=after)
+        try:
+            game = game_of_record(record("sanma-float", hands, overrides=overrides))
+        except RecordError:
+            continue  # the game went otherwise under the other payments
+        if game.ended_by is not None:
+            continue
+        conditions = pad_conditions(game)
+        for seat, targets in enumerate(conditions.targets):
+            for t in targets:
+                _check_route(
+                    game, pad, seat, t.place, t.tsumo, lambda win: Hand("tsumo", (win,)), True
+                )
+                checked += 1
+    assert checked >= 3
