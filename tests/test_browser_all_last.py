@@ -62,6 +62,7 @@ def _check(page: Any, summary_name: str, routes: list[str], name: str) -> None:
     assert not page.locator("#all-last-3").is_visible()
     entry_top = page.locator("#hand-form").bounding_box()["y"]
     assert entry_top < PHONE["height"]
+    screenshot(page, f"{name}-closed")
 
     summary.click()
     for text in routes:
