@@ -112,6 +112,41 @@ def replay_record(record: Any) -> Replay:
     players = record_players(record, ruleset)
     if FINAL_SCORES in record:
         return _replay_final_scores(record, ruleset, players)
+    game, hands = _play_hands(record, ruleset)
+    return Replay(
+        ruleset=ruleset,
+        players=tuple(players),
+        hands=tuple(hands),
+        results=tuple(game.results),
+        settlement=game.settlement,
+        state=game.state(),
+    )
+
+
+def game_of_record(record: Any) -> Game:
+    """The :class:`Game` of a record's hands, played from East 1, to go on from (the next
+    hand's dealer, honba, deposits and scores; ``ended_by`` set if the game is over).
+
+    Raises:
+        RecordError: as :func:`replay_record`; a record of final scores only (code
+            ``game_over``: no hand follows it).
+    """
+    ruleset = ruleset_of_record(record)
+    record_players(record, ruleset)
+    if FINAL_SCORES in record:
+        raise RecordError(
+            None,
+            FINAL_SCORES,
+            "the game already ended (final_scores)",
+            code="game_over",
+            params={"ended_by": "final_scores"},
+        )
+    game, _hands = _play_hands(record, ruleset)
+    return game
+
+
+def _play_hands(record: Mapping[str, Any], ruleset: Ruleset) -> tuple[Game, list[Hand]]:
+    """The record's ``hands`` parsed and played from East 1."""
     raw_hands = record.get("hands")
     if not isinstance(raw_hands, list):
         raise RecordError(None, "hands", "must be a list of hands", code="hands_not_a_list")
@@ -121,14 +156,7 @@ def replay_record(record: Any) -> Replay:
         hand = parse_hand(raw, ruleset.players, index)
         game.play(hand)
         hands.append(hand)
-    return Replay(
-        ruleset=ruleset,
-        players=tuple(players),
-        hands=tuple(hands),
-        results=tuple(game.results),
-        settlement=game.settlement,
-        state=game.state(),
-    )
+    return game, hands
 
 
 def _replay_final_scores(record: Mapping[str, Any], ruleset: Ruleset, players: list[str]) -> Replay:

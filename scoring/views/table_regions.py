@@ -3,8 +3,9 @@ partial of ``templates/scoring/game_detail.html``:
 
 - ``entry`` (:func:`entry_region`): the hand form and its view-model
   (:class:`scoring.views.entry_region.EntryView`), the preview, the notice;
-- ``status`` (:func:`status_region`): round, honba, deposits and scores, or the end screen,
-  the confirmations, the offline panel's data;
+- ``status`` (:func:`status_region`): round, honba, deposits and scores, what each player
+  needs from the hand that can end the game (:mod:`scoring.views.all_last_panel`), or the end
+  screen, the confirmations, the offline panel's data;
 - ``hands`` (:func:`hands_region`): the chart and the hand list, and ``actions`` (undo, void,
   export), which reads the last hand;
 - ``history`` (:func:`history_region`): the game's changes, for its players and stewards.
@@ -33,6 +34,7 @@ from scoring.entry.hand_form import HandForm
 from scoring.entry.offline_data import offline_data
 from scoring.models import Hanchan, HandEntry, OnlineGame, Seat
 from scoring.views.access import may_keep_score, names_of, seats_of
+from scoring.views.all_last_panel import all_last_rows, can_end_game
 from scoring.views.charts import LineChart, hand_scores_chart
 from scoring.views.confirmation_panel import (
     HistoryRow,
@@ -190,8 +192,15 @@ def status_region(
                 ]
             ),
         )
+    snapshot = (hanchan.state or {}).get("game")
+    all_last = (
+        all_last_rows(page.ruleset, snapshot, table, page.names)
+        if page.in_play and snapshot is not None and can_end_game(page.ruleset, table)
+        else []
+    )
     return {
         "table": TableScores.of(table, page.names),
+        "all_last": all_last,
         "finished": finished,
         "end_rows": end_rows(page.seats) if finished else [],
         "has_chips": finished and any(seat.chips is not None for seat in page.seats),
