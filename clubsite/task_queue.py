@@ -34,6 +34,7 @@ TASK_LABELS = {
     "meetings.reminders.send_due_reminders": _("Scheduled meetup reminders"),
     "tournaments.emails.send_seating_emails": _("Seating e-mails"),
     "clubsite.desk.welcome.send_welcome_email": _("Welcome e-mail"),
+    "clubsite.desk.join.send_join_notice": _("Join application notice"),
     "ratings.tasks.ratings_follow": _("Rating update"),
 }
 # The most rows of each list on the page; the admin has them all.

@@ -1,10 +1,11 @@
 from django.urls import path
 
 from scoring import views
-from scoring.views import online_lobbies
+from scoring.views import online_lobbies, public_pages
 
 urlpatterns = [
-    path("", views.game_list, name="game_list"),
+    # The games list for the club's members, the club's public page for visitors.
+    path("", public_pages.club_home, name="game_list"),
     path("games/new/", views.game_new, name="game_new"),
     path("games/import/", views.game_import, name="game_import"),
     path("games/import/lobbies/", online_lobbies.online_lobbies_page, name="online_lobbies"),
@@ -55,6 +56,7 @@ urlpatterns += [
         views.head_to_head_page,
         name="head_to_head_family",
     ),
+    path("public/members/<int:member_id>/", public_pages.public_profile, name="public_profile"),
     path("rulesets/", views.ruleset_list, name="ruleset_list"),
     path("rulesets/<str:ruleset_id>/", views.ruleset_detail, name="ruleset_detail"),
 ]

@@ -180,7 +180,10 @@ def member_add(*, data: dict[str, Any], language: str) -> Member:
         phone=data["phone"],
         women_division=data["women_division"],
     )
-    transaction.on_commit(partial(send_welcome_email.enqueue, member.pk, language), robust=True)
+    transaction.on_commit(
+        partial(send_welcome_email.enqueue, member.pk, language, club_id=int(member.club_id)),
+        robust=True,
+    )
     return member
 
 

@@ -29,6 +29,7 @@ from clubsite.desk.members import (
     members_matching,
 )
 from clubsite.desk.welcome import send_welcome_email
+from clubsite.desk.join import pending_count
 from clubsite.models import Member, OnlineName
 from clubsite.online_names import OnlineNameForm
 from clubsite.permissions import desk_steward
@@ -66,6 +67,7 @@ def member_list(request: HttpRequest) -> HttpResponse:
             "query": query.replace("\x00", ""),
             "status": status,
             "status_choices": statuses,
+            "pending_applications": pending_count(),
         },
     )
 
@@ -192,7 +194,7 @@ def member_welcome(request: HttpRequest, pk: int) -> HttpResponse:
             member,
             error=_("A link goes only to an active member with an e-mail address."),
         )
-    send_welcome_email.enqueue(member.pk, translation.get_language())
+    send_welcome_email.enqueue(member.pk, translation.get_language(), club_id=int(member.club_id))
     messages.success(
         request,
         _("A link to choose a password is on its way to %(email)s.") % {"email": member.user.email},

@@ -5,8 +5,8 @@ A member added at the desk has no usable password, so Django's reset form
 (:meth:`PasswordResetForm.get_users`) would mail them nothing: this task makes the link
 itself, with the same token generator, so the link works once and for
 ``PASSWORD_RESET_TIMEOUT`` seconds (three days by default). Sent through the task queue
-(docs/tasks.md) after the member is written; one failed message is logged, never raised
-(:func:`clubsite.mail.send_each`).
+(docs/tasks.md) after the member is written, with the club's id; one failed message is logged,
+never raised (:func:`clubsite.mail.send_each`).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from django.utils import translation
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
+from clubsite.club_scope import task_scope
 from clubsite.mail import send_each
 from clubsite.models import Member
 
@@ -71,6 +72,9 @@ def welcome_email_send(member_id: int, language: str) -> int:
 
 
 @task
-def send_welcome_email(member_id: int, language: str) -> int:
-    """:func:`welcome_email_send` as a task (the queue of ``CLUB_TASKS_BACKEND``)."""
-    return welcome_email_send(member_id, language)
+def send_welcome_email(member_id: int, language: str, *, club_id: int | None = None) -> int:
+    """:func:`welcome_email_send` as a task (the queue of ``CLUB_TASKS_BACKEND``), in the
+    scope of club ``club_id`` (the club the member joined; None: the site's one club, a task
+    queued before clubs)."""
+    with task_scope(club_id):
+        return welcome_email_send(member_id, language)
