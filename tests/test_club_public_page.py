@@ -107,7 +107,7 @@ def test_a_visitor_sees_what_the_club_publishes_and_no_name(
     assert isinstance(public, Event) and isinstance(private, Event)
     assert f'href="/c/{club.slug}/tournaments/{public.pk}/board/">Spring open</a>' in text
     assert "Members&#x27; cup" not in text and "Members' cup" not in text
-    assert 'action="/c/{}/join/"'.format(club.slug) in text
+    assert f'action="/c/{club.slug}/join/"' in text
     # No member's name, nor how many applied.
     assert member.display_name not in text and coordinator.display_name not in text
     assert "applicant" not in text.lower()
