@@ -16,13 +16,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from clubsite.htmx import wants_fragment
 from clubsite.desk.join import (
     AlreadyDecided,
     applications_listed,
     join_accept,
     join_decline,
 )
+from clubsite.htmx import wants_fragment
 from clubsite.models import JoinApplication, Member
 from clubsite.permissions import desk_steward
 

@@ -181,7 +181,7 @@ def member_add(*, data: dict[str, Any], language: str) -> Member:
         women_division=data["women_division"],
     )
     transaction.on_commit(
-        partial(send_welcome_email.enqueue, member.pk, language, club_id=int(member.club_id)),
+        partial(send_welcome_email.enqueue, member.pk, language, club_id=int(current_club().pk)),
         robust=True,
     )
     return member

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from clubsite.club_scope import current_club
+from clubsite.desk.join import pending_count
 from clubsite.desk.members import (
     DeskError,
     MemberForm,
@@ -29,7 +30,6 @@ from clubsite.desk.members import (
     members_matching,
 )
 from clubsite.desk.welcome import send_welcome_email
-from clubsite.desk.join import pending_count
 from clubsite.models import Member, OnlineName
 from clubsite.online_names import OnlineNameForm
 from clubsite.permissions import desk_steward
@@ -194,7 +194,9 @@ def member_welcome(request: HttpRequest, pk: int) -> HttpResponse:
             member,
             error=_("A link goes only to an active member with an e-mail address."),
         )
-    send_welcome_email.enqueue(member.pk, translation.get_language(), club_id=int(member.club_id))
+    send_welcome_email.enqueue(
+        member.pk, translation.get_language(), club_id=int(current_club().pk)
+    )
     messages.success(
         request,
         _("A link to choose a password is on its way to %(email)s.") % {"email": member.user.email},
