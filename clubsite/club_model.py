@@ -84,6 +84,16 @@ class Club(models.Model):
     list_address = models.CharField(
         _("mailing list address"), max_length=254, default=default_list_address, blank=True
     )
+    # The club's public page (``/c/<slug>/`` for a visitor, ``clubsite.public``): what the
+    # stewards choose to show. Everything is off for a new club: its page shows its name alone.
+    public_text = models.TextField(_("public page text"), blank=True, default="")
+    public_rules = models.BooleanField(_("rules pages on the public page"), default=False)
+    public_venues = models.BooleanField(_("venues on the public page"), default=False)
+    public_meetups = models.BooleanField(_("next meetups on the public page"), default=False)
+    public_boards = models.BooleanField(
+        _("public tournament boards on the public page"), default=False
+    )
+    public_join = models.BooleanField(_("join applications on the public page"), default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

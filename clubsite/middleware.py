@@ -105,15 +105,21 @@ class ClubScopeMiddleware:
     @staticmethod
     def _of_no_club(request: HttpRequest) -> bool:
         """Whether a page without a club's prefix needs no club: a page of the site (the
-        login and the other pages open to visitors, the list of one's clubs, the language),
-        or any page asked for by a visitor not logged in (who is sent to log in first)."""
+        login and the other pages open to visitors but a club's public pages, the list of
+        one's clubs, the language), or any page asked for by a visitor not logged in (who is
+        sent to log in first, or, on a club's public page of a site of one club, sees it)."""
         if not request.user.is_authenticated:
             return True
         try:
             match = resolve(request.path_info)
         except Resolver404:
             return True
-        return match.url_name in SITE_PAGES or not getattr(match.func, "login_required", True)
+        if match.url_name in SITE_PAGES:
+            return True
+        # A club's page open to visitors (clubsite.public.club_public_page) is still a club's.
+        return not getattr(match.func, "login_required", True) and not getattr(
+            match.func, "club_page", False
+        )
 
     @staticmethod
     def _to_club_choice(request: HttpRequest) -> HttpResponse:

@@ -194,6 +194,9 @@ class Member(models.Model):
         default=True,
         help_text=_("A deactivated member keeps their games but is offered no seat."),
     )
+    # The member's own choice (their page): their figures on a page visitors may open
+    # (``/public/members/<id>/``); off, that address is 404 to anyone.
+    public_profile = models.BooleanField(_("public profile"), default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = MemberManager()
@@ -356,3 +359,51 @@ class PasswordResetRequest(models.Model):
 
     class Meta:
         ordering = ["requested_at"]
+
+
+class JoinApplication(models.Model):
+    """A visitor's application to join the club, sent from its public page
+    (``clubsite.desk.join``): who they say they are, how to reach them and what they wrote; the
+    club's stewards accept or decline it at the desk (``/desk/applications/``).
+
+    ``address`` is the client address it came from, kept for the per-address limit
+    (``CLUB_JOIN_ADDRESS_LIMIT``); ``language`` the page's language, the one the welcome
+    e-mail is written in once accepted. ``member`` is the membership an acceptance made (or
+    found: a login with that e-mail address joins as the same person).
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("pending")
+        ACCEPTED = "accepted", _("accepted")
+        DECLINED = "declined", _("declined")
+
+    club = club_key(db_index=False)
+    name = models.CharField(_("name"), max_length=60)
+    email = models.EmailField(_("e-mail address"), max_length=254)
+    message = models.TextField(_("message"), blank=True)
+    language = models.CharField(_("language"), max_length=8, blank=True)
+    address = models.GenericIPAddressField(null=True, blank=True)
+    created_at = models.DateTimeField(_("sent at"), db_index=True)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
+    )
+    decided_by = models.ForeignKey(
+        Member, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
+    member = models.ForeignKey(
+        Member, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    objects = ClubManager["JoinApplication"]()
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        verbose_name = _("join application")
+        verbose_name_plural = _("join applications")
+        indexes = [
+            models.Index(fields=["club", "status", "created_at"], name="join_club_status_created"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} <{self.email}> ({self.status})"

@@ -426,3 +426,10 @@ CLUB_PASSWORD_RESET_ACCOUNT_LIMIT = int(os.environ.get("CLUB_PASSWORD_RESET_ACCO
 CLUB_PASSWORD_RESET_ADDRESS_LIMIT = int(os.environ.get("CLUB_PASSWORD_RESET_ADDRESS_LIMIT", "10"))
 if CLUB_PASSWORD_RESET_ACCOUNT_LIMIT < 1 or CLUB_PASSWORD_RESET_ADDRESS_LIMIT < 1:
     raise ImproperlyConfigured("CLUB_PASSWORD_RESET_ACCOUNT_LIMIT and _ADDRESS_LIMIT must be >= 1")
+
+# Join applications from a club's public page (clubsite/join.py): at most this many an hour
+# from one e-mail address, and from one client address, per club.
+CLUB_JOIN_EMAIL_LIMIT = int(os.environ.get("CLUB_JOIN_EMAIL_LIMIT", "2"))
+CLUB_JOIN_ADDRESS_LIMIT = int(os.environ.get("CLUB_JOIN_ADDRESS_LIMIT", "5"))
+if CLUB_JOIN_EMAIL_LIMIT < 1 or CLUB_JOIN_ADDRESS_LIMIT < 1:
+    raise ImproperlyConfigured("CLUB_JOIN_EMAIL_LIMIT and CLUB_JOIN_ADDRESS_LIMIT must be >= 1")

@@ -35,6 +35,7 @@ TASK_LABELS = {
     "tournaments.emails.send_seating_emails": _("Seating e-mails"),
     "clubsite.desk.welcome.send_welcome_email": _("Welcome e-mail"),
     "clubsite.desk.joined.send_joined_email": _("E-mail of a new membership"),
+    "clubsite.desk.join.send_join_notice": _("Join application notice"),
     "ratings.tasks.ratings_follow": _("Rating update"),
 }
 # The most rows of each list on the page; the admin has them all.

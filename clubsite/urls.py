@@ -3,7 +3,15 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_not_required
 from django.urls import include, path
 
-from clubsite import accounts, online_names, password_reset, pwa, task_queue, views
+from clubsite import (
+    accounts,
+    online_names,
+    password_reset,
+    public,
+    pwa,
+    task_queue,
+    views,
+)
 
 # Login, logout, password change and a password reset by e-mail for members with an address
 # (stewards still set a new password in the admin; reset e-mails are limited per hour and
@@ -78,6 +86,9 @@ urlpatterns = [
         online_names.online_name_delete,
         name="online_name_delete",
     ),
+    # The club's public face (clubsite/public.py): the join address and a member's switch.
+    path("join/", public.join, name="join"),
+    path("members/public-profile/", public.public_profile_set, name="public_profile_set"),
     path("desk/", include("clubsite.desk.urls")),
     path("meetups/", include("meetings.urls")),
     path("tournaments/", include("tournaments.urls")),

@@ -13,3 +13,26 @@ class MeetingsConfig(AppConfig):
         from meetings.emails import notice_delivered
 
         mail_delivered.connect(notice_delivered, dispatch_uid="meetings.notice_delivered")
+
+        # The club's public page shows its venues and next meetups, which are ours.
+        from clubsite.public import PublicSection, register_public_section
+        from meetings.public_sections import meetups_section, venues_section
+
+        register_public_section(
+            PublicSection(
+                key="meetups",
+                switch="public_meetups",
+                order=20,
+                template="meetings/_public_meetups.html",
+                build=meetups_section,
+            )
+        )
+        register_public_section(
+            PublicSection(
+                key="venues",
+                switch="public_venues",
+                order=30,
+                template="meetings/_public_venues.html",
+                build=venues_section,
+            )
+        )

@@ -13,3 +13,17 @@ class ScoringConfig(AppConfig):
 
         # A new club's default ruleset is one of ours: clubsite cannot know which exist.
         register_choice_check("default_ruleset", checks.built_in_ruleset)
+
+        # The club's public page shows the rules pages it publishes: the rulesets are ours.
+        from clubsite.public import PublicSection, register_public_section
+        from scoring.views.public_pages import rules_section
+
+        register_public_section(
+            PublicSection(
+                key="rules",
+                switch="public_rules",
+                order=10,
+                template="scoring/_public_rules.html",
+                build=rules_section,
+            )
+        )

@@ -247,6 +247,34 @@ def validate_list_address(value: object) -> str:
     )
 
 
+PUBLIC_TEXT_LIMIT = 4000
+
+
+def validate_public_text(value: object) -> str:
+    """The text of the club's public page: plain text of at most 4,000 characters, trimmed,
+    its line breaks kept (a blank line starts a paragraph); empty for none.
+
+    Raises ValidationError: ``control`` (a control character other than a line break or a
+    tab, a NUL among them), ``max_length``."""
+    text = str(value).replace("\r\n", "\n").strip()
+    if any(unicodedata.category(c).startswith("C") and c not in "\n\t" for c in text):
+        raise ValidationError(
+            _("Plain text only: the text holds a control character."), code="control"
+        )
+    if len(text) > PUBLIC_TEXT_LIMIT:
+        raise ValidationError(
+            _("At most %(limit)d characters.") % {"limit": PUBLIC_TEXT_LIMIT}, code="max_length"
+        )
+    return text
+
+
+def validate_switch(value: object) -> bool:
+    """A section of the public page shown or not: a boolean.
+
+    Raises ValidationError ``not_a_boolean``."""
+    return validate_tournaments_in_standings(value)
+
+
 # Each choice a club has, with its check: the fields of Club a steward may change.
 VALIDATORS: Mapping[str, Callable[[Any], Any]] = {
     "name": validate_name,
@@ -258,6 +286,12 @@ VALIDATORS: Mapping[str, Callable[[Any], Any]] = {
     "standings_ties": validate_standings_ties,
     "confirmation": validate_confirmation,
     "list_address": validate_list_address,
+    "public_text": validate_public_text,
+    "public_rules": validate_switch,
+    "public_venues": validate_switch,
+    "public_meetups": validate_switch,
+    "public_boards": validate_switch,
+    "public_join": validate_switch,
 }
 
 

@@ -1,10 +1,11 @@
 from django.urls import path
 
 from scoring import views
-from scoring.views import club_choice, offline_values, online_lobbies
+from scoring.views import club_choice, offline_values, online_lobbies, public_pages
 
 urlpatterns = [
-    path("", views.game_list, name="game_list"),
+    # The games list for the club's members, the club's public page for visitors.
+    path("", public_pages.club_home, name="game_list"),
     # A page of no club (clubsite.middleware's SITE_PAGES): the person's clubs.
     path("clubs/", club_choice.club_choice, name="club_choice"),
     # The offline panel's figures of a ruleset (no club's data: one copy for every club).
@@ -63,6 +64,7 @@ urlpatterns += [
         views.head_to_head_page,
         name="head_to_head_family",
     ),
+    path("public/members/<int:member_id>/", public_pages.public_profile, name="public_profile"),
     path("rulesets/", views.ruleset_list, name="ruleset_list"),
     path("rulesets/<str:ruleset_id>/", views.ruleset_detail, name="ruleset_detail"),
 ]

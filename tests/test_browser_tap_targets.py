@@ -35,6 +35,7 @@ import pytest
 from django.test.utils import override_settings
 from django.urls import reverse
 
+from clubsite.club_scope import current_club
 from clubsite.models import Member
 from meetings import services as meetups
 from meetings.models import Venue
@@ -211,6 +212,13 @@ def make_club(
         note="金曜か土曜、どちらか都合のいい方で。",
     )
     meetups.meetup_apply(meetup_id=meetup.pk, by=member.user)
+    # The club's public page with every section, seen before logging in.
+    club_row = current_club()
+    club_row.public_text = "札幌の麻雀サークルです。\n\n初めての方も歓迎します。"
+    for switch in ("public_rules", "public_venues", "public_meetups", "public_boards"):
+        setattr(club_row, switch, True)
+    club_row.public_join = True
+    club_row.save()
 
     event = event_create(
         name="グランドチャンピオン戦 2026", format_key="grand_champion",
@@ -270,11 +278,16 @@ def _problems(page: Any, name: str, path: str, language: str) -> list[str]:
 
 
 def every_page_problems(page: Any, club: dict[str, Any], language: str) -> list[str]:
-    """The problems of every page in ``language``: the login and password-reset pages, then,
+    """The problems of every page in ``language``: the login, password-reset and public pages, then,
     logged in as the club's member, the main pages."""
     page.context.add_cookies([{"name": "django_language", "value": language, "url": page.base_url}])
     problems: list[str] = []
-    for name, path in [("login", reverse("login")), ("password-reset", reverse("password_reset"))]:
+    visitors = [
+        ("login", reverse("login")),
+        ("password-reset", reverse("password_reset")),
+        ("public", reverse("game_list")),
+    ]
+    for name, path in visitors:
         problems += _problems(page, name, path, language)
     log_in(page, club["member"].user.username)
     for name, path in _pages(club):

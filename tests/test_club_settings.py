@@ -136,6 +136,13 @@ def test_each_choice_is_written_and_read_by_what_uses_it(club: Club, staff_membe
         "standings_ties": ["games", "best_points"],
         "confirmation": "one_other",
         "list_address": "sanma@example.org",
+        # The public page's choices, not sent: as a new club has them (nothing published).
+        "public_text": "",
+        "public_rules": False,
+        "public_venues": False,
+        "public_meetups": False,
+        "public_boards": False,
+        "public_join": False,
     }
     # Read as the next request or command reads it: the club as stored now.
     with club_scope(Club.objects.get(pk=club.pk)):

@@ -161,9 +161,11 @@ def test_a_logged_out_phone_gets_hx_redirect_to_the_login_page(db):
         HTTP_HX_CURRENT_URL="https://evil.example/games/1/",
     )
     assert elsewhere["HX-Redirect"] == reverse("login") + "?next=/games/1/hands/preview/"
-    page = Client().get(reverse("game_list"))
+    # A whole page (not htmx) goes to the login with a plain redirect (the home page is the
+    # club's public page for a visitor: a member's page here).
+    page = Client().get(reverse("standings"))
     assert page.status_code == 302 and "HX-Redirect" not in page
-    assert page["Location"] == reverse("login") + "?next=/"
+    assert page["Location"] == reverse("login") + "?next=/standings/"
 
 
 # -- bad input at the edges -----------------------------------------------------------------

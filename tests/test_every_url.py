@@ -27,9 +27,10 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
+from django.utils.timezone import now
 
 from clubsite.mail import resend_email
-from clubsite.models import Member, OnlineLobby, OnlineName
+from clubsite.models import JoinApplication, Member, OnlineLobby, OnlineName
 from meetings.management.commands.load_demo import DEMO_PASSWORD
 from meetings.models import Meetup, MeetupProfile, Venue
 from scoring.engine import available_rulesets
@@ -81,6 +82,7 @@ class Demo:
     event: Event
     round: Round
     event_game: Hanchan
+    application: JoinApplication  # a join application waiting at the desk
 
 
 def app_kwargs(demo: Demo) -> dict[str, list[Kwargs]]:
@@ -134,6 +136,12 @@ def app_kwargs(demo: Demo) -> dict[str, list[Kwargs]]:
             {"version": games[0].ruleset_version_id, "language": "en", "digest": "0" * 16},
         ],
         "online_name_delete": [{"pk": demo.online_name.pk}],
+        # Baba's profile is public; the others' answer 404.
+        "public_profile": [{"member_id": m.pk} for m in members],
+        **{
+            f"desk:{name}": [{"pk": demo.application.pk}]
+            for name in ("application_accept", "application_decline")
+        },
         **{
             f"desk:{name}": [{"pk": m.pk} for m in members]
             for name in (
@@ -301,6 +309,11 @@ def demo(django_capture_on_commit_callbacks, settings) -> Demo:
     with django_capture_on_commit_callbacks(execute=True):
         round_start(round_id=first.pk)
     event_game = first.tables.order_by("number").first().hanchan
+    by_login["baba"].public_profile = True
+    by_login["baba"].save(update_fields=["public_profile"])
+    application = JoinApplication.objects.create(
+        name="Ogawa", email="ogawa@example.org", message="I play on Fridays.", created_at=now()
+    )
     finished = list(Hanchan.objects.finished().order_by("pk"))
     return Demo(
         superuser=by_login["aoki"],
@@ -316,6 +329,7 @@ def demo(django_capture_on_commit_callbacks, settings) -> Demo:
         event=event,
         round=first,
         event_game=event_game,
+        application=application,
     )
 
 

@@ -117,8 +117,9 @@ def test_it_leaves_voided_games_off_the_list(aoki, game):
 
 
 def test_it_sends_anonymous_visitors_from_every_game_page_to_login(client, game):
+    # "/" is the games list for members and the club's public page for a visitor.
+    assert 'id="public-page"' in client.get("/").text
     for path in (
-        "/",
         reverse("game_new"),
         table_url(game),
         reverse("game_record", args=[game.pk]),

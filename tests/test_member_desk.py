@@ -296,7 +296,8 @@ def test_a_deactivated_member_cannot_log_in_and_keeps_their_games(
     # The membership is deactivated; with no other club's left, the login too.
     assert not member.active and not member.user.is_active
     assert login_status("aoki", "aoki-password") == 200
-    assert logged_in.get(reverse("game_list")).status_code == 302  # the session ended
+    # The session ended: a member's page sends to the login (the home page is the public one).
+    assert logged_in.get(reverse("standings")).status_code == 302
     assert Seat.objects.filter(hanchan=game, member=member).count() == 1
     page = desk.get(
         reverse("desk:member_edit", args=[member.pk]), headers={"accept-language": "en"}

@@ -50,8 +50,12 @@ def site_user(html: str) -> str:
 # Access
 
 
-@pytest.mark.parametrize("path", ["/", "/rulesets/makura-1.5/"])
-def test_it_redirects_anonymous_visitors_to_the_login_page(client: Client, path: str) -> None:
+# The home page answers a visitor with the club's public page (tests/test_club_public_page.py);
+# a rules page the club does not publish (a new club publishes none) sends them to log in.
+@pytest.mark.parametrize("path", ["/standings/", "/rulesets/makura-1.5/"])
+def test_it_redirects_anonymous_visitors_to_the_login_page(
+    db: None, client: Client, path: str
+) -> None:
     response = client.get(path)
 
     assertRedirects(response, f"/accounts/login/?next={path}")
@@ -135,14 +139,14 @@ def test_it_refuses_a_wrong_password(csrf_client: Client, member: Member) -> Non
 
     assert response.status_code == 200
     assertContains(response, "正しいユーザー名とパスワードを入力してください。")
-    assertRedirects(csrf_client.get("/"), "/accounts/login/?next=/")
+    assertRedirects(csrf_client.get("/standings/"), "/accounts/login/?next=/standings/")
 
 
 def test_it_refuses_a_login_without_csrf_token(csrf_client: Client, member: Member) -> None:
     response = csrf_client.post(reverse("login"), {"username": "aoki", "password": "aoki-password"})
 
     assert response.status_code == 403
-    assertRedirects(csrf_client.get("/"), "/accounts/login/?next=/")
+    assertRedirects(csrf_client.get("/standings/"), "/accounts/login/?next=/standings/")
 
 
 def test_it_sends_a_logged_in_member_from_the_login_page_home(
@@ -160,7 +164,7 @@ def test_it_logs_out_by_post(client_for: ClientFor, member: Member) -> None:
     response = client.post(reverse("logout"), {"csrfmiddlewaretoken": token})
 
     assertRedirects(response, reverse("login"))
-    assertRedirects(client.get("/"), "/accounts/login/?next=/")
+    assertRedirects(client.get("/standings/"), "/accounts/login/?next=/standings/")
 
 
 def test_it_does_not_log_out_on_a_get(client_for: ClientFor, member: Member) -> None:
@@ -169,7 +173,7 @@ def test_it_does_not_log_out_on_a_get(client_for: ClientFor, member: Member) -> 
     response = client.get(reverse("logout"))
 
     assert response.status_code == 405
-    assert client.get("/").status_code == 200
+    assert client.get("/standings/").status_code == 200
 
 
 # Changing the password

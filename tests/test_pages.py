@@ -77,7 +77,8 @@ def test_it_gives_404_for_an_unknown_ruleset(member_client: Client) -> None:
         reverse("ruleset_detail", args=["no-such-ruleset"]),
     ],
 )
-def test_it_sends_anonymous_visitors_to_the_login_page(client: Client, path: str) -> None:
+def test_it_sends_anonymous_visitors_to_the_login_page(db: None, client: Client, path: str) -> None:
+    # A rules page answers a visitor only where the club publishes it (a new club does not).
     response = client.get(path)
 
     assertRedirects(response, f"{reverse('login')}?next={path}")

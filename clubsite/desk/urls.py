@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from clubsite.desk import views
+from clubsite.desk import applications, views
 
 app_name = "desk"
 
@@ -8,6 +8,17 @@ urlpatterns = [
     path("members/", views.member_list, name="members"),
     # The club's settings name the rulesets and rules, which are scoring's: its page is too.
     path("club/", include("scoring.club_urls")),
+    path("applications/", applications.application_list, name="applications"),
+    path(
+        "applications/<int:pk>/accept/",
+        applications.application_accept,
+        name="application_accept",
+    ),
+    path(
+        "applications/<int:pk>/decline/",
+        applications.application_decline,
+        name="application_decline",
+    ),
     path("members/new/", views.member_new, name="member_new"),
     path("members/<int:pk>/", views.member_edit, name="member_edit"),
     path("members/<int:pk>/active/", views.member_active, name="member_active"),

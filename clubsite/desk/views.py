@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from clubsite.club_scope import current_club
+from clubsite.desk.join import pending_count
 from clubsite.desk.members import (
     DeskError,
     MemberForm,
@@ -67,6 +68,7 @@ def member_list(request: HttpRequest) -> HttpResponse:
             "query": query.replace("\x00", ""),
             "status": status,
             "status_choices": statuses,
+            "pending_applications": pending_count(),
         },
     )
 

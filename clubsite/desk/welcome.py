@@ -5,8 +5,8 @@ A member added at the desk has no usable password, so Django's reset form
 (:meth:`PasswordResetForm.get_users`) would mail them nothing: this task makes the link
 itself, with the same token generator, so the link works once and for
 ``PASSWORD_RESET_TIMEOUT`` seconds (three days by default). Sent through the task queue
-(docs/tasks.md) after the member is written; one failed message is logged, never raised
-(:func:`clubsite.mail.send_each`).
+(docs/tasks.md) after the member is written, with the club's id; one failed message is logged,
+never raised (:func:`clubsite.mail.send_each`).
 """
 
 from __future__ import annotations

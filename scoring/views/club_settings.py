@@ -18,6 +18,7 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -32,6 +33,14 @@ from scoring.standings.table import TIE_BREAKERS
 from scoring.views.standings import TIE_WORDS
 
 TEMPLATE = "members/desk/club_settings.html"
+# The club's public page's sections, each shown or not (clubsite.public).
+PUBLIC_SWITCHES = (
+    "public_rules",
+    "public_meetups",
+    "public_venues",
+    "public_boards",
+    "public_join",
+)
 
 
 def confirmation_choices() -> list[tuple[str, str]]:
@@ -99,6 +108,30 @@ class ClubSettingsForm(forms.Form):
         help_text=gettext_lazy("Every meetup notice goes here too. Empty: no list."),
     )
 
+    public_text = forms.CharField(
+        label=gettext_lazy("Text of the public page"),
+        required=False,
+        strip=False,
+        widget=forms.Textarea(attrs={"rows": 6}),
+        help_text=gettext_lazy(
+            "Plain text for visitors: who you are, when and where you play. A blank line "
+            "starts a new paragraph."
+        ),
+    )
+    public_rules = forms.BooleanField(
+        label=gettext_lazy("Our rules pages (the default and standard rulesets)"), required=False
+    )
+    public_venues = forms.BooleanField(
+        label=gettext_lazy("Venues: name, address, directions, phone"), required=False
+    )
+    public_meetups = forms.BooleanField(
+        label=gettext_lazy("Next meetups: days, time and venue, without names"), required=False
+    )
+    public_boards = forms.BooleanField(
+        label=gettext_lazy("Live boards of tournaments marked public"), required=False
+    )
+    public_join = forms.BooleanField(label=gettext_lazy("A form to apply to join"), required=False)
+
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
         kwargs.setdefault("initial", self._initial(club))
         super().__init__(*args, **kwargs)
@@ -129,6 +162,12 @@ class ClubSettingsForm(forms.Form):
             "tournaments_in_standings": club.tournaments_in_standings,
             "confirmation": club.confirmation,
             "list_address": club.list_address,
+            "public_text": club.public_text,
+            "public_rules": club.public_rules,
+            "public_venues": club.public_venues,
+            "public_meetups": club.public_meetups,
+            "public_boards": club.public_boards,
+            "public_join": club.public_join,
         }
         for place, name in enumerate(club.standings_ties, start=1):
             initial[f"tie_{place}"] = name
@@ -158,6 +197,13 @@ class ClubSettingsForm(forms.Form):
 
     def clean_list_address(self) -> str:
         return club_choices.validate_list_address(self.cleaned_data["list_address"])
+
+    def clean_public_text(self) -> str:
+        return club_choices.validate_public_text(self.cleaned_data["public_text"])
+
+    def public_switches(self) -> list[forms.BoundField]:
+        """The public page's sections' checkboxes, in the page's order."""
+        return [self[name] for name in PUBLIC_SWITCHES]
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
@@ -197,4 +243,10 @@ def club_settings(request: HttpRequest) -> HttpResponse:
         club_choices.club_choices_save(club, form.choices())
         messages.success(request, _("The club’s settings were saved."))
         return redirect("desk:club_settings")
-    return render(request, TEMPLATE, {"form": form, "club": club})
+    context = {
+        "form": form,
+        "club": club,
+        # The public page's address as visitors reach it, under the club's prefix.
+        "public_address": request.build_absolute_uri(reverse("game_list")),
+    }
+    return render(request, TEMPLATE, context)

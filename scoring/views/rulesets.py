@@ -15,6 +15,7 @@ from django.utils.translation import gettext, gettext_noop
 from django.views.decorators.http import require_safe
 
 from clubsite.formatting import format_points, format_uma, settlement_points
+from clubsite.public import club_public_page, is_member_here
 from scoring.engine import (
     Ruleset,
     available_rulesets,
@@ -28,6 +29,7 @@ from scoring.rulebook.procedure import ruleset_procedure
 from scoring.rulebook.sheet import SheetRow, rules_sheet
 from scoring.rulebook.yaku_table import yaku_table
 from scoring.views.display import signed_count
+from scoring.views.public_pages import rules_page_allowed, visitor_refused
 
 # The built-in rulesets' source citations that carry English words (scoring/rulesets/*.toml),
 # here for makemessages: the rules sheet cites them in the reader's language. The files keep
@@ -93,12 +95,17 @@ def ruleset_list(request: HttpRequest) -> HttpResponse:
     return render(request, "rulesets/list.html", {"rulesets": rulesets})
 
 
+@club_public_page
 @require_safe
 def ruleset_detail(request: HttpRequest, ruleset_id: str) -> HttpResponse:
     """One built-in ruleset's rules sheet (:func:`scoring.rulebook.sheet.rules_sheet`), yaku,
     play procedure (:func:`scoring.rulebook.procedure.ruleset_procedure`), manners and sources in
     the reader's language, under an index of its sections; 404 for an id the engine does not
-    know."""
+    know. The club's members read every ruleset's; a visitor only those the club publishes
+    on its public page (:func:`scoring.views.public_pages.rules_page_allowed`), else is sent
+    to log in (a logged-in person of another club: 404)."""
+    if not rules_page_allowed(request, ruleset_id):
+        return visitor_refused(request)
     try:
         ruleset = load_ruleset(ruleset_id)
     except KeyError:
@@ -113,6 +120,7 @@ def ruleset_detail(request: HttpRequest, ruleset_id: str) -> HttpResponse:
         "procedure": ruleset_procedure(ruleset.id),
         "manners": ruleset_manners(ruleset.id),
     }
+    context["is_member"] = is_member_here(request)
     return render(request, "rulesets/detail.html", context)
 
 

@@ -45,6 +45,16 @@ MAKURA_GAMES: list[tuple[int, str, tuple[int, ...], int | None]] = [
 ]
 
 
+# The Makura club's public page: its keywords, as its public home page gave them (seed 001's
+# closing lines), and every section shown, with the join form (seed 001's join address).
+MAKURA_PUBLIC_TEXT = """札幌の麻雀サークルです。地下鉄麻生駅の近くで、平日の夜に集まっています。
+
+枕倶楽部の楽しい麻雀キーワード
+■和気藹々 ■雑談とジョーク ■ルールとマナーは厳格に ■勝負は真剣に
+
+入会のお申し込み・お問い合わせは、下のフォームからどうぞ。"""
+
+
 @dataclass(frozen=True)
 class DemoClub:
     """A demo club besides Makura: ``members`` are (login, display name here, furigana,
@@ -189,7 +199,22 @@ class Command(BaseCommand):
             makura.name = MAKURA_NAME
             makura.default_ruleset = "makura-1.5"
             makura.standard_rulesets = ["makura-1.5"]
-            makura.save(update_fields=["name", "default_ruleset", "standard_rulesets"])
+            makura.public_text = MAKURA_PUBLIC_TEXT
+            makura.public_rules = makura.public_venues = makura.public_meetups = True
+            makura.public_boards = makura.public_join = True
+            makura.save(
+                update_fields=[
+                    "name",
+                    "default_ruleset",
+                    "standard_rulesets",
+                    "public_text",
+                    "public_rules",
+                    "public_venues",
+                    "public_meetups",
+                    "public_boards",
+                    "public_join",
+                ]
+            )
             # Its notices stay quiet (or not) as this command's: the setting is ours already.
             loader._load(makura, {**options, "show_emails": True})
         return makura
