@@ -18,11 +18,14 @@ from clubsite.models import Member
 
 @dataclass(frozen=True)
 class ClubLink:
-    """One of the person's clubs: its name, the name they go by there, and its address."""
+    """One of the person's clubs: its name, the name they go by there, and its address;
+    ``guest``: they are only a guest there (of an event between clubs), and the address is
+    the list of their events in it, the one page of that club they open."""
 
     name: str
     display_name: str
     url: str
+    guest: bool = False
 
 
 def club_links(user_id: int, next_path: str = "/") -> list[ClubLink]:
@@ -37,7 +40,9 @@ def club_links(user_id: int, next_path: str = "/") -> list[ClubLink]:
         .order_by("club__name", "club__slug")
     )
     return [
-        ClubLink(m.club.name, m.display_name, f"/c/{m.club.slug}/{next_path.lstrip('/')}")
+        ClubLink(m.club.name, m.display_name, f"/c/{m.club.slug}/tournaments/", guest=True)
+        if m.role == Member.Role.GUEST
+        else ClubLink(m.club.name, m.display_name, f"/c/{m.club.slug}/{next_path.lstrip('/')}")
         for m in memberships
     ]
 

@@ -9,7 +9,12 @@ class ScoringConfig(AppConfig):
 
     def ready(self) -> None:
         from clubsite.club_services import register_choice_check
-        from scoring import checks  # (registers the system checks)
+        from scoring import (
+            checks,  # (registers the system checks)
+            guest_pages,
+        )
 
         # A new club's default ruleset is one of ours: clubsite cannot know which exist.
         register_choice_check("default_ruleset", checks.built_in_ruleset)
+        # The pages a guest of an event between clubs opens: the core knows no games.
+        guest_pages.register()

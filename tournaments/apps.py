@@ -7,3 +7,9 @@ class TournamentsConfig(AppConfig):
     # the Django side. Every tournament game is a hanchan of the ledger (scoring).
     name = "tournaments"
     verbose_name = _("Tournaments")
+
+    def ready(self) -> None:
+        from tournaments import guests
+
+        # The event pages an event's guests open (clubsite.guest_access).
+        guests.register()
