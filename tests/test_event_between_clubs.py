@@ -6,8 +6,12 @@ of A."""
 
 from __future__ import annotations
 
+import datetime
+import io
+
 import pytest
 from django.contrib.auth.models import User
+from django.core.management import call_command
 from django.test import Client
 from django.utils import translation
 
@@ -15,9 +19,17 @@ from clubsite.club_model import Club
 from clubsite.club_scope import club_scope, current_club
 from clubsite.members import membership_create
 from clubsite.models import Member
-from scoring.ledger import hanchan_final_scores
-from scoring.models import Hanchan
-from scoring.standings import club_today
+from ratings.display import rating_list
+from ratings.models import Family, Rating
+from scoring.club_choices import club_choices_save
+from scoring.ledger import (
+    copied_key_disagreements,
+    hanchan_final_scores,
+    hanchan_void,
+    recount_guest_games,
+)
+from scoring.models import CountedSeat, Hanchan, MemberMonth, MemberYear
+from scoring.standings import club_today, month_period, period_standings, range_period
 from tests.conftest import make_member
 from tournaments import formats, guests
 from tournaments.live_ranking import event_ranking
@@ -222,6 +234,13 @@ def test_the_guest_opens_their_event_and_games_only(setting: Setting) -> None:
         assert guest.get(prefix + path).status_code == 200, path
     listing = guest.get(prefix + "/tournaments/").content.decode()
     assert "League night" in listing and "Club cup" not in listing
+    # The header links the pages a guest opens, not the club's others.
+    assert f'href="{prefix}/tournaments/">Tournaments</a>' in listing
+    assert (
+        f'href="{prefix}/standings/"' not in listing and f'href="{prefix}/meetups/"' not in listing
+    )
+    member_view = a_client(s.baba.user).get(prefix + "/tournaments/").content.decode()
+    assert f'href="{prefix}/standings/"' in member_view
     for path in (
         "/",
         "/standings/",
@@ -266,3 +285,160 @@ def test_the_event_page_of_a_running_event_says_its_guests_are_set(setting: Sett
     text = page.content.decode()
     assert page.status_code == 200 and 'id="guests-set"' in text and "Kato" in text
     assert Event.objects.get(pk=s.event.pk).status == Event.Status.RUNNING
+
+
+# Counting in the clubs' standings.
+
+
+def figures(club: Club) -> dict[str, list[tuple[object, ...]]]:
+    """``club``'s counted rows and totals, read in its own scope."""
+    with club_scope(club):
+        return {
+            "seats": sorted(
+                CountedSeat.objects.values_list(
+                    "member_id", "hanchan_id", "seat", "points", "rank", "guest"
+                )
+            ),
+            "months": sorted(
+                MemberMonth.objects.values_list(
+                    "member_id", "month", "games", "total_points", "best"
+                )
+            ),
+            "years": sorted(
+                MemberYear.objects.values_list("member_id", "year", "games", "total_points", "best")
+            ),
+        }
+
+
+def table(club: Club, *, aligned: bool = True) -> dict[str, tuple[int, int]]:
+    """``club``'s standings this month (from the monthly totals) or over a range that is no
+    whole month (from the counted seats): ``{name: (games, points)}``."""
+    today = club_today()
+    with club_scope(club):
+        if aligned:
+            period = month_period(today.year, today.month)
+        else:
+            period = range_period(today - datetime.timedelta(days=3), today)
+        rows = period_standings(period).rows
+    return {row.display_name: (row.games, row.total_points) for row in rows}
+
+
+def test_the_hosts_standings_leave_the_guest_out_and_the_guest_club_counts_by_choice(
+    setting: Setting, club_choices
+) -> None:
+    s = setting
+    club_choices(confirmation="none")
+    kato = enter_guest(s)
+    game, points = play(s)
+    assert game.counted_version == game.version
+    hosts = {m.display_name: (1, points[m.pk]) for m in (s.aoki, s.baba, s.chiba)}
+    # The event's ranking: everyone, the guest too.
+    ranking = {row.name: row.total for row in event_ranking(s.event).rows}
+    assert ranking["Kato"] == points[kato.pk] and len(ranking) == 4
+    # A's standings: its own members' seats only, from the totals and from the seats alike.
+    assert table(s.a) == hosts and table(s.a, aligned=False) == hosts
+    assert "Kato" not in a_client(s.baba.user).get(f"/c/{s.a.slug}/standings/").text
+    a_rows = figures(s.a)
+    assert [row[0] for row in a_rows["seats"] if row[5]] == [kato.pk]  # marked a guest's
+    assert kato.pk not in {row[0] for row in a_rows["months"] + a_rows["years"]}
+    # B does not count its members' guest games (its default): nothing of the game there.
+    assert s.b.guest_events_in_standings is False
+    assert table(s.b) == {} and figures(s.b) == {"seats": [], "months": [], "years": []}
+    # B chooses to count them: Kato's game comes in at once, with its exact figures.
+    club_choices_save(s.b, {"guest_events_in_standings": True})
+    kato_figures = {"Kato": (1, points[kato.pk])}
+    assert table(s.b) == kato_figures and table(s.b, aligned=False) == kato_figures
+    b_rows = figures(s.b)
+    assert b_rows["seats"] == [
+        (s.kato_home.pk, game.pk, next(r[2] for r in a_rows["seats"] if r[0] == kato.pk),
+         points[kato.pk], next(r[4] for r in a_rows["seats"] if r[0] == kato.pk), False)
+    ]  # fmt: skip
+    assert [row[:4] for row in b_rows["months"]] == [
+        (s.kato_home.pk, club_today().replace(day=1), 1, points[kato.pk])
+    ]
+    sato = a_client(s.sato.user)
+    assert "Kato" in sato.get(f"/c/{s.b.slug}/standings/").text
+    # A is untouched by B's choice.
+    assert figures(s.a) == a_rows
+    # And out again when B turns it off.
+    club_choices_save(s.b, {"guest_events_in_standings": False})
+    assert table(s.b) == {} and figures(s.b) == {"seats": [], "months": [], "years": []}
+    assert "Kato" not in sato.get(f"/c/{s.b.slug}/standings/").text
+    assert copied_key_disagreements() == dict.fromkeys(copied_key_disagreements(), 0)
+
+
+def test_live_counting_and_the_recount_give_the_same_rows_through_a_correction_and_a_void(
+    setting: Setting, club_choices
+) -> None:
+    s = setting
+    club_choices(confirmation="none")
+    s.b.guest_events_in_standings = True
+    s.b.save(update_fields=["guest_events_in_standings"])
+    kato = enter_guest(s)
+    game, points = play(s)
+    live = figures(s.b)
+    assert table(s.b) == {"Kato": (1, points[kato.pk])}
+    assert recount_guest_games(s.b) == 1
+    assert figures(s.b) == live
+    # A correction: the scores entered again the other way round.
+    hanchan_final_scores(
+        hanchan_id=game.pk,
+        final_scores={"scores": list(reversed(SCORES))},
+        expected_version=game.version,
+        by=s.aoki,
+    )
+    game.refresh_from_db()
+    corrected = {seat.member_id: POINTS[3 - seat.index] for seat in game.seats.all()}
+    assert corrected[kato.pk] != points[kato.pk]
+    assert table(s.b) == {"Kato": (1, corrected[kato.pk])}
+    assert table(s.a) == {m.display_name: (1, corrected[m.pk]) for m in (s.aoki, s.baba, s.chiba)}
+    live = figures(s.b)
+    recount_guest_games(s.b)
+    assert figures(s.b) == live
+    with club_scope(s.b):
+        assert copied_key_disagreements() == dict.fromkeys(copied_key_disagreements(), 0)
+    # A void takes the game out of both clubs.
+    hanchan_void(hanchan_id=game.pk, expected_version=game.version, steward=True)
+    assert table(s.b) == {} and figures(s.b) == {"seats": [], "months": [], "years": []}
+    assert table(s.a) == {}
+    assert recount_guest_games(s.b) == 0
+    assert figures(s.b) == {"seats": [], "months": [], "years": []}
+
+
+def test_the_club_settings_page_offers_the_choice(setting: Setting) -> None:
+    s = setting
+    with club_scope(s.b):
+        steward = make_member("north-steward", "Ueda", "うえだ", steward=True)
+    page = a_client(steward.user).get(f"/c/{s.b.slug}/desk/club/").text
+    assert 'id="guest-events"' in page
+    assert "Our members" in page and 'name="guest_events_in_standings"' in page
+    ja = a_client(steward.user, "ja").get(f"/c/{s.b.slug}/desk/club/").text
+    assert "他クラブの大会" in ja
+
+
+def test_the_recount_command_counts_the_clubs_guest_games(setting: Setting, club_choices) -> None:
+    s = setting
+    club_choices(confirmation="none")
+    kato = enter_guest(s)
+    _game, points = play(s)
+    assert figures(s.b)["seats"] == []
+    Club.objects.filter(pk=s.b.pk).update(guest_events_in_standings=True)
+    out = io.StringIO()
+    call_command("recount_guest_games", "--club", "north", stdout=out)
+    assert out.getvalue() == "1 guest seats counted in north.\n"
+    assert table(Club.objects.get(pk=s.b.pk)) == {"Kato": (1, points[kato.pk])}
+
+
+def test_the_hosts_ratings_rate_the_guest_as_an_opponent_but_do_not_list_them(
+    setting: Setting, club_choices
+) -> None:
+    s = setting
+    club_choices(confirmation="none")
+    kato = enter_guest(s)
+    play(s)
+    call_command("rating_rebuild", "--club", s.a.slug, stdout=io.StringIO())
+    assert set(Rating.objects.values_list("member_id", flat=True)) == {
+        s.aoki.pk, s.baba.pk, s.chiba.pk, kato.pk
+    }  # fmt: skip
+    ranked, new = rating_list(Family.FOUR)
+    assert sorted(line.name for line in ranked + new) == ["Aoki", "Baba", "Chiba"]
