@@ -22,12 +22,15 @@ from clubsite.models import Member
 @dataclass(frozen=True)
 class ClubLink:
     """One of the person's clubs: its name, the name they go by there, its address, and
-    their games there in the year so far with their average place (None without games)."""
+    their games there in the year so far with their average place (None without games);
+    ``guest``: they are only a guest there (of an event between clubs), and the address is
+    the list of their events in it, the one page of that club they open."""
 
     name: str
     display_name: str
     url: str
     slug: str = ""
+    guest: bool = False
     games: int = 0
     average_place: Decimal | None = None
 
@@ -45,6 +48,10 @@ def club_links(user_id: int, next_path: str = "/") -> list[ClubLink]:
     )
     return [
         ClubLink(
+            m.club.name, m.display_name, f"/c/{m.club.slug}/tournaments/", m.club.slug, guest=True
+        )
+        if m.role == Member.Role.GUEST
+        else ClubLink(
             m.club.name,
             m.display_name,
             f"/c/{m.club.slug}/{next_path.lstrip('/')}",

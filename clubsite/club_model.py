@@ -40,6 +40,13 @@ def default_tournaments_in_standings() -> bool:
     return bool(_setting("CLUB_TOURNAMENTS_IN_STANDINGS", True))
 
 
+def default_guest_events_in_standings() -> bool:
+    """Whether a new club counts its members' games at other clubs' events (as guests) in
+    its own standings: ``CLUB_GUEST_EVENTS_IN_STANDINGS``, no unless set (a club's standings
+    are its own games until it chooses otherwise)."""
+    return bool(_setting("CLUB_GUEST_EVENTS_IN_STANDINGS", False))
+
+
 def default_standings_ties() -> list[str]:
     """A new club's order of standings tie-breakers (T-06): ``CLUB_STANDINGS_TIES``."""
     return [str(key) for key in _setting("CLUB_STANDINGS_TIES", ["average_rank", "best_points"])]  # type: ignore[attr-defined]
@@ -76,6 +83,12 @@ class Club(models.Model):
     )
     tournaments_in_standings = models.BooleanField(
         _("tournament games count in the standings"), default=default_tournaments_in_standings
+    )
+    # Its members' games as guests at other clubs' events (tournaments.guests) count in its
+    # standings too (scoring.ledger.guests).
+    guest_events_in_standings = models.BooleanField(
+        _("games at other clubs' events count in the standings"),
+        default=default_guest_events_in_standings,
     )
     standings_ties = models.JSONField(_("standings tie-breakers"), default=default_standings_ties)
     confirmation = models.CharField(

@@ -18,6 +18,7 @@ from django_scopes import scopes_disabled
 
 from clubsite.club_model import Club
 from clubsite.club_scope import ClubNotChosen, club_scope, only_club, site_scope
+from clubsite.guest_access import guest_may_open
 from clubsite.models import Member
 
 
@@ -61,7 +62,9 @@ class ClubScopeMiddleware:
     the page writes (``{% url %}``, ``reverse()``, redirects) stays in the club. An unknown
     slug is 404. A logged-in person who is not an active member of the club gets 404 on every
     page that needs a login (``process_view``): a member page of another club is as absent as
-    a page that does not exist. Site admins (superusers) see every club.
+    a page that does not exist. Site admins (superusers) see every club. A guest of one of
+    the club's events opens only the pages registered for guests
+    (``clubsite.guest_access``).
 
     A page without the prefix is the site's one club's (``site_scope``), as on a site of one
     club. The admin site is the site admins' and sees every club (``scopes_disabled``).
@@ -148,5 +151,12 @@ class ClubScopeMiddleware:
         if not user.is_authenticated or user.is_superuser:
             return
         # The membership the page reads anyway (kept on the user object): no extra query.
-        if Member.for_user(user) is None:
+        member = Member.for_user(user)
+        if member is None:
             raise Http404("No such page.")
+        if member.is_guest:
+            # A guest of an event between clubs: their events' and games' pages only.
+            match = request.resolver_match
+            name = match.view_name if match is not None else ""
+            if not guest_may_open(member, name, view_kwargs):
+                raise Http404("No such page.")

@@ -120,8 +120,15 @@ class MemberQuerySet(models.QuerySet["Member"]):
     def seatable(self) -> MemberQuerySet:
         """The members who may be given a seat: those whose membership is active. A steward
         deactivates a member at the desk (``clubsite.desk.members.member_set_active``); their
-        games stay, but no game, tournament or line-up offers them a seat."""
-        return self.filter(active=True)
+        games stay, but no game, tournament or line-up offers them a seat. A guest (another
+        club's member entered in one of this club's events, ``Member.Role.GUEST``) is no
+        member here: only their event seats them (``tournaments.guests``)."""
+        return self.filter(active=True).exclude(role=Member.Role.GUEST)
+
+    def of_club(self) -> MemberQuerySet:
+        """The club's own members, its guests left out (``Member.Role.GUEST``): what a list
+        of the club's members shows."""
+        return self.exclude(role=Member.Role.GUEST)
 
 
 def deactivated_names(members: Iterable[Member]) -> list[str]:
@@ -162,11 +169,19 @@ class Member(models.Model):
     stewards (seed 001's 世話役; their rights: ``clubsite.permissions``); ``active`` is False
     once a steward deactivates them at the desk: their games stay, but the club offers them no
     seat and treats their login as no member's (:meth:`for_user`).
+
+    A ``guest`` is a member of another club entered in one of this club's events (an event
+    between clubs, ``tournaments.guests``): a membership of this club for the same login,
+    so that their seats, confirmations and the event's ranking work as every member's;
+    ``home`` is their membership of the club they came from. A guest opens only their
+    events' and games' pages here (``clubsite.guest_access``), is listed in no list of the
+    club's members and counts in no standings of this club.
     """
 
     class Role(models.TextChoices):
         MEMBER = "member", _("member")
         STEWARD = "steward", _("steward")
+        GUEST = "guest", _("guest")
 
     club = club_key(db_index=False)
     user = models.ForeignKey(
@@ -197,6 +212,17 @@ class Member(models.Model):
     # The member's own choice (their page): their figures on a page visitors may open
     # (``/public/members/<id>/``); off, that address is 404 to anyone.
     public_profile = models.BooleanField(_("public profile"), default=False)
+    # A guest's membership of their own club (another club's row): whose standings their
+    # games here may count in (``Club.guest_events_in_standings``). None for everyone else.
+    home = models.ForeignKey(
+        "self",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        editable=False,
+        related_name="+",
+        verbose_name=_("home membership"),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = MemberManager()
@@ -260,6 +286,11 @@ class Member(models.Model):
         """Drop what :meth:`for_user` keeps on ``user``: its memberships changed."""
         if getattr(user, _MEMBERSHIPS, None) is not None:
             setattr(user, _MEMBERSHIPS, None)
+
+    @property
+    def is_guest(self) -> bool:
+        """A guest of this club: another club's member entered in one of its events."""
+        return self.role == self.Role.GUEST
 
     @property
     def sort_key(self) -> str:

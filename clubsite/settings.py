@@ -206,6 +206,9 @@ CLUB_ONLINE_IN_STANDINGS = [
 # A new club's: whether tournament games count in the standings unless the page's filter says
 # otherwise (§4.4 leaves "whether tournament games count" to the club). "0": left out.
 CLUB_TOURNAMENTS_IN_STANDINGS = os.environ.get("CLUB_TOURNAMENTS_IN_STANDINGS", "1") != "0"
+# A new club's: whether its members' games as guests at other clubs' events count in its own
+# standings (events between clubs, docs/clubs.md). "1": they do; otherwise only in the event.
+CLUB_GUEST_EVENTS_IN_STANDINGS = os.environ.get("CLUB_GUEST_EVENTS_IN_STANDINGS", "0") == "1"
 # Minimum finished games in the month (the half year) to hold that title; the spec leaves both
 # open (§4.4 "Minimum games ... configurable, since none is stated").
 CHAMPION_MIN_GAMES = 4

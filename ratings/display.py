@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 
+from clubsite.models import Member
 from ratings.model import TUNED, RatingModel
 from ratings.models import Family, Rating, RatingStep
 
@@ -171,8 +172,14 @@ class ListLine:
 def rating_list(family: int) -> tuple[list[ListLine], list[ListLine]]:
     """Every rated member of ``family``: those ranked (at least the provisional games),
     highest rating first (ties by name), and the new ones, most games first (then by name),
-    unranked: a few games say too little to place anyone. One query."""
-    rows = [(r, shown(r)) for r in Rating.objects.filter(family=family).select_related("member")]
+    unranked: a few games say too little to place anyone. A guest of one of the club's events
+    (another club's member) is rated as an opponent but not listed. One query."""
+    rated = (
+        Rating.objects.filter(family=family)
+        .exclude(member__role=Member.Role.GUEST)
+        .select_related("member")
+    )
+    rows = [(r, shown(r)) for r in rated]
     ranked = sorted(
         (row for row in rows if not row[1].provisional),
         key=lambda row: (-row[0].mu, row[0].member.display_name),

@@ -9,10 +9,15 @@ class ScoringConfig(AppConfig):
 
     def ready(self) -> None:
         from clubsite.club_services import register_choice_check
-        from scoring import checks  # (registers the system checks)
+        from scoring import (
+            checks,  # (registers the system checks)
+            guest_pages,
+        )
 
         # A new club's default ruleset is one of ours: clubsite cannot know which exist.
         register_choice_check("default_ruleset", checks.built_in_ruleset)
+        # The pages a guest of an event between clubs opens: the core knows no games.
+        guest_pages.register()
 
         # The club's public page shows the rules pages it publishes: the rulesets are ours.
         from clubsite.public import PublicSection, register_public_section

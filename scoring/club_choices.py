@@ -28,7 +28,7 @@ from django.utils.translation import gettext as _
 from clubsite.club_model import Club
 from clubsite.models import ONLINE_SERVICES
 from scoring.engine import available_rulesets
-from scoring.ledger import POLICIES
+from scoring.ledger import POLICIES, recount_guest_games
 from scoring.standings.table import TIE_BREAKERS
 
 # The columns' lengths (clubsite.club_model.Club).
@@ -184,6 +184,14 @@ def validate_tournaments_in_standings(value: object) -> bool:
     return value
 
 
+def validate_guest_events_in_standings(value: object) -> bool:
+    """Whether the club's members' games as guests at other clubs' events count in its
+    standings (events between clubs, ``scoring.ledger.guests``): a boolean.
+
+    Raises ValidationError ``not_a_boolean``."""
+    return validate_tournaments_in_standings(value)
+
+
 def validate_standings_ties(values: object) -> list[str]:
     """The order of the tie-breakers of equal totals (the seeds are silent, rules-spec T-06):
     names of :data:`scoring.standings.table.TIE_BREAKERS`, each once; none leaves equal totals
@@ -283,6 +291,7 @@ VALIDATORS: Mapping[str, Callable[[Any], Any]] = {
     "standard_rulesets": validate_standard_rulesets,
     "online_in_standings": validate_online_in_standings,
     "tournaments_in_standings": validate_tournaments_in_standings,
+    "guest_events_in_standings": validate_guest_events_in_standings,
     "standings_ties": validate_standings_ties,
     "confirmation": validate_confirmation,
     "list_address": validate_list_address,
@@ -325,16 +334,26 @@ def club_choices_save(club: Club, values: Mapping[str, Any]) -> Club:
     transaction once every one is clean (:func:`clean_choices`), or none.
 
     ``club`` itself (as the scope's club, :func:`clubsite.club_scope.current_club`) answers the
-    new choices from the moment they are written; other requests read them from the row.
+    new choices from the moment they are written; other requests read them from the row. A
+    change of ``guest_events_in_standings`` recounts the members' games at other clubs'
+    events into the club's standings, or out of them, in the same transaction
+    (:func:`scoring.ledger.recount_guest_games`).
 
     Raises:
         ValidationError: as :func:`clean_choices`; nothing is written.
         Club.DoesNotExist: ``club`` is no longer stored.
     """
     cleaned = clean_choices(values)
+    guests_turn = (
+        "guest_events_in_standings" in cleaned
+        and cleaned["guest_events_in_standings"] != club.guest_events_in_standings
+    )
     with transaction.atomic():
         if cleaned and not Club.objects.filter(pk=club.pk).update(**cleaned):
             raise Club.DoesNotExist(f"club {club.pk} is not stored")
-    for name, value in cleaned.items():
-        setattr(club, name, value)
+        for name, value in cleaned.items():
+            setattr(club, name, value)
+        if guests_turn:
+            # The members' guest games come into the standings, or leave them, at once.
+            recount_guest_games(club)
     return club

@@ -415,7 +415,7 @@ class CountedSeat(models.Model):
     so ``hands`` and ``riichi`` leave them out; ``chombo`` counts the seat's chombos).
     """
 
-    # hanchan and member: indexed by unique_counted_seat and counted_member_played_on.
+    # hanchan and member: indexed by unique_counted_seat_in_club and counted_member_played_on.
     hanchan = models.ForeignKey(
         Hanchan, on_delete=models.CASCADE, related_name="counted", db_index=False
     )
@@ -448,14 +448,22 @@ class CountedSeat(models.Model):
     # (seed 003 L438-460) and the floating uma in ep kept apart from points (seed 002, S-01).
     chips = models.IntegerField(default=0)
     uma_ep = models.IntegerField(default=0)
-    # The game's club, copied as the member is. Indexed by counted_club_played_on.
+    # The game's club, copied as the member is. Indexed by counted_club_played_on. A guest's
+    # seat at an event between clubs is counted once more in the guest's own club when that
+    # club chooses so (scoring.ledger.guests): that row is the guest club's, its member the
+    # guest's membership there, its game the host's.
     club = club_key(db_index=False)
+    # A guest's seat in the host club (Member.Role.GUEST): it counts in the event's ranking,
+    # not in the host's standings or totals.
+    guest = models.BooleanField(default=False, db_default=False)
 
     objects = ClubManager["CountedSeat"]()
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["hanchan", "seat"], name="unique_counted_seat"),
+            models.UniqueConstraint(
+                fields=["hanchan", "seat", "club"], name="unique_counted_seat_in_club"
+            ),
         ]
         indexes = [
             models.Index(

@@ -100,6 +100,7 @@ CLUB_COMMANDS = [
     ["restore_drill", "--figures", "--today", "2026-11-01"],
     ["qualifiers", "grand-champion", "--year", "2026"],
     ["rating_rebuild"],
+    ["recount_guest_games"],
     ["rating_eval", "--rounds", "1"],
     ["load_demo", "--force"],
     ["send_meetup_reminders", "--hours", "0"],

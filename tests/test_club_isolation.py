@@ -119,3 +119,43 @@ def only_club_of(demo: Demo) -> Club:
 
 def test_the_site_club_is_the_demo_club(demo: Demo) -> None:
     assert only_club().pk == demo.member.club_id
+
+
+def test_a_guest_of_an_event_opens_that_event_only(
+    demo: Demo, fuji: tuple[Club, Member], settings
+) -> None:
+    """FUJI's Sato entered as a guest in the demo club's tournament (an event between
+    clubs): of every page of the demo club that needs a login, he opens only that event's
+    pages, the list of his events and the rulesets; every other page is 404, as to anyone
+    outside the club."""
+    from tournaments.guests import EVENT_PAGES
+    from tournaments.models import Participant
+
+    settings.DEBUG_PROPAGATE_EXCEPTIONS = False
+    home = only_club_of(demo)
+    _club, sato = fuji
+    guest = Member.objects.create(
+        user=sato.user, display_name="Sato (FUJI)", role=Member.Role.GUEST, home=sato
+    )
+    Participant.objects.create(event=demo.event, member=guest, number=99)
+    client = Client(raise_request_exception=False)
+    client.force_login(sato.user)
+    anyone = {"tournaments:list", "ruleset_list", "ruleset_detail", "hand_value"}
+    wrong, opened = [], []
+    for url in app_urls(demo):
+        if not needs_login(url):
+            continue
+        match = resolve(url)
+        his = match.view_name in anyone or (
+            match.view_name in EVENT_PAGES and match.kwargs.get("pk") == demo.event.pk
+        )
+        status = client.get(f"/c/{home.slug}{url}").status_code
+        if his:
+            opened.append(match.view_name)
+            # (A round not drawn is 404 to everyone.)
+            if status == 404 and match.kwargs.get("number", demo.round.number) == demo.round.number:
+                wrong.append(f"{url}: 404 to the event's guest")
+        elif status != 404:
+            wrong.append(f"{url}: {status}")
+    assert wrong == []
+    assert {"tournaments:detail", "tournaments:chart", "tournaments:list"} <= set(opened)

@@ -55,6 +55,8 @@ def form_data(club: Club, **changes: Any) -> dict[str, Any]:
     }
     if club.tournaments_in_standings:
         data["tournaments_in_standings"] = "on"
+    if club.guest_events_in_standings:
+        data["guest_events_in_standings"] = "on"
     for place, name in enumerate(club.standings_ties, start=1):
         data[f"tie_{place}"] = name
     data.update(changes)
@@ -133,6 +135,7 @@ def test_each_choice_is_written_and_read_by_what_uses_it(club: Club, staff_membe
         "standard_rulesets": ["sanma-float", "fuji-sanma"],
         "online_in_standings": ["tenhou-3p@tenhou", "majsoul-3p@majsoul"],
         "tournaments_in_standings": False,
+        "guest_events_in_standings": False,
         "standings_ties": ["games", "best_points"],
         "confirmation": "one_other",
         "list_address": "sanma@example.org",

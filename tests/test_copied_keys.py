@@ -42,6 +42,7 @@ NONE = {
     "WinYaku.hanchan": 0,
     "WinYaku.member": 0,
     "CountedSeat.member": 0,
+    "CountedSeat.guest_copy": 0,
     "CountedSeat.ruleset_version": 0,
 }
 

@@ -188,6 +188,7 @@ def app_kwargs(demo: Demo) -> dict[str, list[Kwargs]]:
                 "csv",
                 "ics",
                 "participants",
+                "guests",
                 "edit",
                 "cancel",
                 "delete",

@@ -9,6 +9,11 @@ class TournamentsConfig(AppConfig):
     verbose_name = _("Tournaments")
 
     def ready(self) -> None:
+        from tournaments import guests
+
+        # The event pages an event's guests open (clubsite.guest_access).
+        guests.register()
+
         # The club's public page links the public live boards, which are ours.
         from clubsite.public import PublicSection, register_public_section
         from tournaments.public_section import boards_section

@@ -24,7 +24,7 @@ from clubsite.htmx import wants_fragment
 from clubsite.models import Member
 from clubsite.names import quoted_names
 from scoring.rulebook.choices import ruleset_choices
-from tournaments import forms, services, substitutions
+from tournaments import forms, guests, services, substitutions
 from tournaments.models import Event
 from tournaments.views import event_page, steward_only
 
@@ -44,9 +44,10 @@ def event_participants(request: HttpRequest, pk: int) -> HttpResponse:
             error=gettext("The tournament has started: its players are set."),
             status=409,
         )
-    members = list(Member.objects.seatable().order_by("furigana", "display_name"))
+    # The club's members and the event's guests (tournaments.guests): saving keeps both.
+    members = list(guests.event_members(event).order_by("furigana", "display_name"))
     if request.method == "POST":
-        form = forms.ParticipantsForm(request.POST, members=Member.objects.seatable())
+        form = forms.ParticipantsForm(request.POST, members=guests.event_members(event))
         if form.is_valid():
             chosen = sorted(
                 form.cleaned_data["members"], key=lambda m: (m.furigana, m.display_name)

@@ -8,6 +8,7 @@ from typing import TypeVar
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from clubsite.club_model import Club
 from clubsite.models import ClubManager, EventRowManager, Member, club_key
 from scoring.engine import load_ruleset
 from scoring.models import Hanchan
@@ -113,6 +114,31 @@ class Participant(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event_id}#{self.number} {self.member_id}"
+
+
+class GuestClub(models.Model):
+    """A club invited to an event of another (an event between clubs: a league night, a
+    tournament with guests): the host's stewards may enter its active members as guests
+    (:mod:`tournaments.guests`). The row is the host's (its event's club)."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="guest_clubs")
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="+", verbose_name=_("invited club")
+    )
+    invited_at = models.DateTimeField(auto_now_add=True)
+
+    objects = EventRowManager["GuestClub"]()
+
+    class Meta:
+        ordering = ["event", "club__name", "club__slug"]
+        verbose_name = _("invited club")
+        verbose_name_plural = _("invited clubs")
+        constraints = [
+            models.UniqueConstraint(fields=["event", "club"], name="guest_club_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event_id} <- {self.club_id}"
 
 
 class Phase(models.Model):

@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from tournaments import board_views, clock_views, desk_views, views
+from tournaments import board_views, clock_views, desk_views, guest_views, views
 
 app_name = "tournaments"
 
@@ -14,6 +14,7 @@ urlpatterns = [
     path("<int:pk>/ranking.csv", views.ranking_csv, name="csv"),
     path("<int:pk>/tournament.ics", views.event_ics, name="ics"),
     path("<int:pk>/players/", desk_views.event_participants, name="participants"),
+    path("<int:pk>/guests/", guest_views.event_guests, name="guests"),
     path("<int:pk>/edit/", desk_views.event_edit, name="edit"),
     path("<int:pk>/cancel/", desk_views.event_cancel, name="cancel"),
     path("<int:pk>/delete/", desk_views.event_delete, name="delete"),

@@ -57,8 +57,12 @@ def steward_only[**P](view: View[P]) -> View[P]:
 
 @require_safe
 def event_list(request: HttpRequest) -> HttpResponse:
-    """Tournaments being played, coming up, and finished."""
+    """Tournaments being played, coming up, and finished; to a guest of another club, the
+    events they play in only (tournaments.guests)."""
     events = list(Event.objects.all())
+    member = Member.for_user(request.user)
+    if member is not None and member.is_guest:
+        events = list(Event.objects.filter(participants__member=member))
     return render(
         request,
         "tournaments/list.html",

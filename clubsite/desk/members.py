@@ -414,7 +414,8 @@ def members_matching(*, query: str, status: str) -> QuerySet[Member]:
     """The club's members (``clubsite.club_scope.current_club``) whose display name, reading
     or login name contains ``query`` (any case), in reading order; ``status`` ``"active"``,
     ``"inactive"`` (the membership's state) or anything else for all."""
-    members = Member.objects.filter(club=current_club()).select_related("user")
+    # Guests of an event between clubs are another club's members: not listed at this desk.
+    members = Member.objects.of_club().filter(club=current_club()).select_related("user")
     # PostgreSQL refuses a NUL in a pattern; no name holds one anyway.
     query = query.replace("\x00", "").strip()[: NAME_LIMIT * 2]
     if query:

@@ -26,6 +26,8 @@ contract checks it). What it offers:
   the signal :data:`games_counted` (sent when what counts changes); the roll-ups' figures
   (:data:`TOTALS_AGGREGATES` and friends) for the standings.
 - **Export**: :func:`hanchan_record`.
+- **Guests' games** (events between clubs): :func:`recount_guest_games` (a club's rows of
+  its members' games at other clubs' events, made again as live counting makes them).
 - **Soundness**: :func:`copied_key_disagreements` (the keys copied onto derived rows agree
   with their sources; the restore drill checks it).
 - **Refusals**: :class:`LedgerError` and its kinds :class:`StaleHanchan`,
@@ -59,6 +61,7 @@ from scoring.ledger.counts import (
 )
 from scoring.ledger.errors import LedgerError, StaleHanchan
 from scoring.ledger.fingerprint import DuplicateGame
+from scoring.ledger.guests import recount_guest_games
 from scoring.ledger.loading import hanchan_with_seats
 from scoring.ledger.online.lines import import_line_game, result_line_game
 from scoring.ledger.online.path import (
@@ -103,6 +106,7 @@ from scoring.ledger.totals import BEST_MASK, BEST_SHIFT
 from scoring.ledger.totals import MONTH_SUMS as TOTALS_MONTH_SUMS
 
 __all__ = [
+    "recount_guest_games",
     "BEST_MASK",
     "BEST_SHIFT",
     "POLICIES",

@@ -33,7 +33,7 @@ from django.dispatch import Signal
 from clubsite.club_scope import current_club
 from clubsite.dates import club_today
 from clubsite.models import Member
-from scoring.ledger import totals
+from scoring.ledger import guests, totals
 from scoring.ledger.bulk import insert_objects, insert_rows
 from scoring.ledger.rows import FACT_FIELDS, SEAT_SUMS, seat_sums
 from scoring.models import Confirmation, CountedSeat, Hanchan, HandSeat, LedgerChange, Seat
@@ -224,10 +224,17 @@ def settle(
 
 def count(hanchan: Hanchan, seats: Sequence[Seat], *, by: Member | None) -> None:
     """Make the current version of ``hanchan`` the counted one: ``CountedSeat`` rows from its
-    settlement and hand facts (none for a voided game), the totals brought up to date."""
+    settlement and hand facts (none for a voided game), the totals brought up to date. A
+    guest's seat (an event between clubs) is marked so, and counted in the guest's own club
+    too if it chooses so (:mod:`scoring.ledger.guests`)."""
     CountedSeat.objects.filter(hanchan=hanchan).delete()
+    visiting = guests.guest_seats(seats)
+    rows: list[CountedSeat] = []
     if hanchan.status == Hanchan.Status.FINISHED:
-        CountedSeat.objects.bulk_create(counted_seats([hanchan], {hanchan.pk: list(seats)}))
+        rows = counted_seats([hanchan], {hanchan.pk: list(seats)})
+        for row in rows:
+            row.guest = row.member_id in visiting
+        CountedSeat.objects.bulk_create(rows)
     Hanchan.objects.filter(pk=hanchan.pk).update(counted_version=hanchan.version)
     hanchan.counted_version = hanchan.version
     LedgerChange.objects.create(
@@ -237,6 +244,8 @@ def count(hanchan: Hanchan, seats: Sequence[Seat], *, by: Member | None) -> None
         by=by,
     )
     _refresh_totals([hanchan], seats)
+    if visiting:
+        guests.count_guests(hanchan, rows, visiting)
 
 
 def vouch(hanchan: Hanchan, by: Member | None, steward: bool, user_id: int | None) -> None:

@@ -35,7 +35,8 @@ def copied_key_disagreements() -> dict[str, int]:
     """How many rows have a copied key that differs from its source, by ``"Model.field"``
     (every count 0 in a sound ledger): a fact's or yaku's game not its hand's; its member not
     the member at its seat; a ``fed_by`` no member of the game; a counted seat's member not
-    its seat's, or its version not its game's. Seven queries."""
+    its seat's, or its version not its game's; a guest club's row of a guest's seat whose
+    member is none of that club's (``scoring.ledger.guests``). Eight queries."""
     return {
         "HandSeat.hanchan": HandSeat.objects.exclude(hanchan_id=F("hand__hanchan_id")).count(),
         "HandSeat.member": HandSeat.objects.exclude(_seated()).count(),
@@ -44,7 +45,14 @@ def copied_key_disagreements() -> dict[str, int]:
         .count(),
         "WinYaku.hanchan": WinYaku.objects.exclude(hanchan_id=F("hand__hanchan_id")).count(),
         "WinYaku.member": WinYaku.objects.exclude(_seated()).count(),
-        "CountedSeat.member": CountedSeat.objects.exclude(_seated()).count(),
+        # A guest club's row of a guest's seat (scoring.ledger.guests) carries the guest's
+        # membership of that club, not the seat's: checked on its own line.
+        "CountedSeat.member": CountedSeat.objects.filter(club_id=F("hanchan__club_id"))
+        .exclude(_seated())
+        .count(),
+        "CountedSeat.guest_copy": CountedSeat.objects.exclude(club_id=F("hanchan__club_id"))
+        .exclude(member__club_id=F("club_id"), guest=False)
+        .count(),
         "CountedSeat.ruleset_version": CountedSeat.objects.exclude(
             ruleset_version_id=F("hanchan__ruleset_version_id")
         ).count(),

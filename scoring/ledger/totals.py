@@ -90,6 +90,8 @@ def refresh(
             member_id__in=members,
             ruleset_version_id__in=versions,
             played_on__range=(months[0], _month_end(months[-1])),
+            # A guest's seat at the club's event counts in the event, not in its totals.
+            guest=False,
         )
         .annotate(month=TruncMonth("played_on"))
         .filter(month__in=months)

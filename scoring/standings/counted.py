@@ -109,9 +109,10 @@ def tournaments_counted_by_default() -> bool:
 
 def counted_seats(counted: Versions, start: date, end: date) -> QuerySet[CountedSeat]:
     """Counted results (the ledger's one read, :func:`scoring.ledger.counts.counted_results`)
-    of games played from ``start`` to ``end`` under ``counted``."""
+    of games played from ``start`` to ``end`` under ``counted``; a guest's seat at the
+    club's event (``CountedSeat.guest``: another club's member) is no standings' seat."""
     return counted_results().filter(
-        played_on__range=(start, end), ruleset_version_id__in=list(counted.ids)
+        played_on__range=(start, end), ruleset_version_id__in=list(counted.ids), guest=False
     )
 
 

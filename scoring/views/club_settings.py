@@ -98,6 +98,14 @@ class ClubSettingsForm(forms.Form):
             "The standings page's filter can still show them or leave them out."
         ),
     )
+    guest_events_in_standings = forms.BooleanField(
+        label=gettext_lazy("Our members' games at other clubs' events count in the standings"),
+        required=False,
+        help_text=gettext_lazy(
+            "Games our members play as guests at another club's tournament: they always "
+            "count in that tournament's ranking; ticked, in our standings too."
+        ),
+    )
     confirmation = forms.CharField(
         label=gettext_lazy("Who confirms a finished game"), required=False
     )
@@ -160,6 +168,7 @@ class ClubSettingsForm(forms.Form):
             "standard_rulesets": list(club.standard_rulesets),
             "online_in_standings": ", ".join(club.online_in_standings),
             "tournaments_in_standings": club.tournaments_in_standings,
+            "guest_events_in_standings": club.guest_events_in_standings,
             "confirmation": club.confirmation,
             "list_address": club.list_address,
             "public_text": club.public_text,
