@@ -97,12 +97,15 @@ def club_public_page[**P](view: Callable[P, HttpResponse]) -> Callable[P, HttpRe
 
 def is_member_here(request: HttpRequest) -> bool:
     """Whether the viewer sees the club's own pages: an active member of the club in hand,
-    or a superuser (the site's owner sees every club)."""
+    or a superuser (the site's owner sees every club). A guest of one of its events between
+    clubs is another club's member: they see the public page, as any login of other clubs."""
     user = request.user
-    return bool(
-        user.is_authenticated
-        and (getattr(user, "is_superuser", False) or Member.for_user(user) is not None)
-    )
+    if not user.is_authenticated:
+        return False
+    if getattr(user, "is_superuser", False):
+        return True
+    member = Member.for_user(user)
+    return member is not None and member.role != Member.Role.GUEST
 
 
 def public_page(

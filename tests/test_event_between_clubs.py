@@ -241,8 +241,12 @@ def test_the_guest_opens_their_event_and_games_only(setting: Setting) -> None:
     )
     member_view = a_client(s.baba.user).get(prefix + "/tournaments/").content.decode()
     assert f'href="{prefix}/standings/"' in member_view
+    # The club's home is its public page for a guest, as for any login of other clubs: no
+    # games list, no member's name (clubsite/public.py).
+    home = guest.get(prefix + "/")
+    assert home.status_code == 200 and 'id="public-page"' in home.content.decode()
+    assert s.baba.display_name not in home.content.decode()
     for path in (
-        "/",
         "/standings/",
         "/standings/champions/",
         f"/members/{s.baba.pk}/",
