@@ -195,3 +195,16 @@ def test_phones_spread_over_clubs(live_server: Any) -> None:
     assert "per club, the worst: errors / lost / doubled" in lines[7]
     assert lines[7].split()[9:14] == ["0", "/", "0", "/", "0"]
     assert lines[8].endswith("0 / 0   target 0 ok")
+
+
+def test_bench_parts_chosen_by_only(capsys: pytest.CaptureFixture[str]) -> None:
+    """``python -m benchmarks --only a,b`` runs those parts in the run's order; an unknown
+    part stops with status 2, naming the parts."""
+    from benchmarks.__main__ import PARTS, parse_only
+
+    assert parse_only([]) == list(PARTS)
+    assert parse_only(["--only", "clubs_pages,capacity_clubs"]) == ["capacity_clubs", "clubs_pages"]
+    with pytest.raises(SystemExit) as stopped:
+        parse_only(["--only", "clubs"])
+    assert stopped.value.code == 2
+    assert "unknown part clubs; the parts: engine, hand_entry" in capsys.readouterr().err
