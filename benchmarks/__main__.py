@@ -59,6 +59,7 @@ PAYMENT_TARGET = 200_000
 REPLAY_TARGET = 5_000
 
 
+# The clubs the capacity run's second variant spreads its tables over.
 CAPACITY_CLUBS = 20
 
 

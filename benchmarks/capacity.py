@@ -311,11 +311,12 @@ def make_clubs(count: int) -> list[Any]:
 
 @dataclass
 class Seated:
-    """A table's four members and their logged-in sessions' keys, in one club; ``prefix``
-    ``""`` on a one-club run (the pages as before clubs), else the club's short name."""
+    """A table's four members and their logged-in sessions' keys, in one club; ``slug``
+    the club's short name its pages go under, ``""`` on a one-club run (the pages as before
+    clubs, without a prefix)."""
 
     club: Any
-    prefix: str
+    slug: str
     members: list[Any]
     sessions: list[str]
 
@@ -491,12 +492,12 @@ def main(argv: list[str] | None = None) -> int:
             # A server in use all evening has every template, catalog and ruleset loaded: a few
             # hands of each kind at other games first, in every worker, not timed.
             warm = [
-                Table(base, game, table.sessions, seed=1000 + index, club=table.prefix)
+                Table(base, game, table.sessions, seed=1000 + index, club=table.slug)
                 for index, (game, table) in enumerate(zip(warm_games, seated, strict=False))
             ]
             _run_tables(warm, 4, None, (0.0, 0.05))
             tables = [
-                Table(base, game, table.sessions, seed=index, club=table.prefix)
+                Table(base, game, table.sessions, seed=index, club=table.slug)
                 for index, (game, table) in enumerate(zip(games, seated, strict=True))
             ]
             figures = Figures()

@@ -153,14 +153,14 @@ def test_phones_spread_over_clubs(live_server: Any) -> None:
     made = capacity.make_clubs(2)
     assert [club.slug for club in made] == ["club", "cap-02"]
     seated = capacity.seat_tables(2, made)
-    assert [table.prefix for table in seated] == ["club", "cap-02"]
-    for table in seated:
-        with club_scope(table.club):
-            assert Member.objects.filter(pk__in=[m.pk for m in table.members]).count() == 4
+    assert [seat.slug for seat in seated] == ["club", "cap-02"]
+    for seat in seated:
+        with club_scope(seat.club):
+            assert Member.objects.filter(pk__in=[m.pk for m in seat.members]).count() == 4
     games = capacity.start_games(seated, "")
     tables = [
-        capacity.Table(live_server.url, game, table.sessions, seed=index, club=table.prefix)
-        for index, (game, table) in enumerate(zip(games, seated, strict=True))
+        capacity.Table(live_server.url, game, seat.sessions, seed=index, club=seat.slug)
+        for index, (game, seat) in enumerate(zip(games, seated, strict=True))
     ]
     figures = capacity.Figures()
     for table in tables:
