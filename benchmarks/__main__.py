@@ -15,6 +15,9 @@
   (:mod:`benchmarks.request_limits`, in a process of its own);
 - standings for one month and for all time on a 1-year and a 10-year history on PostgreSQL
   (:mod:`benchmarks.standings`; seeding the 10-year history takes a minute or two);
+- a club's standings, player and game pages with the club alone on the site and with 200
+  clubs of history, on PostgreSQL (target: 200 / 1 <= 1.2 by the medians, queries equal)
+  (:mod:`benchmarks.clubs`, ``clubs_pages``; building the 200 clubs takes a few minutes);
 - pairing tables by lot against the best published ones (:mod:`benchmarks.seating`);
 - hands valued from their tiles per second against the ``mahjong`` package alone
   (:mod:`benchmarks.hand_tiles`);
@@ -24,11 +27,16 @@
 - a season of about 1,300 hanchans re-scored under another ruleset, the what-if page in at
   most 5 s (:mod:`benchmarks.whatif`).
 
-Each figure is the best of several rounds, to keep other load on the machine out of it.
+Most figures are the best of several rounds, to keep other load on the machine out of it;
+the pages with 200 clubs print medians and spreads of rounds taken in turns.
+
+``python -m benchmarks --only capacity_clubs,clubs_pages`` (``make bench ARGS="--only ..."``)
+runs only the parts named (:data:`PARTS`).
 """
 
 from __future__ import annotations
 
+import argparse
 import subprocess
 import sys
 
@@ -36,6 +44,7 @@ from mahjong.constants import EAST, SOUTH
 from mahjong.hand_calculating.hand_config import HandConfig, OptionalRules
 from mahjong.hand_calculating.scores import ScoresCalculator
 
+from benchmarks.clubs import run_clubs_bench
 from benchmarks.hand_tiles import run_hand_tiles_bench
 from benchmarks.online_import import run_online_import_bench, run_online_store_bench
 from benchmarks.ratings import run_ratings_bench
@@ -50,6 +59,10 @@ PAYMENT_TARGET = 200_000
 REPLAY_TARGET = 5_000
 
 
+# The clubs the capacity run's second variant spreads its tables over.
+CAPACITY_CLUBS = 20
+
+
 def payment_grid() -> list[tuple[int, int, bool, bool]]:
     rs = load_ruleset("makura-1.5")
     return [
@@ -61,7 +74,8 @@ def payment_grid() -> list[tuple[int, int, bool, bool]]:
     ]
 
 
-def main() -> int:
+def engine_bench() -> int:
+    """The engine's payments and replays against their targets; the lines missed."""
     rs = load_ruleset("makura-1.5")
     grid = payment_grid()
     repeat = 200
@@ -115,34 +129,93 @@ def main() -> int:
     line("ratio engine / ScoresCalculator", ours / theirs, 1.0, "x")
     print(f"replays: {len(records)} complete hanchans, {hands / len(records):.1f} hands each")
     line("replay_record (complete hanchan)", replay_rate, REPLAY_TARGET, "replays/s")
+    return failures
+
+
+# The parts of the run, in order, as ``--only`` names them.
+PARTS = (
+    "engine",
+    "hand_entry",
+    "capacity",
+    "capacity_clubs",
+    "request_limits",
+    "hand_tiles",
+    "online_import",
+    "seating",
+    "standings",
+    "clubs_pages",
+    "ratings",
+    "whatif",
+)
+
+
+def parse_only(argv: list[str]) -> list[str]:
+    """The parts to run: all of :data:`PARTS`, or those of ``--only NAME[,NAME...]``, in the
+    run's order.
+
+    Raises:
+        SystemExit: another argument, or an unknown part (status 2, the parts named).
+    """
+    parser = argparse.ArgumentParser(prog="python -m benchmarks")
+    parser.add_argument(
+        "--only",
+        help="run only these parts, comma-separated: " + ", ".join(PARTS),
+    )
+    options = parser.parse_args(argv)
+    if options.only is None:
+        return list(PARTS)
+    wanted = {name.strip() for name in options.only.split(",") if name.strip()}
+    unknown = sorted(wanted - set(PARTS))
+    if unknown or not wanted:
+        parser.error(
+            f"unknown part {', '.join(unknown) or '(none)'}; the parts: {', '.join(PARTS)}"
+        )
+    return [part for part in PARTS if part in wanted]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parts = parse_only(sys.argv[1:] if argv is None else argv)
+    failures = 0
+
+    def child(*arguments: str) -> None:
+        nonlocal failures
+        # Django is set up there against a scratch PostgreSQL database, so it runs apart.
+        done = subprocess.run([sys.executable, "-m", *arguments], check=False)
+        failures += done.returncode != 0
+
+    def lines(found: list[str], *bad: str) -> None:
+        nonlocal failures
+        print("\n".join(found))
+        sys.stdout.flush()
+        failures += any(word in line for line in found for word in bad)
+
+    if "engine" in parts:
+        failures += engine_bench()
     sys.stdout.flush()
-    # Django is set up there against a scratch PostgreSQL database, so it runs apart.
-    entry = subprocess.run([sys.executable, "-m", "benchmarks.hand_entry"], check=False)
-    failures += entry.returncode != 0
-    capacity = subprocess.run([sys.executable, "-m", "benchmarks.capacity"], check=False)
-    failures += capacity.returncode != 0
-    # One member's worst requests, and the password reset's timing.
-    limits = subprocess.run([sys.executable, "-m", "benchmarks.request_limits"], check=False)
-    failures += limits.returncode != 0
-    tiles_lines = run_hand_tiles_bench()
-    print("\n".join(tiles_lines))
-    failures += any("BELOW" in line for line in tiles_lines)
-    import_lines = [*run_online_import_bench(), *run_online_store_bench()]
-    print("\n".join(import_lines))
-    failures += any("BELOW" in line for line in import_lines)
-    seating_lines = run_seating_bench()
-    print("\n".join(seating_lines))
-    failures += any("ABOVE" in line for line in seating_lines)
-    sys.stdout.flush()
-    standings_lines = run_standings_bench()
-    print("\n".join(standings_lines))
-    failures += any("BELOW" in line or "ABOVE" in line for line in standings_lines)
-    ratings_lines = run_ratings_bench()
-    print("\n".join(ratings_lines))
-    failures += any("BELOW" in line for line in ratings_lines)
-    whatif_lines = run_whatif_bench()
-    print("\n".join(whatif_lines))
-    failures += any("ABOVE" in line for line in whatif_lines)
+    if "hand_entry" in parts:
+        child("benchmarks.hand_entry")
+    if "capacity" in parts:
+        child("benchmarks.capacity")
+    if "capacity_clubs" in parts:
+        # The same run with the phones spread over 20 clubs, printed the same way.
+        child("benchmarks.capacity", "--clubs", str(CAPACITY_CLUBS))
+    if "request_limits" in parts:
+        # One member's worst requests, and the password reset's timing.
+        child("benchmarks.request_limits")
+    if "hand_tiles" in parts:
+        lines(run_hand_tiles_bench(), "BELOW")
+    if "online_import" in parts:
+        lines([*run_online_import_bench(), *run_online_store_bench()], "BELOW")
+    if "seating" in parts:
+        lines(run_seating_bench(), "ABOVE")
+    if "standings" in parts:
+        lines(run_standings_bench(), "BELOW", "ABOVE")
+    if "clubs_pages" in parts:
+        lines(run_clubs_bench(), "ABOVE")
+    if "ratings" in parts:
+        lines(run_ratings_bench(), "BELOW")
+    if "whatif" in parts:
+        lines(run_whatif_bench(), "ABOVE")
     return 1 if failures else 0
 
 

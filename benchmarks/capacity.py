@@ -34,6 +34,14 @@ work on the 2 cores shows in the latencies). Exit status
 Settings (environment): ``CAPACITY_TABLES`` (default 50), ``CAPACITY_SPEED`` (default 20),
 ``CAPACITY_HANDS`` (hands a table plays, default 16, at most 31), ``CAPACITY_PROCFILE`` (another
 Procfile to measure, say with other gunicorn settings; default the repository's).
+
+Many clubs: ``--clubs N`` (or ``CAPACITY_CLUBS``; default 1) spreads the tables over N clubs,
+the site's own and N - 1 made by ``club_create`` (``cap-02``, ...), table ``i`` in club
+``i mod N``: each club its own members, sessions and games, every page under
+``/c/<slug>/``. The games are then checked club by club, each in its club's scope (a game the
+club does not see counts as lost), and each club must see exactly its own games; the errors,
+lost and doubled hands of the worst club are printed beside the totals. ``make bench`` runs
+it with 1 club and with 20 (``--only capacity,capacity_clubs``).
 """
 
 from __future__ import annotations
@@ -51,6 +59,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 import uuid
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -68,6 +77,7 @@ PHONES_PER_TABLE = 4
 SPEED = float(os.environ.get("CAPACITY_SPEED", "20"))
 HANDS = min(31, int(os.environ.get("CAPACITY_HANDS", "16")))
 PROCFILE = os.environ.get("CAPACITY_PROCFILE", "Procfile")
+CLUBS = int(os.environ.get("CAPACITY_CLUBS", "1"))
 P95_TARGET_MS = 150
 TIMEOUT_S = 30.0  # gunicorn's worker timeout
 CONFIRM_TRIES = 3
@@ -105,6 +115,8 @@ class Figures:
         default_factory=lambda: {"confirm": [], "preview": [], "read": []}
     )
     errors: list[str] = field(default_factory=list)
+    # Errors by the club's short name ("" on a one-club run, whose pages have no prefix).
+    club_errors: Counter[str] = field(default_factory=Counter)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -149,11 +161,17 @@ def request(
 
 
 class Table:
-    """A table's game and its four phones' sessions, playing ``hands`` hands."""
+    """A table's game and its four phones' sessions, playing ``hands`` hands; ``club``: the
+    short name of the club whose pages it uses (``/c/<club>/games/...``), ``""`` for the
+    site's one club's unprefixed pages."""
 
-    def __init__(self, base: str, game: int, sessions: list[str], seed: int) -> None:
+    def __init__(
+        self, base: str, game: int, sessions: list[str], seed: int, club: str = ""
+    ) -> None:
         self.base = base
         self.game = game
+        self.club = club
+        self.prefix = f"/c/{club}" if club else ""
         self.sessions = sessions
         self.rng = random.Random(seed)
         self.version = 0
@@ -176,7 +194,9 @@ class Table:
             self._note(
                 figures,
                 "read",
-                request(self.opener, self.base, reader, f"/games/{self.game}/", None, {}),
+                request(
+                    self.opener, self.base, reader, f"{self.prefix}/games/{self.game}/", None, {}
+                ),
             )
             if not self._hand(player, number, figures):
                 return
@@ -186,7 +206,7 @@ class Table:
         self.played.append({rid})
         base = [("request_id", str(rid)), ("version", str(self.version))]
         taps = capacity_hand(number)
-        path = f"/games/{self.game}/hands/"
+        path = f"{self.prefix}/games/{self.game}/hands/"
         for tap in range(1, len(taps) + 1):
             self._note(
                 figures,
@@ -218,12 +238,17 @@ class Table:
         with figures.lock:
             figures.latencies[kind].append(seconds)
             if status != 200:
-                figures.errors.append(f"game {self.game} {kind}: {status}")
+                figures.errors.append(f"{self._name()} {kind}: {status}")
+                figures.club_errors[self.club] += 1
 
     def _error(self, figures: Figures | None, text: str) -> None:
         if figures is not None:
             with figures.lock:
-                figures.errors.append(text)
+                figures.errors.append(f"{self.club}: {text}" if self.club else text)
+                figures.club_errors[self.club] += 1
+
+    def _name(self) -> str:
+        return f"{self.club} game {self.game}" if self.club else f"game {self.game}"
 
 
 def _cpu_seconds(pids: Iterable[int]) -> float:
@@ -271,44 +296,115 @@ def _backends() -> list[int]:
     return pids
 
 
-def _seat_tables(count: int) -> list[tuple[list[Any], list[str]]]:
-    """``count`` tables of four new members, each with a logged-in session: [(members,
-    session keys)]."""
+def make_clubs(count: int) -> list[Any]:
+    """The clubs the tables are spread over: the site's own club (the migration's) and
+    ``count - 1`` more (``cap-02``, ...) made by ``club_create``."""
+    from clubsite.club_scope import only_club
+    from clubsite.club_services import club_create
+
+    first = only_club()
+    return [first] + [
+        club_create(slug=f"cap-{number:02d}", name=f"Capacity club {number}")
+        for number in range(2, count + 1)
+    ]
+
+
+@dataclass
+class Seated:
+    """A table's four members and their logged-in sessions' keys, in one club; ``slug``
+    the club's short name its pages go under, ``""`` on a one-club run (the pages as before
+    clubs, without a prefix)."""
+
+    club: Any
+    slug: str
+    members: list[Any]
+    sessions: list[str]
+
+
+def seat_tables(count: int, clubs: list[Any]) -> list[Seated]:
+    """``count`` tables of four new members, each with a logged-in session, table ``i`` in
+    ``clubs[i % len(clubs)]`` (its members made in that club's scope)."""
     from django.contrib.sessions.backends.db import SessionStore
 
+    from clubsite.club_scope import club_scope
     from clubsite.members import member_create
 
     tables = []
     for table in range(count):
+        club = clubs[table % len(clubs)]
         members, sessions = [], []
-        for seat in range(PHONES_PER_TABLE):
-            member = member_create(username=f"c{table}-{seat}", display_name=f"C{table}-{seat}")
-            members.append(member)
-            user = member.user
-            session = SessionStore()
-            session["_auth_user_id"] = str(user.pk)
-            session["_auth_user_backend"] = "clubsite.auth_backends.MemberModelBackend"
-            session["_auth_user_hash"] = user.get_session_auth_hash()
-            session.create()
-            sessions.append(session.session_key or "")
-        tables.append((members, sessions))
+        with club_scope(club):
+            for seat in range(PHONES_PER_TABLE):
+                member = member_create(username=f"c{table}-{seat}", display_name=f"C{table}-{seat}")
+                members.append(member)
+                user = member.user
+                session = SessionStore()
+                session["_auth_user_id"] = str(user.pk)
+                session["_auth_user_backend"] = "clubsite.auth_backends.MemberModelBackend"
+                session["_auth_user_hash"] = user.get_session_auth_hash()
+                session.create()
+                sessions.append(session.session_key or "")
+        tables.append(Seated(club, club.slug if len(clubs) > 1 else "", members, sessions))
     return tables
 
 
-def _start_games(tables: list[tuple[list[Any], list[str]]], label: str) -> list[int]:
+def start_games(tables: list[Seated], label: str) -> list[int]:
+    """A game for each table, in its club."""
     import datetime
 
+    from clubsite.club_scope import club_scope
     from scoring.ledger import hanchan_start
 
-    return [
-        hanchan_start(
-            ruleset_id="makura-1.5",
-            members=members,
-            played_on=datetime.date(2026, 11, 22),
-            table_name=f"{label}{index}",
-        ).pk
-        for index, (members, _) in enumerate(tables)
-    ]
+    games = []
+    for index, table in enumerate(tables):
+        with club_scope(table.club):
+            games.append(
+                hanchan_start(
+                    ruleset_id="makura-1.5",
+                    members=table.members,
+                    played_on=datetime.date(2026, 11, 22),
+                    table_name=f"{label}{index}",
+                ).pk
+            )
+    return games
+
+
+@dataclass
+class ClubCheck:
+    """The games of one club, checked in its scope: ``checks`` per game
+    (:func:`benchmarks.faults.check_games`), ``foreign`` the games the club sees that are
+    not its own, ``unseen`` its own games it does not see."""
+
+    club: str
+    checks: list[GameCheck]
+    foreign: int
+    unseen: int
+
+
+def check_clubs(tables: list[Table], seated: list[Seated], others: list[int]) -> list[ClubCheck]:
+    """Check each club's games in its own scope: each table's hands stored once and equal to
+    the replay (:func:`benchmarks.faults.check_games`), and the games the club sees exactly
+    its own (its tables' and ``others``, the warm-up games, those of its tables)."""
+    from clubsite.club_scope import club_scope
+    from scoring.models import Hanchan
+
+    clubs: dict[int, Any] = {}
+    played: dict[int, dict[int, list[set[uuid.UUID]]]] = {}
+    own: dict[int, set[int]] = {}
+    for table, seat in zip(tables, seated, strict=True):
+        clubs[seat.club.pk] = seat.club
+        played.setdefault(seat.club.pk, {})[table.game] = table.played
+        own.setdefault(seat.club.pk, set()).add(table.game)
+    # Each warm-up game was started at the table of the same index, in that table's club.
+    for game, seat in zip(others, seated, strict=False):
+        own[seat.club.pk].add(game)
+    found = []
+    for key, club in clubs.items():
+        with club_scope(club):
+            checks = check_games(played[key])
+            seen = set(Hanchan.objects.values_list("pk", flat=True))
+        found.append(ClubCheck(club.slug, checks, len(seen - own[key]), len(own[key] - seen)))
+    return found
 
 
 def _run_tables(
@@ -350,7 +446,16 @@ def _stop(server: subprocess.Popen[bytes]) -> None:
         server.wait()
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    """The run; ``argv``: ``--clubs N`` (default ``CAPACITY_CLUBS``, 1). Exit status as the
+    module says."""
+    arguments = sys.argv[1:] if argv is None else argv
+    clubs_count = CLUBS
+    if arguments[:1] == ["--clubs"] and len(arguments) == 2 and arguments[1].isdigit():
+        clubs_count = int(arguments[1])
+    elif arguments:
+        print("usage: python -m benchmarks.capacity [--clubs N]", file=sys.stderr)
+        return 2
     # The database task backend, as `make serve` runs it: the Procfile's task worker runs them.
     use_bench_environment(PG_SERVER, DB_NAME, secret_prefix="capacity-", tasks_backend="database")
     import django
@@ -365,9 +470,9 @@ def main() -> int:
             django.setup()
             call_command("migrate", verbosity=0)
             call_command("collectstatic", interactive=False, verbosity=0)
-            seated = _seat_tables(TABLES)
-            warm_games = _start_games(seated[:WARM_TABLES], "warm-")
-            games = _start_games(seated, "")
+            seated = seat_tables(TABLES, make_clubs(clubs_count))
+            warm_games = start_games(seated[:WARM_TABLES], "warm-")
+            games = start_games(seated, "")
             connections.close_all()
             port = _free_port()
             base = f"http://127.0.0.1:{port}"
@@ -387,13 +492,13 @@ def main() -> int:
             # A server in use all evening has every template, catalog and ruleset loaded: a few
             # hands of each kind at other games first, in every worker, not timed.
             warm = [
-                Table(base, game, sessions, seed=1000 + index)
-                for index, (game, (_, sessions)) in enumerate(zip(warm_games, seated, strict=False))
+                Table(base, game, table.sessions, seed=1000 + index, club=table.slug)
+                for index, (game, table) in enumerate(zip(warm_games, seated, strict=False))
             ]
             _run_tables(warm, 4, None, (0.0, 0.05))
             tables = [
-                Table(base, game, sessions, seed=index)
-                for index, (game, (_, sessions)) in enumerate(zip(games, seated, strict=True))
+                Table(base, game, table.sessions, seed=index, club=table.slug)
+                for index, (game, table) in enumerate(zip(games, seated, strict=True))
             ]
             figures = Figures()
             processes = _descendants(server.pid)
@@ -414,18 +519,33 @@ def main() -> int:
                 time.process_time() - cpu_before[2],
             )
             load_after = os.getloadavg()
-            checks = check_games({table.game: table.played for table in tables})
+            club_checks = check_clubs(tables, seated, warm_games)
         finally:
             if server is not None:
                 _stop(server)
             connections.close_all()
             drop_database(PG_SERVER, DB_NAME)
     web = read(Path(ROOT, PROCFILE).read_text())["web"]
-    ok, lines = report(figures, checks, [len(t.played) for t in tables], seconds, cpu)
+    checks = [check for club in club_checks for check in club.checks]
+    ok, lines = report(
+        figures,
+        checks,
+        [len(t.played) for t in tables],
+        seconds,
+        cpu,
+        clubs=club_checks if clubs_count > 1 else None,
+    )
+    spread = ""
+    if clubs_count > 1:
+        per_club = sorted({TABLES // clubs_count, -(-TABLES // clubs_count)})
+        spread = (
+            f" over {clubs_count} clubs ({'-'.join(map(str, per_club))} tables each,"
+            " pages under /c/<slug>/)"
+        )
     print(
-        f"capacity: {TABLES} tables, {TABLES * PHONES_PER_TABLE} phones, {HANDS} hands a table, "
-        f"a hand every {120 / SPEED:g}-{180 / SPEED:g} s (2-3 min at {SPEED:g}x), PostgreSQL, "
-        f"web: {web}"
+        f"capacity: {TABLES} tables, {TABLES * PHONES_PER_TABLE} phones{spread}, {HANDS} hands a "
+        f"table, a hand every {120 / SPEED:g}-{180 / SPEED:g} s (2-3 min at {SPEED:g}x), "
+        f"PostgreSQL, web: {web}"
     )
     print("\n".join(lines))
     print(
@@ -441,10 +561,13 @@ def report(
     hands: list[int],
     seconds: float,
     cpu: tuple[float, float, float],
+    clubs: list[ClubCheck] | None = None,
 ) -> tuple[bool, list[str]]:
     """(whether the run met its targets, the lines to print) for a run of ``seconds`` in
     which the tables played ``hands`` hands each, the server's processes used ``cpu[0]`` s of
-    CPU, PostgreSQL ``cpu[1]`` and the phones (this process) ``cpu[2]``."""
+    CPU, PostgreSQL ``cpu[1]`` and the phones (this process) ``cpu[2]``; ``clubs``: a run of
+    several clubs, each club's own checks (``checks`` are then theirs together), a line more
+    for the worst club and one for the games each club sees."""
     played = sum(hands)
     lost = sum(check.lost for check in checks)
     doubled = sum(check.doubled for check in checks)
@@ -486,6 +609,31 @@ def report(
         f"{lost} / {doubled} / {len(replay)}   target 0 {verdict}",
         *[f"   {line}" for line in (figures.errors + replay)[:5]],
     ]
+    if clubs is not None:
+        worst = max(
+            clubs,
+            key=lambda club: (
+                figures.club_errors[club.club]
+                + sum(check.lost + check.doubled + len(check.replay) for check in club.checks)
+            ),
+        )
+        worst_lost = sum(check.lost for check in worst.checks)
+        worst_doubled = sum(check.doubled for check in worst.checks)
+        foreign = sum(club.foreign for club in clubs)
+        unseen = sum(club.unseen for club in clubs)
+        apart = not (foreign or unseen)
+        sound = sound and apart
+        lines.insert(
+            7,
+            f"{'per club, the worst: errors / lost / doubled':<44} "
+            f"{figures.club_errors[worst.club]:>6} / {worst_lost} / {worst_doubled}   "
+            f"({worst.club}; {len(clubs)} clubs) target 0 {'ok' if sound else 'FAILED'}",
+        )
+        lines.insert(
+            8,
+            f"{'games of another club seen / own unseen':<44} {foreign:>6} / {unseen}"
+            f"   target 0 {'ok' if apart else 'FAILED'}",
+        )
     return fast and sound, lines
 
 
