@@ -7,19 +7,12 @@ password are the person's, as in their other clubs. Sent through the task queue
 
 from __future__ import annotations
 
-from email.utils import formataddr
-
-from django.conf import settings
-from django.core.mail import EmailMessage
 from django.tasks import task
-from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import translation
 
 from clubsite.club_links import club_name, club_url, site_url
 from clubsite.club_scope import task_scope
-from clubsite.mail import send_each
-from clubsite.models import Member
+from clubsite.desk.welcome import member_mail_send, reachable_member
 
 SUBJECT_TEMPLATE = "members/desk/joined_subject.txt"
 BODY_TEMPLATE = "members/desk/joined_email.txt"
@@ -30,8 +23,8 @@ def joined_email_send(member_id: int, language: str) -> int:
     of ``LANGUAGES``), that they are a member of its club now. Returns 1 if sent; 0 for a
     membership that is gone or deactivated, a login without an e-mail address, or a message
     the mail server refused."""
-    member = Member.objects.select_related("user", "club").filter(pk=member_id).first()
-    if member is None or not (member.active and member.user.is_active) or not member.user.email:
+    member = reachable_member(member_id)
+    if member is None:
         return 0
     context = {
         "member": member,
@@ -40,16 +33,13 @@ def joined_email_send(member_id: int, language: str) -> int:
         "url": club_url(member.club, "game_list"),
         "reset_url": site_url(reverse("password_reset")),
     }
-    with translation.override(language):
-        subject = " ".join(render_to_string(SUBJECT_TEMPLATE, context).split())
-        body = render_to_string(BODY_TEMPLATE, context).strip() + "\n"
-    message = EmailMessage(
-        subject=subject,
-        body=body,
-        from_email=settings.DEFAULT_FROM_EMAIL,
-        to=[formataddr((member.display_name, member.user.email))],
+    return member_mail_send(
+        member,
+        language,
+        templates=(SUBJECT_TEMPLATE, BODY_TEMPLATE),
+        context=context,
+        what=f"membership of member {member.pk}",
     )
-    return send_each([message], f"membership of member {member.pk}")[0]
 
 
 @task

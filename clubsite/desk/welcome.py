@@ -12,6 +12,7 @@ never raised (:func:`clubsite.mail.send_each`).
 from __future__ import annotations
 
 from email.utils import formataddr
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.tokens import default_token_generator
@@ -46,12 +47,45 @@ def set_password_url(member: Member) -> str:
     return site_url(path)
 
 
+def reachable_member(member_id: int) -> Member | None:
+    """Member ``member_id`` (of the club in scope) if a mail can go to them: there, active,
+    with an active login that has an e-mail address; else None."""
+    member = Member.objects.select_related("user", "club").filter(pk=member_id).first()
+    if member is None or not (member.active and member.user.is_active) or not member.user.email:
+        return None
+    return member
+
+
+def member_mail_send(
+    member: Member,
+    language: str,
+    *,
+    templates: tuple[str, str],
+    context: dict[str, Any],
+    what: str,
+) -> int:
+    """Render ``templates`` (subject, body) with ``context`` in ``language`` and mail the
+    result to ``member``; returns 1 if sent, 0 when the mail server refused it (logged and
+    tried again later, :func:`clubsite.mail.send_each`, ``what`` naming it in the log)."""
+    subject_template, body_template = templates
+    with translation.override(language):
+        subject = " ".join(render_to_string(subject_template, context).split())
+        body = render_to_string(body_template, context).strip() + "\n"
+    message = EmailMessage(
+        subject=subject,
+        body=body,
+        from_email=settings.DEFAULT_FROM_EMAIL,
+        to=[formataddr((member.display_name, member.user.email))],
+    )
+    return send_each([message], what)[0]
+
+
 def welcome_email_send(member_id: int, language: str) -> int:
     """Mail member ``member_id`` their login name and a set-password link, in ``language``
     (a code of ``LANGUAGES``). Returns 1 if sent; 0 for a member who is gone, deactivated or
     has no e-mail address, or when the mail server refused the message."""
-    member = Member.objects.select_related("user").filter(pk=member_id).first()
-    if member is None or not (member.active and member.user.is_active) or not member.user.email:
+    member = reachable_member(member_id)
+    if member is None:
         return 0
     context = {
         "member": member,
@@ -60,16 +94,13 @@ def welcome_email_send(member_id: int, language: str) -> int:
         "login_url": site_url(reverse("login")),
         "days": max(1, settings.PASSWORD_RESET_TIMEOUT // 86400),
     }
-    with translation.override(language):
-        subject = " ".join(render_to_string(SUBJECT_TEMPLATE, context).split())
-        body = render_to_string(BODY_TEMPLATE, context).strip() + "\n"
-    message = EmailMessage(
-        subject=subject,
-        body=body,
-        from_email=settings.DEFAULT_FROM_EMAIL,
-        to=[formataddr((member.display_name, member.user.email))],
+    return member_mail_send(
+        member,
+        language,
+        templates=(SUBJECT_TEMPLATE, BODY_TEMPLATE),
+        context=context,
+        what=f"welcome of member {member.pk}",
     )
-    return send_each([message], f"welcome of member {member.pk}")[0]
 
 
 @task

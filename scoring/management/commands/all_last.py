@@ -2,19 +2,13 @@
 
 from __future__ import annotations
 
-import json
-import sys
-from argparse import ArgumentParser
-from typing import Any, NoReturn
+from typing import Any
 
-from django.core.management.base import BaseCommand
-
-from scoring.engine import RecordError
 from scoring.entry.all_last import record_conditions
-from scoring.upkeep.record_files import RecordFileError, read_json
+from scoring.management.record_command import RecordCommand
 
 
-class Command(BaseCommand):
+class Command(RecordCommand):
     help = (
         "Read a game record (club-game/1 JSON) of a game in play and print, as JSON on "
         "standard output, each player's current place and, for each better place, the "
@@ -26,21 +20,5 @@ class Command(BaseCommand):
         "standard error, exit status 2. See docs/all-last.md."
     )
 
-    def add_arguments(self, parser: ArgumentParser) -> None:
-        parser.add_argument("file", help="path of the game record, or - for standard input")
-
-    def handle(self, *args: Any, **options: Any) -> None:
-        try:
-            record = read_json(options["file"])
-        except RecordFileError as error:
-            self._fail(str(error))
-        try:
-            conditions = record_conditions(record)
-        except RecordError as error:
-            self._fail(error.line())
-        self.stdout.write(json.dumps(conditions.to_json(), ensure_ascii=False))
-
-    def _fail(self, line: str) -> NoReturn:
-        # The record format asks for exactly one line and status 2, not CommandError's 1.
-        self.stderr.write(line.replace("\n", " "))
-        sys.exit(2)
+    def answer(self, record: Any) -> dict[str, Any]:
+        return record_conditions(record).to_json()
