@@ -18,6 +18,7 @@ from clubsite.models import Member
 from scoring.engine import RecordError, parse_hand, replay_record
 from scoring.ledger import hanchan_confirm, hanchan_void, hand_correct, hand_record
 from scoring.models import Hanchan, WinYaku
+from scoring.standings.yaku import yaku_counts, yakuman_records
 
 DATA = Path(__file__).parent / "data" / "online"
 TILED_WIN = {
@@ -170,3 +171,32 @@ def test_a_member_page_lists_their_yaku_without_a_query_more(db, client: Client)
     assert f"From {wins} win" in mine
     assert f"Yaku of {member.display_name}'s wins" in mine
     assert game.status == Hanchan.Status.FINISHED
+
+
+def test_the_club_records_leave_out_a_guests_wins(
+    table_game: Hanchan, member: Member, other_member: Member, staff_member: Member
+):
+    """A guest of an event between clubs (``Member.Role.GUEST``) is another club's member:
+    their yakuman is in their own records, not the host's hall of fame or yaku counts
+    (docs/clubs.md, "Events between clubs")."""
+    Member.objects.filter(pk=other_member.pk).update(role=Member.Role.GUEST)
+    hand_record(
+        hanchan_id=table_game.pk,
+        hand={"result": "ron", "loser": 0, "wins": [{"winner": 1, "limit": "yakuman"}]},
+        expected_version=0,
+        request_id=uuid.uuid4(),
+        by=member,
+    )
+    hanchan_confirm(
+        hanchan_id=table_game.pk,
+        expected_version=1,
+        user_id=staff_member.user_id,
+        by=staff_member,
+        steward=True,
+    )
+    assert WinYaku.objects.get().member_id == other_member.pk
+    assert yakuman_records() == []
+    assert yaku_counts() == (0, [])
+    (own,) = yakuman_records(member_id=other_member.pk)
+    assert (own.member_name, own.names) == (other_member.display_name, ("yakuman",))
+    assert yaku_counts(other_member.pk) == (1, [("yakuman", 1)])

@@ -10,9 +10,11 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from django.db.models import Count
+from django.db.models import Count, QuerySet
 
+from clubsite.models import Member
 from scoring.ledger import counted_yaku
+from scoring.models import WinYaku
 
 NOT_YAKU = ("dora", "aka_dora", "ura_dora")
 
@@ -31,10 +33,11 @@ class YakumanRecord:
 
 
 def yakuman_records(limit: int = 100, *, member_id: int | None = None) -> list[YakumanRecord]:
-    """The latest ``limit`` yakuman wins (of one member, if given), newest first. One query."""
+    """The latest ``limit`` yakuman wins (of one member, if given; of the club's own members
+    otherwise: a guest of an event between clubs is another club's), newest first. One
+    query."""
     found = counted_yaku().filter(yakuman=True)
-    if member_id is not None:
-        found = found.filter(member_id=member_id)
+    found = found.filter(member_id=member_id) if member_id is not None else _own(found)
     rows = list(
         found.select_related("hanchan", "member", "hand").order_by(
             "-hanchan__played_on", "-hand_id", "name"
@@ -63,6 +66,12 @@ def yakuman_records(limit: int = 100, *, member_id: int | None = None) -> list[Y
     return list(records.values())
 
 
+def _own(rows: QuerySet[WinYaku]) -> QuerySet[WinYaku]:
+    """``rows`` of the club's own members: a guest's wins at an event between clubs are their
+    own club's figures, not the host's (docs/clubs.md, "Events between clubs")."""
+    return rows.exclude(member__role=Member.Role.GUEST)
+
+
 def _tiles_of(data: dict[str, Any], seat: int) -> dict[str, Any] | None:
     for win in data.get("wins", []):
         if win.get("winner") == seat and "tiles" in win:
@@ -73,10 +82,10 @@ def _tiles_of(data: dict[str, Any], seat: int) -> dict[str, Any] | None:
 
 def yaku_counts(member_id: int | None = None) -> tuple[int, list[tuple[str, int]]]:
     """``(wins with their yaku, [(yaku id, wins with it), ...])``, most frequent first, for
-    the club or one member. Dora, red fives and ura dora are not yaku. Two queries."""
+    the club (its own members) or one member. Dora, red fives and ura dora are not yaku. Two
+    queries."""
     rows = counted_yaku().exclude(name__in=NOT_YAKU)
-    if member_id is not None:
-        rows = rows.filter(member_id=member_id)
+    rows = rows.filter(member_id=member_id) if member_id is not None else _own(rows)
     wins = rows.values("hand_id", "member_id").distinct().count()
     counts = [
         (row["name"], row["wins"])
