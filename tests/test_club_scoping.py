@@ -56,6 +56,8 @@ UNSCOPED_ALLOWED = {
     # A club's members' guest memberships in other clubs and the hosts' counted seats of
     # them (events between clubs), made again into the club's own rows.
     "scoring/ledger/guests.py",
+    # A game linked from another club's pages: its own club, for someone who belongs there.
+    "scoring/views/game_elsewhere.py",
 }
 UNSCOPED_NAMES = ("scopes_disabled", "with_scopes_disabled", "_base_manager")
 

@@ -361,7 +361,15 @@ def test_the_hosts_standings_leave_the_guest_out_and_the_guest_club_counts_by_ch
         (s.kato_home.pk, club_today().replace(day=1), 1, points[kato.pk])
     ]
     sato = a_client(s.sato.user)
-    assert "Kato" in sato.get(f"/c/{s.b.slug}/standings/").text
+    b_standings = sato.get(f"/c/{s.b.slug}/standings/").text
+    assert "Kato" in b_standings
+    # B's pages link the game by its id under B's prefix, where it is not B's: Kato, a guest
+    # of A, is sent on to its page under A's prefix; Sato, no guest of A, finds nothing.
+    assert f'href="/c/{s.b.slug}/games/{game.pk}/"' in b_standings
+    there = a_client(s.kato_home.user).get(f"/c/{s.b.slug}/games/{game.pk}/")
+    assert (there.status_code, there["Location"]) == (302, f"/c/{s.a.slug}/games/{game.pk}/")
+    assert a_client(s.kato_home.user).get(there["Location"]).status_code == 200
+    assert sato.get(f"/c/{s.b.slug}/games/{game.pk}/").status_code == 404
     # A is untouched by B's choice.
     assert figures(s.a) == a_rows
     # And out again when B turns it off.

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -43,6 +43,7 @@ from scoring.views.display import (
     game_ruleset_title,
     sign_class,
 )
+from scoring.views.game_elsewhere import game_address_elsewhere
 from scoring.views.table import (
     HtmxHttpRequest,
     render_table,
@@ -204,7 +205,14 @@ def hanchan_url(hanchan: Hanchan) -> str:
 def game_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The table screen: anyone logged in may look; players and staff get the hand form.
     An htmx request gets every region (e.g. "cancel" while correcting a hand)."""
-    hanchan = hanchan_for_member(request, pk)
+    try:
+        hanchan = hanchan_for_member(request, pk)
+    except Http404:
+        # A guest's game linked from their own club's pages: on to its own club's address.
+        elsewhere = game_address_elsewhere(request.user, pk)
+        if elsewhere is None:
+            raise
+        return HttpResponseRedirect(elsewhere)
     return render_table(request, hanchan, update_all=True)
 
 
