@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import datetime
 import io
+import json
 
 import pytest
 from django.contrib.auth.models import User
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.test import Client
 from django.utils import translation
 
@@ -454,3 +455,28 @@ def test_the_hosts_ratings_rate_the_guest_as_an_opponent_but_do_not_list_them(
     }  # fmt: skip
     ranked, new = rating_list(Family.FOUR)
     assert sorted(line.name for line in ranked + new) == ["Aoki", "Baba", "Chiba"]
+
+
+def test_an_imported_record_does_not_seat_a_guest(setting: Setting, tmp_path) -> None:
+    """import_games matches a record's names to the club's own members: a guest's name is
+    refused in one line, exit 2, nothing stored (a guest is another club's member)."""
+    s = setting
+    enter_guest(s)
+    record = {
+        "format": "club-game/1",
+        "ruleset": "makura-1.5",
+        "players": ["Aoki", "Baba", "Chiba", "Kato"],
+        "hands": [{"result": "ron", "loser": 0, "wins": [{"winner": 1, "limit": "yakuman"}]}],
+    }
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    games = Hanchan.objects.count()
+    err = io.StringIO()
+    with pytest.raises(CommandError) as raised:
+        call_command(
+            "import_games", str(path), "--club", s.a.slug, "--date", "2026-11-20",
+            stdout=io.StringIO(), stderr=err,
+        )  # fmt: skip
+    assert raised.value.returncode == 2
+    assert "Kato: a guest of this club's events, not a member" in err.getvalue()
+    assert Hanchan.objects.count() == games

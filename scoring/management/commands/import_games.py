@@ -237,11 +237,16 @@ class Command(BaseCommand):
         names = record.get("players") if isinstance(record, dict) else None
         if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
             return {}  # the engine reports the bad players list
-        # A record's names are the club's members' (display names are unique per club only).
-        found = {
-            m.display_name: m
-            for m in Member.objects.filter(club=current_club(), display_name__in=names)
-        }
+        # A record's names are the club's members' (display names are unique per club only);
+        # a guest of one of its events between clubs is another club's member, not seated here.
+        named = list(Member.objects.filter(club=current_club(), display_name__in=names))
+        guests = [m.display_name for m in named if m.role == Member.Role.GUEST]
+        if guests:
+            raise LedgerError(
+                f"{', '.join(guests)}: a guest of this club's events, not a member: "
+                "a record names the club's own members"
+            )
+        found = {m.display_name: m for m in named}
         # Each missing name once: a name at two seats is refused by the ledger, not created twice.
         missing = list(dict.fromkeys(name for name in names if name not in found))
         if missing and not create:
