@@ -139,3 +139,35 @@ def test_the_what_if_verdict_is_the_median() -> None:
     assert "5.50 s target <= 5.0 ABOVE TARGET (p10-p90 4.30-5.90; best 4.00; 3 rounds)" in page
     result["times_s"] = [4.0, 6.0, 4.5]
     assert "4.50 s target <= 5.0 ok" in whatif_report(result)[1]
+
+
+def test_the_standings_verdict_is_the_medians() -> None:
+    from benchmarks import standings
+
+    def run(years: int, page_ms: list[float]) -> dict[str, object]:
+        spread = timing.figure(page_ms, higher_is_better=False)
+        cell = {
+            "median_ms": spread.median,
+            "p10_ms": spread.p10,
+            "p90_ms": spread.p90,
+            "best_ms": spread.best,
+            "queries": 7,
+        }
+        names = ("month", "all_time", "champions", "player_year", "player_all_time")
+        pages = [f"{name}_page" for name in (*names, "year")]
+        return {
+            "years": years,
+            "hanchans": 2_300 * years,
+            "seeding_s": 10 * years,
+            "measured": {name: dict(cell) for name in (*names, *pages)},
+        }
+
+    # 10 years: one round at 30 ms, the median 70 ms: above the 60 ms target.
+    lines = standings._report(run(1, [40.0, 41.0, 42.0]), run(10, [30.0, 70.0, 71.0]))
+    month = next(line for line in lines if line.startswith("monthly standings page"))
+    assert "41.0 (40.2-41.8; best 40.0) ms, 7 q" in month
+    assert "70.0 (38.0-70.8; best 30.0) ms, 7 q" in month
+    assert month.endswith("1.71x ABOVE TARGET")
+    lines = standings._report(run(1, [40.0, 41.0, 42.0]), run(10, [30.0, 45.0, 71.0]))
+    month = next(line for line in lines if line.startswith("monthly standings page"))
+    assert month.endswith("1.10x ok")
