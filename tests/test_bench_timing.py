@@ -171,3 +171,34 @@ def test_the_standings_verdict_is_the_medians() -> None:
     lines = standings._report(run(1, [40.0, 41.0, 42.0]), run(10, [30.0, 45.0, 71.0]))
     month = next(line for line in lines if line.startswith("monthly standings page"))
     assert month.endswith("1.10x ok")
+
+
+def test_each_part_runs_alone_between_two_load_lines(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import subprocess
+    import sys
+
+    from benchmarks import __main__ as bench
+
+    commands: list[list[str]] = []
+
+    def run(command: list[str], check: bool) -> subprocess.CompletedProcess[str]:
+        commands.append(command)
+        # The standings part misses a target.
+        return subprocess.CompletedProcess(command, 1 if "standings" in command else 0)
+
+    monkeypatch.setattr(bench.subprocess, "run", run)
+    monkeypatch.setattr(bench, "load_line", lambda when: f"load average {when}: 1.00")
+    assert bench.main(["--only", "standings,engine"]) == 1
+    assert commands == [
+        [sys.executable, "-m", "benchmarks", "--part", "engine"],
+        [sys.executable, "-m", "benchmarks", "--part", "standings"],
+    ]
+    assert capsys.readouterr().out.splitlines() == [
+        "== engine: load average at the start: 1.00",
+        "== engine: load average at the end: 1.00",
+        "== standings: load average at the start: 1.00",
+        "== standings: load average at the end: 1.00",
+    ]
+    assert bench.main(["--only", "engine"]) == 0
