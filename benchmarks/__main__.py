@@ -27,8 +27,11 @@
 - a season of about 1,300 hanchans re-scored under another ruleset, the what-if page in at
   most 5 s (:mod:`benchmarks.whatif`).
 
-Most figures are the best of several rounds, to keep other load on the machine out of it;
-the pages with 200 clubs print medians and spreads of rounds taken in turns.
+Every timed figure is the median of its rounds, after a warm-up round that does not count,
+with its spread (the 10th to 90th percentile) and the best round beside it; a target is judged
+on the median (:mod:`benchmarks.timing`). Figures compared with each other take their rounds in
+turns. The machine's load average is printed at the start and the end of each part, and each
+part that sets up Django runs in a process of its own.
 
 ``python -m benchmarks --only capacity_clubs,clubs_pages`` (``make bench ARGS="--only ..."``)
 runs only the parts named (:data:`PARTS`).
@@ -39,6 +42,7 @@ from __future__ import annotations
 import argparse
 import subprocess
 import sys
+from collections.abc import Callable
 
 from mahjong.constants import EAST, SOUTH
 from mahjong.hand_calculating.hand_config import HandConfig, OptionalRules
@@ -50,7 +54,7 @@ from benchmarks.online_import import run_online_import_bench, run_online_store_b
 from benchmarks.ratings import run_ratings_bench
 from benchmarks.seating import run_seating_bench
 from benchmarks.standings import run_standings_bench
-from benchmarks.timing import best_rate, best_rates
+from benchmarks.timing import Figure, load_line, median_rate, median_rates, meets, ratio
 from benchmarks.whatif import run_whatif_bench
 from scoring.engine import hand_payment, legal_fu, load_ruleset, replay_record
 from scoring.upkeep.sample_games import sample_records
@@ -102,7 +106,7 @@ def engine_bench() -> int:
                 calculate(han, fu, configs[(dealer, tsumo)])
         return repeat * len(grid)
 
-    ours, theirs = best_rates(engine, reference)
+    ours, theirs = median_rates(engine, reference)
 
     records = [r for ruleset in ("makura-1.5", "tenhou-4p") for r in sample_records(ruleset, 100)]
     hands = sum(len(r["hands"]) for r in records)
@@ -112,21 +116,36 @@ def engine_bench() -> int:
             replay_record(record)
         return len(records)
 
-    replay_rate = best_rate(replays)
+    replay_rate = median_rate(replays)
 
     failures = 0
 
-    def line(label: str, value: float, target: float, unit: str) -> None:
+    def line(label: str, value: Figure, target: float, unit: str) -> None:
         nonlocal failures
-        ok = value >= target
+        ok = meets(value, target)
         failures += not ok
         verdict = "ok" if ok else "BELOW TARGET"
-        print(f"{label:<44} {value:>12,.1f} {unit:<12} target >= {target:,} {verdict}")
+        print(
+            f"{label:<44} {value.median:>12,.1f} {unit:<12} target >= {target:,} {verdict} "
+            f"{value.spread_text()}"
+        )
 
-    print(f"payment grid: {len(grid)} han/fu/dealer/tsumo cells x {repeat}")
+    print(
+        f"payment grid: {len(grid)} han/fu/dealer/tsumo cells x {repeat}; "
+        "median of the rounds, taken in turns after a warm-up"
+    )
     line("engine hand_payment", ours, PAYMENT_TARGET, "payments/s")
-    print(f"{'mahjong ScoresCalculator.calculate_scores':<44} {theirs:>12,.1f} payments/s")
-    line("ratio engine / ScoresCalculator", ours / theirs, 1.0, "x")
+    print(
+        f"{'mahjong ScoresCalculator.calculate_scores':<44} {theirs.median:>12,.1f} payments/s "
+        f"{theirs.spread_text()}"
+    )
+    engine_ratio = ratio(ours, theirs)
+    ok = engine_ratio >= 1.0
+    failures += not ok
+    print(
+        f"{'ratio engine / ScoresCalculator':<44} {engine_ratio:>12,.2f} {'x':<12} "
+        f"target >= 1.0 {'ok' if ok else 'BELOW TARGET'} (of the medians)"
+    )
     print(f"replays: {len(records)} complete hanchans, {hands / len(records):.1f} hands each")
     line("replay_record (complete hanchan)", replay_rate, REPLAY_TARGET, "replays/s")
     return failures
@@ -174,13 +193,17 @@ def parse_only(argv: list[str]) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parts = parse_only(sys.argv[1:] if argv is None else argv)
+    """Run the parts of ``argv`` (else the command line's; :func:`parse_only`), each in a
+    process of its own (``python -m benchmarks --part NAME``) between two lines of the load
+    average; 1 if a part missed a target or failed, else 0."""
+    arguments = sys.argv[1:] if argv is None else argv
+    alone = arguments[1] if arguments[:1] == ["--part"] and len(arguments) == 2 else None
+    parts = [alone] if alone in PARTS else parse_only(arguments)
     failures = 0
 
-    def child(*arguments: str) -> None:
+    def child(*command: str) -> None:
         nonlocal failures
-        # Django is set up there against a scratch PostgreSQL database, so it runs apart.
-        done = subprocess.run([sys.executable, "-m", *arguments], check=False)
+        done = subprocess.run([sys.executable, "-m", *command], check=False)
         failures += done.returncode != 0
 
     def lines(found: list[str], *bad: str) -> None:
@@ -189,33 +212,38 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.flush()
         failures += any(word in line for line in found for word in bad)
 
-    if "engine" in parts:
+    def engine() -> None:
+        nonlocal failures
         failures += engine_bench()
-    sys.stdout.flush()
-    if "hand_entry" in parts:
-        child("benchmarks.hand_entry")
-    if "capacity" in parts:
-        child("benchmarks.capacity")
-    if "capacity_clubs" in parts:
+
+    runs: dict[str, Callable[[], None]] = {
+        "engine": engine,
+        "hand_entry": lambda: child("benchmarks.hand_entry"),
+        "capacity": lambda: child("benchmarks.capacity"),
         # The same run with the phones spread over 20 clubs, printed the same way.
-        child("benchmarks.capacity", "--clubs", str(CAPACITY_CLUBS))
-    if "request_limits" in parts:
+        "capacity_clubs": lambda: child("benchmarks.capacity", "--clubs", str(CAPACITY_CLUBS)),
         # One member's worst requests, and the password reset's timing.
-        child("benchmarks.request_limits")
-    if "hand_tiles" in parts:
-        lines(run_hand_tiles_bench(), "BELOW")
-    if "online_import" in parts:
-        lines([*run_online_import_bench(), *run_online_store_bench()], "BELOW")
-    if "seating" in parts:
-        lines(run_seating_bench(), "ABOVE")
-    if "standings" in parts:
-        lines(run_standings_bench(), "BELOW", "ABOVE")
-    if "clubs_pages" in parts:
-        lines(run_clubs_bench(), "ABOVE")
-    if "ratings" in parts:
-        lines(run_ratings_bench(), "BELOW")
-    if "whatif" in parts:
-        lines(run_whatif_bench(), "ABOVE")
+        "request_limits": lambda: child("benchmarks.request_limits"),
+        "hand_tiles": lambda: lines(run_hand_tiles_bench(), "BELOW"),
+        "online_import": lambda: lines(
+            [*run_online_import_bench(), *run_online_store_bench()], "BELOW"
+        ),
+        "seating": lambda: lines(run_seating_bench(), "ABOVE"),
+        "standings": lambda: lines(run_standings_bench(), "BELOW", "ABOVE"),
+        "clubs_pages": lambda: lines(run_clubs_bench(), "ABOVE"),
+        "ratings": lambda: lines(run_ratings_bench(), "BELOW"),
+        "whatif": lambda: lines(run_whatif_bench(), "ABOVE"),
+    }
+    if alone is not None:
+        # In the process of its own that the loop below started for this part.
+        runs[alone]()
+        return 1 if failures else 0
+    for name in parts:
+        # What else ran beside a part is the first thing to read its figures against.
+        print(f"== {name}: {load_line('at the start')}", flush=True)
+        # A fresh process a part: no part's imports, caches or garbage in another's figures.
+        child("benchmarks", "--part", name)
+        print(f"== {name}: {load_line('at the end')}", flush=True)
     return 1 if failures else 0
 
 

@@ -108,13 +108,20 @@ def test_time_in_turns_and_spread() -> None:
     assert min(times[1]) >= 2.0
     figures = clubs.spread([float(n) for n in range(1, 12)])
     assert figures["median_ms"] == 6.0
-    assert figures["p10_ms"] == pytest.approx(1.2)
-    assert figures["p90_ms"] == pytest.approx(10.8)
+    assert figures["p10_ms"] == pytest.approx(2.0)
+    assert figures["p90_ms"] == pytest.approx(10.0)
+    assert figures["best_ms"] == 1.0
 
 
 def test_report_verdicts() -> None:
     def page(median: float, queries: int) -> dict[str, float]:
-        return {"median_ms": median, "p10_ms": median - 1, "p90_ms": median + 1, "queries": queries}
+        return {
+            "median_ms": median,
+            "p10_ms": median - 1,
+            "p90_ms": median + 1,
+            "best_ms": median - 2,
+            "queries": queries,
+        }
 
     built = {"seeding_s": 90, "hanchans": 20_000, "hands": 200_000, "bytes": 300 * 2**20}
     grown = {
@@ -139,7 +146,7 @@ def test_report_verdicts() -> None:
     lines = clubs.report(built, grown, measured)
     assert "199 other clubs of 1,000 hanchans each" in lines[0]
     month, all_time, player, game = lines[-4:]
-    assert "30.0 (29.0-31.0) ms, 7 q" in month and month.endswith("1.10x ok")
+    assert "30.0 (29.0-31.0; best 28.0) ms, 7 q" in month and month.endswith("1.10x ok")
     assert all_time.endswith("1.23x ABOVE TARGET")
     assert player.endswith("1.00x ABOVE TARGET")  # a query more
     assert game.endswith("1.00x ok")
