@@ -21,6 +21,8 @@
 - pairing tables by lot against the best published ones (:mod:`benchmarks.seating`);
 - hands valued from their tiles per second against the ``mahjong`` package alone
   (:mod:`benchmarks.hand_tiles`);
+- the all-last conditions of a table in play (target <= 20 ms CPU), tables of every shipped
+  ruleset (:mod:`benchmarks.all_last`);
 - online game logs read and re-scored per second, by format, and read, re-scored and stored
   per second on PostgreSQL (target >= 100 logs/s in a batch) (:mod:`benchmarks.online_import`);
 - the rating's targets on the simulated club (:mod:`benchmarks.ratings`);
@@ -48,6 +50,7 @@ from mahjong.constants import EAST, SOUTH
 from mahjong.hand_calculating.hand_config import HandConfig, OptionalRules
 from mahjong.hand_calculating.scores import ScoresCalculator
 
+from benchmarks.all_last import run_all_last_bench
 from benchmarks.clubs import run_clubs_bench
 from benchmarks.hand_tiles import run_hand_tiles_bench
 from benchmarks.online_import import run_online_import_bench, run_online_store_bench
@@ -159,6 +162,7 @@ PARTS = (
     "capacity_clubs",
     "request_limits",
     "hand_tiles",
+    "all_last",
     "online_import",
     "seating",
     "standings",
@@ -225,6 +229,7 @@ def main(argv: list[str] | None = None) -> int:
         # One member's worst requests, and the password reset's timing.
         "request_limits": lambda: child("benchmarks.request_limits"),
         "hand_tiles": lambda: lines(run_hand_tiles_bench(), "BELOW"),
+        "all_last": lambda: lines(run_all_last_bench(), "ABOVE"),
         "online_import": lambda: lines(
             [*run_online_import_bench(), *run_online_store_bench()], "BELOW"
         ),
