@@ -107,6 +107,20 @@ def screenshot(page: Any, name: str) -> Path:
     return path
 
 
+# No htmx request in flight, nor an answer being swapped in.
+QUIET = "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
+
+
+def tap_and_settle(page: Any, control: Any) -> None:
+    """Tap a control of the hand form (its label, as a finger does) and wait for what the tap
+    brings: the server's answer swapped in where the tap asks the server, nothing more where
+    the phone draws it itself (static/js/table_steps.js, table_preview.js). htmx starts its
+    request within the tap's own event, so once the tap has run, a request is in flight or
+    none will be."""
+    control.evaluate("el => (el.closest('label') || el).click()")
+    page.wait_for_function(QUIET)
+
+
 def kept_tap(page: Any, control: Any) -> None:
     """Tap a control the table screen keeps without asking the server (static/js/table.js: a
     riichi tapped before a ron's or tsumo's value changes nothing the server draws): it is

@@ -19,7 +19,7 @@ from scoring.engine.replay import replay_record
 from scoring.ledger import hanchan_start, hand_record
 from scoring.models import Hanchan, HandEntry
 from scoring.standings.periods import club_today
-from tests.browser import PHONE, kept_tap, screenshot
+from tests.browser import PHONE, kept_tap, screenshot, tap_and_settle
 from tests.test_browser_confirmation import log_in
 from tests.test_browser_hanchan import settle
 
@@ -138,9 +138,7 @@ def pad_value(win: dict[str, Any]) -> str:
 def tap_form(phone: Any, name: str, value: str) -> None:
     """Tap a button of the hand form and wait for its preview."""
     control = phone.locator(f"#hand-form input[name={name}][value='{value}']")
-    with phone.expect_response(lambda r: "/preview/" in r.url):
-        control.evaluate("el => (el.closest('label') || el).click()")
-    settle(phone)
+    tap_and_settle(phone, control)
 
 
 def enter_online(phone: Any, hand: dict[str, Any]) -> None:

@@ -33,7 +33,7 @@ from typing import Any
 import pytest
 
 from scoring.models import Hanchan
-from tests.browser import kept_tap, screenshot
+from tests.browser import kept_tap, screenshot, tap_and_settle
 from tests.test_browser_confirmation import log_in
 from tests.test_browser_hanchan import settle
 
@@ -111,8 +111,9 @@ class Taps:
         )
 
     def tap(self, control: Any, *, preview: bool = True, kept: bool = False) -> None:
-        """Tap ``control``: a preview (``preview``), the confirm (not ``preview``), or a tap
-        the page keeps without a request (``kept``: a riichi before the value)."""
+        """Tap ``control``: a step of the hand, asking the server or drawn by the phone
+        (``preview``), the confirm (not ``preview``), or a tap the page keeps without a
+        request (``kept``: a riichi before the value)."""
         if not self.on_screen(control):
             self.scrolls += 1
             control.evaluate("el => (el.closest('label') || el).scrollIntoView({block: 'center'})")
@@ -120,8 +121,7 @@ class Taps:
         if kept:
             kept_tap(self.page, control)
         elif preview:
-            with self.page.expect_response(lambda r: "/preview/" in r.url):
-                control.evaluate("el => (el.closest('label') || el).click()")
+            tap_and_settle(self.page, control)
         else:
             with self.page.expect_response(
                 lambda r: r.request.method == "POST" and r.url.endswith("/hands/")

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from scoring.models import Hanchan, HandEntry
-from tests.browser import kept_tap, screenshot
+from tests.browser import kept_tap, screenshot, tap_and_settle
 from tests.test_browser_confirmation import log_in
 from tests.test_browser_hanchan import settle
 from tests.test_browser_one_screen import radio
@@ -28,9 +28,7 @@ def test_a_ron_entered_by_its_tiles(phone: Any, table_game: Hanchan, language: s
     log_in(phone, "aoki")
     phone.goto(phone.base_url + f"/games/{table_game.pk}/")
     for name, value in (("result", "ron"), ("loser", "2"), ("winners", "1")):
-        with phone.expect_response(lambda r: "/preview/" in r.url):
-            radio(phone, name, value).evaluate("el => (el.closest('label') || el).click()")
-        settle(phone)
+        tap_and_settle(phone, radio(phone, name, value))
     kept_tap(phone, radio(phone, "riichi", "1"))  # goes with the tiles' preview
     phone.locator("#value-pad-1 details.tile-entry > summary").click()
     keyboard = phone.locator("#value-pad-1 .tile-keyboard")
@@ -70,9 +68,7 @@ def _open_keyboard(phone: Any, game: Hanchan) -> Any:
     log_in(phone, "aoki")
     phone.goto(phone.base_url + f"/games/{game.pk}/")
     for name, value in (("result", "ron"), ("loser", "2"), ("winners", "1")):
-        with phone.expect_response(lambda r: "/preview/" in r.url):
-            radio(phone, name, value).evaluate("el => (el.closest('label') || el).click()")
-        settle(phone)
+        tap_and_settle(phone, radio(phone, name, value))
     kept_tap(phone, radio(phone, "riichi", "1"))  # goes with the tiles' preview
     phone.locator("#value-pad-1 details.tile-entry > summary").click()
     return phone.locator("#value-pad-1 .tile-keyboard")
@@ -196,9 +192,7 @@ def test_the_white_pocchi_drawn_in_riichi_from_the_keyboard(
     log_in(phone, "aoki")
     phone.goto(phone.base_url + f"/games/{game.pk}/")
     for name, value in (("result", "tsumo"), ("winner", "1")):
-        with phone.expect_response(lambda r: "/preview/" in r.url):
-            radio(phone, name, value).evaluate("el => (el.closest('label') || el).click()")
-        settle(phone)
+        tap_and_settle(phone, radio(phone, name, value))
     kept_tap(phone, radio(phone, "riichi", "1"))
     phone.locator("#value-pad-1 details.tile-entry > summary").click()
     keyboard = phone.locator("#value-pad-1 .tile-keyboard")

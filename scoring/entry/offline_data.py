@@ -43,6 +43,7 @@ from scoring.rulebook.hand_labels import (
     FU_VALUES,
     GRID_HAN,
     LIMIT_LABELS,
+    PAYMENT_REASONS,
     counted_limit,
     fu_label,
     han_fu_label,
@@ -399,6 +400,27 @@ def offline_values(rs: Ruleset) -> dict[str, Any]:
         "refusedLabel": _(
             "This game's rules do not allow this hand here: check the value and the riichi."
         ),
+        "previewWords": preview_words(),
+    }
+
+
+def preview_words() -> dict[str, Any]:
+    """The words of a hand's preview drawn on the phone (static/js/hand_preview.js,
+    table_preview.js), as the server's preview says them (``scoring/game_detail.html#entry``,
+    scoring.views.display): the payment reasons, "the table", the headings, and the next
+    hand's line with ``{name}`` for the dealer."""
+    return {
+        "table": _("Table"),
+        "reasons": {reason: str(label) for reason, label in PAYMENT_REASONS.items()},
+        "payments": _("Payments"),
+        "nobody": _("Nobody pays anybody."),
+        "player": _("Player"),
+        "change": _("Change"),
+        "score": _("Score"),
+        "depositsAfter": _("Deposits on the table after the hand"),
+        "next": _("Next"),
+        "keeps": _("%(name)s keeps the deal") % {"name": "{name}"},
+        "deals": _("%(name)s deals") % {"name": "{name}"},
     }
 
 

@@ -32,6 +32,22 @@ RESULT_LABELS: dict[str, Promise] = {
     "abort": _("Abortive draw"),
     "chombo": _("Chombo"),
 }
+# Why points move, as the preview's list of payments says it (engine payment reasons).
+PAYMENT_REASONS: dict[str, Promise] = {
+    "ron": _("Ron"),
+    "tsumo": _("Tsumo"),
+    "pao": _("Pao"),
+    "rinshan": _("Kan feeder pays"),
+    "honba": _("Honba"),
+    "noten": _("Noten payment"),
+    "nagashi": _("Nagashi"),
+    "chombo": _("Chombo"),
+    "riichi": _("Riichi stick"),
+    "riichi_return": _("Riichi stick back"),
+    "penalty": _("Penalty"),
+    "deposits": _("Deposits"),
+    "tobi": _("Bust payment"),
+}
 LIMIT_LABELS: dict[str, Promise] = {
     "mangan": _("Mangan"),
     "haneman": _("Haneman"),

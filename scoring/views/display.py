@@ -28,6 +28,7 @@ from scoring.rulebook.hand_labels import (
 )
 
 # The ledger's pages take it from here with the rest of what they show.
+from scoring.rulebook.hand_labels import PAYMENT_REASONS as PAYMENT_REASONS
 from scoring.rulebook.names import game_ruleset_title as game_ruleset_title
 from scoring.rulebook.names import ruleset_title as ruleset_title
 
@@ -36,21 +37,6 @@ ROUND_WINDS: dict[str, Promise] = {
     "S": pgettext_lazy("round wind", "South"),
     "W": pgettext_lazy("round wind", "West"),
     "N": pgettext_lazy("round wind", "North"),
-}
-PAYMENT_REASONS: dict[str, Promise] = {
-    "ron": gettext_lazy("Ron"),
-    "tsumo": gettext_lazy("Tsumo"),
-    "pao": gettext_lazy("Pao"),
-    "rinshan": gettext_lazy("Kan feeder pays"),
-    "honba": gettext_lazy("Honba"),
-    "noten": gettext_lazy("Noten payment"),
-    "nagashi": gettext_lazy("Nagashi"),
-    "chombo": gettext_lazy("Chombo"),
-    "riichi": gettext_lazy("Riichi stick"),
-    "riichi_return": gettext_lazy("Riichi stick back"),
-    "penalty": gettext_lazy("Penalty"),
-    "deposits": gettext_lazy("Deposits"),
-    "tobi": gettext_lazy("Bust payment"),
 }
 NAGASHI_LABELS: dict[str, Promise] = {
     "mangan": gettext_lazy("Nagashi mangan"),

@@ -140,6 +140,12 @@ class EntryView:
             return False
         return self.extras_open() or all(pad.valued for pad in self.win_pads)
 
+    @property
+    def hints(self) -> dict[str, str]:
+        """The hints under the preview by what is missing (:data:`MISSING`), for the steps
+        the phone shows itself (static/js/table_steps.js)."""
+        return {key: str(text) for key, text in MISSING.items()}
+
     def next_step(self) -> str:
         """What is still missing, for the hint under the live preview ("" when nothing)."""
         if not self.form.is_bound:

@@ -248,6 +248,18 @@
   });
 
   document.addEventListener("htmx:afterSettle", settled);
+  // A step or a preview the phone drew itself (static/js/table_steps.js, table_preview.js):
+  // what a preview's answer would have done to the page around the form, done here. The
+  // last hand's notice and an undo's or a void's word in place are old news after a tap.
+  document.addEventListener("clubsite:drawn", function () {
+    var form = handForm();
+    document.querySelectorAll("#hand-entry > .notice, #game-actions > .notice.in-place").forEach(function (notice) {
+      notice.remove();
+    });
+    if (form) {
+      save(form);
+    }
+  });
   // On the window, so after the document's listeners: tiles.js has drawn the keyboard again.
   window.addEventListener("htmx:afterSettle", function (event) {
     var form = handForm();
