@@ -30,9 +30,11 @@ import urllib.error
 import urllib.parse
 import urllib.request
 import uuid
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from benchmarks.page_requests import ron_requests
 from benchmarks.scratch_db import create_database, drop_database, use_bench_environment
 from benchmarks.timing import figure
 
@@ -228,7 +230,7 @@ class _Phone:
         self.clock = _ServerClock(self.client.handler)
         self.client.handler = self.clock  # type: ignore[assignment]  # a wrapper, same calls
 
-    def post(self, url: str, fields: dict[str, Any]) -> Any:
+    def post(self, url: str, fields: Mapping[str, Any] | list[tuple[str, str]]) -> Any:
         body = urllib.parse.urlencode(fields, doseq=True)
         return self.client.post(url, body, content_type="application/x-www-form-urlencoded")
 
@@ -251,22 +253,12 @@ def _statements(count: bool) -> Any:
     return CaptureQueriesContext(connection) if count else contextlib.nullcontext([])
 
 
-# A ron as the table screen sends it: who dealt in (that is the ron), who
-# won, a riichi, the value, then the confirm. The riichi, tapped before the value, is kept by
-# the page and sent with the value's preview (static/js/table.js): 3 previews and the confirm.
-RON_TAPS = [
-    ("loser", "2", True),
-    ("winners", "1", True),
-    ("riichi", "1", False),
-    ("value_1", "3-30", True),
-]
-
-
 def _htmx_phone(members: list[Any]) -> list[str]:
     """A hand as an htmx phone sends it: a preview per tap, then the confirm; per hand the SQL
     statements, the server's CPU time and the bytes of the confirm's answer, at hand 2 and at
     hand 31 of a game (CPU: the median of 5 games, after a game that warms the process and is
-    left out); and the ron with riichi of :data:`RON_TAPS` on a game's second hand (the first
+    left out); and the ron with riichi of :func:`benchmarks.page_requests.ron_requests` (the
+    table screen's requests) on a game's second hand (the first
     answers with the whole list), its CPU the median of 15 rounds (after an uncounted one), the
     spread (10th-90th percentile) and the best beside each; the targets are the medians'. The
     CPU is the server's alone (:class:`_ServerClock`), in rounds that do not count the
@@ -308,16 +300,13 @@ def _htmx_phone(members: list[Any]) -> list[str]:
             expected_version=0,
             request_id=uuid.uuid4(),
         )
-        base = {"request_id": str(uuid.uuid4()), "version": "1"}
-        tapped: dict[str, str] = {}
         phone.clock.ms = 0.0
+        previews = 0.0
         with _statements(count) as statements:
-            for name, value, asks in RON_TAPS:
-                tapped[name] = value
-                if asks:
-                    phone.post(f"/games/{game}/hands/preview/", {**base, **tapped})
-            previews = phone.clock.ms
-            answer = phone.post(f"/games/{game}/hands/", {**base, "result": "ron", **tapped})
+            for sent in ron_requests(str(uuid.uuid4()), 1):
+                if sent.confirm:
+                    previews = phone.clock.ms
+                answer = phone.post(f"/games/{game}/hands/{sent.path}", sent.fields)
         assert answer.status_code == 200 and HandEntry.objects.filter(hanchan_id=game).count() == 2
         return phone.clock.ms, phone.clock.ms - previews, len(statements)
 
