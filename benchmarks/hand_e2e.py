@@ -372,6 +372,8 @@ def report(rounds: Rounds, errors: list[str]) -> tuple[bool, list[str]]:
     counted ``rounds`` (their per-hand ms by name, as :class:`Http` and :class:`InProcess`
     add them) and the requests' ``errors``."""
 
+    rounds = Rounds(dict(rounds.values))  # the sums below are the report's own
+
     def line(label: str, name: str, note: str = "") -> str:
         value = rounds.figure(name)
         return f"{label:<{LABEL}} {value.median:>6.1f} ms {note}{value.spread_text()}"
