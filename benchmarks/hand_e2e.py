@@ -30,7 +30,7 @@ not; in turns with them, rounds of the same requests sent to Django's handler in
 (:class:`benchmarks.hand_entry._Phone`, the CPU of the handler alone as ``make bench``'s
 ``hand_entry`` part measures it) with its own backend's CPU. Printed: each figure's median per
 hand with its spread (10th-90th percentile) and best (:func:`benchmarks.timing.figure`), the
-target (the issue's: a ron as the page sends it, worker + database <= 20 ms, by the median), the
+target (a ron as the page sends it, worker + database <= 20 ms, by the median), the
 hands recorded (each game 2, once each) and the machine's load average before and after.
 Exit status 1 when the target is missed or a hand went wrong, 2 when the run could not start.
 
