@@ -258,9 +258,9 @@ def _htmx_phone(members: list[Any]) -> list[str]:
     statements, the server's CPU time and the bytes of the confirm's answer, at hand 2 and at
     hand 31 of a game (CPU: the median of 5 games, after a game that warms the process and is
     left out); and the ron with riichi of :func:`benchmarks.page_requests.ron_requests` (the
-    table screen's requests) on a game's second hand (the first
-    answers with the whole list), its CPU the median of 15 rounds (after an uncounted one), the
-    spread (10th-90th percentile) and the best beside each; the targets are the medians'. The
+    table screen's requests) on a game's second hand (the first answers with the whole list),
+    its CPU the median of 15 rounds (after an uncounted one), the spread (10th-90th
+    percentile) and the best beside each; the targets are the medians'. The
     CPU is the server's alone (:class:`_ServerClock`), in rounds that do not count the
     statements; a round of its own counts them."""
     import datetime
