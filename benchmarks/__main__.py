@@ -6,6 +6,9 @@
 - complete-hanchan replays per second through ``replay_record`` (target >= 5,000/s);
 - hand entry over HTTP on PostgreSQL with 20 concurrent phones, and SQL queries per hand entry
   and per table render (:mod:`benchmarks.hand_entry`, in a process of its own);
+- a hand end to end: a ron as the table screen sends it through gunicorn (one sync worker) and
+  PostgreSQL, the worker's CPU and its database backend's, beside the handler's alone (target:
+  worker + database <= 20 ms) (:mod:`benchmarks.hand_e2e`, in a process of its own);
 - capacity: a 50-table tournament, 200 phones at 20 times a club's pace, against the
   ``Procfile``'s gunicorn and PostgreSQL, about 3 minutes (target p95 < 150 ms, 0 errors,
   nothing lost or doubled) (:mod:`benchmarks.capacity`, in a process of its own);
@@ -158,6 +161,7 @@ def engine_bench() -> int:
 PARTS = (
     "engine",
     "hand_entry",
+    "hand_e2e",
     "capacity",
     "capacity_clubs",
     "request_limits",
@@ -223,6 +227,7 @@ def main(argv: list[str] | None = None) -> int:
     runs: dict[str, Callable[[], None]] = {
         "engine": engine,
         "hand_entry": lambda: child("benchmarks.hand_entry"),
+        "hand_e2e": lambda: child("benchmarks.hand_e2e"),
         "capacity": lambda: child("benchmarks.capacity"),
         # The same run with the phones spread over 20 clubs, printed the same way.
         "capacity_clubs": lambda: child("benchmarks.capacity", "--clubs", str(CAPACITY_CLUBS)),

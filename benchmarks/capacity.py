@@ -14,7 +14,7 @@ table waits 2-3 minutes divided by the speed (``CAPACITY_SPEED``, default 20: 6-
 of its phones reads the table screen (a whole page, as a reload does) and another enters the
 hand as the table screen sends it: a preview per tap that asks the server (``HX-Request``, the
 form's request id and version, the CSRF token; the taps the phone draws itself send nothing:
-:func:`benchmarks.hand_entry.asks_server`), then the confirm. The hands cycle through an
+:func:`benchmarks.page_requests.asks_server`), then the confirm. The hands cycle through an
 exhaustive draw with everyone tenpai (5 taps), a ron by the dealer with riichi and a 3-han 30-fu
 value (4 taps: who dealt in, who won, riichi, value), another draw, and a mangan tsumo by the
 next seat (3 taps), so the game moves on a round every fourth hand. Every phone accepts gzip, as
@@ -67,14 +67,8 @@ from pathlib import Path
 from typing import IO, Any
 
 from benchmarks.faults import GameCheck, _form_fields, _percentile, check_games
-from benchmarks.hand_entry import (
-    CSRF_SECRET,
-    PG_SERVER,
-    _free_port,
-    _hand_fields,
-    _NoRedirect,
-    asks_server,
-)
+from benchmarks.hand_entry import CSRF_SECRET, PG_SERVER, _free_port, _hand_fields, _NoRedirect
+from benchmarks.page_requests import asks_server
 from benchmarks.scratch_db import create_database, drop_database, use_bench_environment
 from clubsite.procfile import read
 
@@ -217,7 +211,7 @@ class Table:
         path = f"{self.prefix}/games/{self.game}/hands/"
         for tap in range(1, len(taps) + 1):
             if not asks_server(*taps[tap - 1]):
-                continue  # drawn on the phone (benchmarks.hand_entry.asks_server)
+                continue  # drawn on the phone (benchmarks.page_requests.asks_server)
             self._note(
                 figures,
                 "preview",

@@ -31,9 +31,11 @@ import urllib.error
 import urllib.parse
 import urllib.request
 import uuid
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from benchmarks.page_requests import RON_PREVIEWS, asks_server, ron_requests
 from benchmarks.scratch_db import create_database, drop_database, use_bench_environment
 from benchmarks.timing import figure
 
@@ -229,7 +231,7 @@ class _Phone:
         self.clock = _ServerClock(self.client.handler)
         self.client.handler = self.clock  # type: ignore[assignment]  # a wrapper, same calls
 
-    def post(self, url: str, fields: dict[str, Any]) -> Any:
+    def post(self, url: str, fields: Mapping[str, Any] | list[tuple[str, str]]) -> Any:
         body = urllib.parse.urlencode(fields, doseq=True)
         return self.client.post(url, body, content_type="application/x-www-form-urlencoded")
 
@@ -261,41 +263,17 @@ def _statements(count: bool) -> Any:
     return CaptureQueriesContext(connection) if count else contextlib.nullcontext([])
 
 
-# A ron as the table screen sends it: who dealt in (that is the ron), who
-# won, a riichi, the value, then the confirm. Who dealt in shows the ron's steps on the phone
-# (static/js/table_steps.js); the riichi before the value is kept by the page
-# (static/js/table.js); the value's preview is drawn on the phone (static/js/table_preview.js):
-# the winner's tap asks for the value pad, and the confirm.
-RON_TAPS = [
-    ("loser", "2", False),
-    ("winners", "1", True),
-    ("riichi", "1", False),
-    ("value_1", "3-30", False),
-]
-
-
-RON_PREVIEWS = sum(1 for _name, _value, asks in RON_TAPS if asks)
-
-
-def asks_server(name: str, value: str) -> bool:
-    """Whether the table screen asks the server for the preview of a tap on a fresh hand
-    (what the phone draws itself: see :data:`RON_TAPS`; a draw's outcome asks, for its
-    "More: rare cases"; its tenpai taps are drawn)."""
-    if name == "result":
-        return value not in ("ron", "tsumo")
-    return name in ("winners", "winner")
-
-
 def _htmx_phone(members: list[Any]) -> list[str]:
     """A hand as an htmx phone sends it: a preview per tap that asks the server
-    (:func:`asks_server`), then the confirm; per hand the SQL statements, the server's CPU
-    time and the bytes of the confirm's answer, at hand 2 and at hand 31 of a game (CPU: the
-    median of 5 games, after a game that warms the process and is left out); and the ron with
-    riichi of :data:`RON_TAPS` on a game's second hand (the first answers with the whole list),
+    (:func:`benchmarks.page_requests.asks_server`), then the confirm; per hand the SQL
+    statements, the server's CPU time and the bytes of the confirm's answer, at hand 2 and at
+    hand 31 of a game (CPU: the median of 5 games, after a game that warms the process and is
+    left out); and the ron with riichi of :func:`benchmarks.page_requests.ron_requests` (the
+    table screen's requests) on a game's second hand (the first answers with the whole list),
     its CPU the median of 15 rounds (after an uncounted one), the spread (10th-90th
-    percentile) and the best beside each; the targets are the medians'. The CPU is the
-    server's alone (:class:`_ServerClock`), in rounds that do not count the statements; a
-    round of its own counts them."""
+    percentile) and the best beside each; the targets are the medians'. The
+    CPU is the server's alone (:class:`_ServerClock`), in rounds that do not count the
+    statements; a round of its own counts them."""
     import datetime
 
     from scoring.ledger import hanchan_start, hand_record
@@ -338,16 +316,13 @@ def _htmx_phone(members: list[Any]) -> list[str]:
             expected_version=0,
             request_id=uuid.uuid4(),
         )
-        base = {"request_id": str(uuid.uuid4()), "version": "1"}
-        tapped: dict[str, str] = {}
         phone.clock.ms = 0.0
+        previews = 0.0
         with _statements(count) as statements:
-            for name, value, asks in RON_TAPS:
-                tapped[name] = value
-                if asks:
-                    phone.post(f"/games/{game}/hands/preview/", {**base, **tapped})
-            previews = phone.clock.ms
-            answer = phone.post(f"/games/{game}/hands/", {**base, "result": "ron", **tapped})
+            for sent in ron_requests(str(uuid.uuid4()), 1):
+                if sent.confirm:
+                    previews = phone.clock.ms
+                answer = phone.post(f"/games/{game}/hands/{sent.path}", sent.fields)
         assert answer.status_code == 200 and HandEntry.objects.filter(hanchan_id=game).count() == 2
         return phone.clock.ms, phone.clock.ms - previews, len(statements)
 
