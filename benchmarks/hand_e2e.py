@@ -406,7 +406,7 @@ def report(rounds: Rounds, errors: list[str]) -> tuple[bool, list[str]]:
         line("e2e ron: worker + database CPU", both, f"target <= {RON_TARGET_MS} {verdict} "),
         line("e2e ron: gunicorn worker CPU", "worker"),
         line("e2e ron: database CPU (the worker's backend)", "database"),
-        line("e2e ron: wall time (4 requests)", "wall"),
+        line(f"e2e ron: wall time ({RON_PREVIEWS + 1} requests)", "wall"),
         line("e2e ron: worker + database by 10 ms ticks", "ticks", "(/proc stat) "),
         line("handler alone: the ron (in process)", "handler"),
         line("handler alone: its database CPU", "handler database"),
