@@ -137,3 +137,55 @@ def test_the_phone_draws_the_preview_and_the_confirm_records_it(
         assert entries[1].result["deltas"] == [0, 4200, -4200, 0]
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("locale", ["ja-JP", "en-US"])
+def test_the_phone_shows_a_ron_or_a_tsumo_and_switching_sends_only_the_last(
+    chromium: Any, live_server: Any, players: list[Any], locale: str
+) -> None:
+    """Ron, then who dealt in, then Tsumo: three taps drawn on the phone; the tsumo's winner
+    asks the server, which gets a tsumo alone (who dealt in, untapped by the switch, is not
+    sent) and draws the tsumo winner's pad; the confirm records the tsumo."""
+    game_id = _game(players)
+    context = chromium.new_context(viewport=PHONE, locale=locale, device_scale_factor=2)
+    try:
+        page = context.new_page()
+        page.base_url = live_server.url
+        log_in(page, players[0].user.username)
+        page.goto(f"{live_server.url}/games/{game_id}/")
+        posted: list[str] = []
+        page.on(
+            "request",
+            lambda request: (
+                posted.append(request.post_data or "") if "/preview/" in request.url else None
+            ),
+        )
+        _tap(page, "result", "ron")
+        _tap(page, "loser", "3")
+        page.locator("input[name=winners]").first.wait_for()
+        legend = page.locator("#ron-shortcut legend").inner_text()
+        assert legend == ("放銃" if locale == "ja-JP" else "Dealt in")
+        screenshot(page, f"phone-steps-ron-{locale}")
+        _tap(page, "result", "tsumo")
+        page.locator("input[name=winner]").first.wait_for()
+        assert not page.locator("#ron-shortcut").is_visible()
+        assert not page.locator("input[name=winners]").first.is_visible()
+        assert posted == []
+
+        _tap(page, "winner", "2")
+        page.locator("#value-pad-2").wait_for()
+        page.wait_for_load_state("networkidle")
+        assert len(posted) == 1
+        assert "result=tsumo" in posted[0] and "winner=2" in posted[0]
+        assert "loser=" not in posted[0] and "winners=" not in posted[0]
+        _tap(page, "value_2", "mangan")
+        page.locator("#preview-next").wait_for()
+        assert len(posted) == 1
+        page.locator("button.confirm").click()
+        page.locator("#hand-entry .notice.success").wait_for()
+        entry = HandEntry.objects.filter(hanchan_id=game_id).order_by("-sequence").first()
+        assert entry is not None and entry.data["result"] == "tsumo"
+        # Chiba's mangan tsumo at 1 honba: 2,100 from each non-dealer, 4,100 from Aoki.
+        assert entry.result["deltas"] == [-4100, -2100, 8300, -2100]
+    finally:
+        context.close()

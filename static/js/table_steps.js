@@ -44,6 +44,12 @@
     blocks(form).forEach(function (block) {
       var on = block.dataset.outcome.split(" ").indexOf(outcome) >= 0;
       show(block, on);
+      if (!on) {
+        // Not sent, and not kept for a reload either (static/js/table.js keeps what is ticked).
+        block.querySelectorAll("input:checked").forEach(function (input) {
+          input.checked = false;
+        });
+      }
       if (block.dataset.outcome === outcome) {
         mine = block;
       }
