@@ -25,6 +25,17 @@ def site_url(path: str) -> str:
     return settings.CLUB_SITE_URL.rstrip("/") + "/" + path.lstrip("/")
 
 
+def root_path(viewname: str, args: Sequence[Any] = (), kwargs: dict[str, Any] | None = None) -> str:
+    """The path of page ``viewname`` (a URL name, as for ``reverse``) from the site's root,
+    without the club prefix (``/c/<slug>``) of the request in progress, if any: ``reverse``
+    writes that request's script prefix, which belongs to whichever club's page asks.
+
+    Raises:
+        django.urls.NoReverseMatch: no such page for these arguments.
+    """
+    return "/" + reverse(viewname, args=args, kwargs=kwargs)[len(get_script_prefix()) :]
+
+
 def club_url(
     club: Club,
     viewname: str,
@@ -38,11 +49,7 @@ def club_url(
     Raises:
         django.urls.NoReverseMatch: no such page for these arguments.
     """
-    path = reverse(viewname, args=args, kwargs=kwargs)
-    # reverse() writes the script prefix of the request in progress (another club's, or the
-    # same club's): the path from the site's root is what follows it.
-    path = "/" + path[len(get_script_prefix()) :]
-    return site_url(f"/c/{club.slug}{path}")
+    return site_url(f"/c/{club.slug}{root_path(viewname, args, kwargs)}")
 
 
 def club_name(club: Club) -> str:

@@ -10,8 +10,8 @@ the game's own club, the page answers with the game's address there; for anyone 
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.urls import get_script_prefix, reverse
 
+from clubsite.club_links import root_path
 from clubsite.club_scope import current_club_id
 from clubsite.models import Member
 from scoring.models import Hanchan
@@ -43,5 +43,4 @@ def game_address_elsewhere(user: AbstractBaseUser | AnonymousUser, pk: int) -> s
         )
         if not belongs:
             return None
-    path = reverse("game_detail", args=[pk])
-    return f"/c/{slug}/" + path[len(get_script_prefix()) :]
+    return f"/c/{slug}{root_path('game_detail', [pk])}"

@@ -21,9 +21,9 @@ from django.conf import settings
 from django.contrib.auth.decorators import login_not_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
-from django.urls import get_script_prefix, reverse
 from django.views.decorators.http import require_safe
 
+from clubsite.club_links import root_path
 from scoring.engine import RecordError, Ruleset
 from scoring.entry.offline_data import offline_values_file
 from scoring.models import RulesetVersion
@@ -68,8 +68,7 @@ def offline_values_url(
     game's ``overrides``) in ``language``, from the site's root whatever club's page asks:
     one address, so one cached copy, for every club."""
     digest = offline_values_file(rs, language).digest
-    path = reverse("offline_values", args=[version_id, language, digest])
-    path = "/" + path[len(get_script_prefix()) :]
+    path = root_path("offline_values", [version_id, language, digest])
     param = overrides_param(overrides)
     return f"{path}?o={param}" if param else path
 
