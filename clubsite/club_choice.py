@@ -50,7 +50,7 @@ def club_links(user_id: int, next_path: str = "/") -> list[ClubLink]:
         ClubLink(
             m.club.name, m.display_name, f"/c/{m.club.slug}/tournaments/", m.club.slug, guest=True
         )
-        if m.role == Member.Role.GUEST
+        if m.is_guest
         else ClubLink(
             m.club.name,
             m.display_name,

@@ -105,7 +105,7 @@ def is_member_here(request: HttpRequest) -> bool:
     if getattr(user, "is_superuser", False):
         return True
     member = Member.for_user(user)
-    return member is not None and member.role != Member.Role.GUEST
+    return member is not None and not member.is_guest
 
 
 def public_page(

@@ -240,7 +240,7 @@ class Command(BaseCommand):
         # A record's names are the club's members' (display names are unique per club only);
         # a guest of one of its events between clubs is another club's member, not seated here.
         named = list(Member.objects.filter(club=current_club(), display_name__in=names))
-        guests = [m.display_name for m in named if m.role == Member.Role.GUEST]
+        guests = [m.display_name for m in named if m.is_guest]
         if guests:
             raise LedgerError(
                 f"{', '.join(guests)}: a guest of this club's events, not a member: "
