@@ -10,12 +10,12 @@ workers, DEBUG off) with ONE worker (``WEB_CONCURRENCY=1``), so that the process
 request is known, on a free loopback port.
 
 The hand is a ron with riichi and its value as the table screen sends it
-(:func:`benchmarks.page_requests.ron_requests`: the previews that ask the server (1) and the
-confirm, each with ``HX-Request``, form-urlencoded, the CSRF cookie and token, ``Accept-
-Encoding: gzip``), on a game's second hand (the first answers with the whole list), each hand at
-a game of its own. Per hand are read, before the previews, before the confirm and after it (each
-after a pause of :data:`SETTLE` s, so that what the worker does after its answer, closing the
-connection, is not counted in the next request):
+(:func:`benchmarks.page_requests.ron_requests`: the previews that ask the server (none: the
+phone draws them) and the confirm, each with ``HX-Request``, form-urlencoded, the CSRF cookie
+and token, ``Accept- Encoding: gzip``), on a game's second hand (the first answers with the
+whole list), each hand at a game of its own. Per hand are read, before the previews, before the
+confirm and after it (each after a pause of :data:`SETTLE` s, so that what the worker does after
+its answer, closing the connection, is not counted in the next request):
 
 - the worker's CPU, from ``/proc/<worker pid>``;
 - the database's: the backend serving the worker's connection (``CONN_MAX_AGE`` keeps one),
@@ -350,7 +350,7 @@ def main() -> int:
     print(
         f"hand end to end: gunicorn (1 sync worker, clubsite.gunicorn_conf) and PostgreSQL on "
         f"the loopback; a ron with riichi and its value as the table screen sends it "
-        f"({RON_PREVIEWS} preview + confirm), {HANDS} hands (games) a round, {ROUNDS} rounds "
+        f"({RON_PREVIEWS} previews + confirm), {HANDS} hands (games) a round, {ROUNDS} rounds "
         f"after a warm-up, in turns with the same requests to the handler alone in process; "
         f"ms per hand, median of the rounds"
     )

@@ -362,7 +362,7 @@ def _htmx_phone(members: list[Any]) -> list[str]:
         f"{'htmx phone: confirm answer bytes (2 / 31)':<44} {bytes2:>5} / {bytes31:<5}"
         f" uncompressed, all-last panel aside, target the same {'ok' if same_size else 'GROWS'}",
         f"{'htmx phone: a ron with riichi and its value':<44} {ron_cpu:>5.1f} ms CPU"
-        f" ({RON_PREVIEWS} preview + confirm, {ron_statements} statements)"
+        f" ({RON_PREVIEWS} previews + confirm, {ron_statements} statements)"
         f" target <= {RON_CPU_TARGET_MS} {'ok' if ron_cpu <= RON_CPU_TARGET_MS else 'ABOVE'}"
         f" {ron_figure.spread_text()}",
         f"{'htmx phone: its confirm alone':<44} {confirm_cpu:>5.1f} ms CPU"

@@ -13,14 +13,14 @@ from __future__ import annotations
 from typing import NamedTuple
 
 # A ron as the table screen sends it: who dealt in (that is the ron), who won, a riichi, the
-# value, then the confirm. Who dealt in shows the ron's steps on the phone
-# (static/js/table_steps.js); the riichi before the value is kept by the page
-# (static/js/table.js); the value's preview is drawn on the phone (static/js/table_preview.js):
-# the winner's tap asks for the value pad, then the confirm.
+# value, then the confirm. Who dealt in shows the ron's steps on the phone and who won its
+# value pad (static/js/table_steps.js, the pads file); the riichi before the value is kept by
+# the page (static/js/table.js); the value's preview is drawn on the phone
+# (static/js/table_preview.js): the confirm alone goes to the server.
 # (name, value, whether the tap asks the server for a preview)
 RON_TAPS = [
     ("loser", "2", False),
-    ("winners", "1", True),
+    ("winners", "1", False),
     ("riichi", "1", False),
     ("value_1", "3-30", False),
 ]
@@ -28,13 +28,11 @@ RON_PREVIEWS = sum(1 for _name, _value, asks in RON_TAPS if asks)
 
 
 def asks_server(name: str, value: str) -> bool:
-    """Whether the table screen asks the server for the preview of a tap on a fresh hand:
-    the winner's (the value pad), and an outcome other than a ron or a tsumo (a draw's
-    "More: rare cases"); who dealt in, a ron's or tsumo's outcome, a riichi, a value and a
-    draw's tenpai are drawn on the phone (:data:`RON_TAPS`)."""
-    if name == "result":
-        return value not in ("ron", "tsumo")
-    return name in ("winners", "winner")
+    """Whether the table screen asks the server for the preview of a tap on a fresh hand: an
+    outcome other than a ron or a tsumo (a draw's "More: rare cases"); who dealt in, a ron's
+    or tsumo's outcome, one winner, a riichi, a value and a draw's tenpai are drawn on the
+    phone (:data:`RON_TAPS`)."""
+    return name == "result" and value not in ("ron", "tsumo")
 
 
 class PageRequest(NamedTuple):
@@ -53,7 +51,7 @@ class PageRequest(NamedTuple):
 def ron_requests(request_id: str, version: int) -> list[PageRequest]:
     """The requests of a ron with riichi and its value on the hand the game's ``version``
     (its hands so far) names, under the form's ``request_id``: a preview for each tap of
-    :data:`RON_TAPS` that asks for one, with the taps so far (1), then the confirm, which
+    :data:`RON_TAPS` that asks for one, with the taps so far (none now), then the confirm, which
     names the outcome (``result=ron``) and carries every tap.
 
     Makura 1.5, seat 0 dealing: seat 1 (a non-dealer, in riichi) rons seat 2 for 3 han 30 fu,

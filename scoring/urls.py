@@ -8,6 +8,13 @@ urlpatterns = [
     path("", public_pages.club_home, name="game_list"),
     # A page of no club (clubsite.middleware's SITE_PAGES): the person's clubs.
     path("clubs/", club_choice.club_choice, name="club_choice"),
+    # The value pads the phone draws on a winner's tap, beside the figures (first: a pads
+    # file's name is a slug too).
+    path(
+        "offline-values/<int:version>/<slug:language>/pads-<slug:digest>.json",
+        offline_values.value_pads,
+        name="value_pads",
+    ),
     # The offline panel's figures of a ruleset (no club's data: one copy for every club).
     path(
         "offline-values/<int:version>/<slug:language>/<slug:digest>.json",

@@ -24,36 +24,33 @@ from tests.test_hand_entry_views import game, players  # noqa: F401  (fixtures)
 # -- the table screen's requests ------------------------------------------------------------
 
 
-def test_the_ron_is_the_winners_preview_then_the_confirm_with_every_tap() -> None:
+def test_the_ron_is_the_confirm_alone_with_every_tap() -> None:
     sent = ron_requests("rid", 4)
     base = [("request_id", "rid"), ("version", "4")]
-    loser, winner, riichi, value = (
-        ("loser", "2"),
-        ("winners", "1"),
-        ("riichi", "1"),
-        ("value_1", "3-30"),
-    )
+    # Who dealt in, who won, the riichi and the value are drawn on the phone and go with the
+    # confirm.
     assert [(request.path, request.fields) for request in sent] == [
-        # Who dealt in shows the ron's steps on the phone; who won asks for the value pad;
-        # the riichi and the value are drawn on the phone and go with the confirm.
-        ("preview/", [*base, loser, winner]),
-        ("", [*base, ("result", "ron"), loser, winner, riichi, value]),
+        (
+            "",
+            [
+                *base,
+                ("result", "ron"),
+                ("loser", "2"),
+                ("winners", "1"),
+                ("riichi", "1"),
+                ("value_1", "3-30"),
+            ],
+        ),
     ]
-    assert [request.confirm for request in sent] == [False, True]
+    assert [request.confirm for request in sent] == [True]
 
 
 def test_the_requests_record_the_ron_as_a_phone_sends_them(game, players) -> None:  # noqa: F811
     phone = _Phone(players[0])
-    answers = []
-    for sent in ron_requests(str(uuid.uuid4()), 0):
-        answer = phone.post(f"/games/{game.pk}/hands/{sent.path}", sent.fields)
-        assert answer.status_code == 200, sent
-        answers.append(_uncompressed(answer).decode())
-        # A preview stores nothing; the confirm stores the hand.
-        assert game.hands.count() == (1 if sent.confirm else 0)
-    # The winner's preview draws the value pad; the confirm records the hand.
-    assert 'name="value_1" value="3-30"' in answers[0]
-    assert 'class="notice success"' in answers[1]
+    [confirm] = ron_requests(str(uuid.uuid4()), 0)
+    answer = phone.post(f"/games/{game.pk}/hands/{confirm.path}", confirm.fields)
+    assert answer.status_code == 200
+    assert 'class="notice success"' in _uncompressed(answer).decode()
     entry = game.hands.get()
     assert entry.data == {
         "result": "ron",
@@ -67,12 +64,13 @@ def test_the_requests_record_the_ron_as_a_phone_sends_them(game, players) -> Non
 
 
 def test_the_taps_that_ask_the_server_are_the_ones_the_phone_cannot_draw() -> None:
-    assert asks_server("winners", "1") and asks_server("winner", "0")
     assert asks_server("result", "draw") and asks_server("result", "chombo")
     for name, value in (
         ("result", "ron"),
         ("result", "tsumo"),
         ("loser", "2"),
+        ("winners", "1"),
+        ("winner", "0"),
         ("riichi", "1"),
         ("value_1", "3-30"),
         ("tenpai", "0"),

@@ -88,22 +88,27 @@ def test_the_phone_draws_the_preview_and_the_confirm_records_it(
         log_in(page, players[0].user.username)
         page.goto(f"{live_server.url}/games/{game_id}/")
         page.locator("#offline-values[data-ready='1']").wait_for(state="attached")
+        page.locator("#value-pads[data-ready='1']").wait_for(state="attached")
         previews: list[str] = []
         page.on(
             "request",
-            lambda request: previews.append(request.url) if "/preview/" in request.url else None,
+            lambda request: (
+                previews.append(request.post_data or "") if "/preview/" in request.url else None
+            ),
         )
         # Who dealt in: the phone shows the ron's next steps itself.
         _tap(page, "loser", "2")
         page.locator("input[name=winners]").first.wait_for()
         assert page.locator("#hand-preview .next-step").inner_text() == choose_winner
         assert previews == []
-        # Who won: the server draws the value pad.
+        # Who won: the phone draws the server's value pad, "More: rare cases" hidden after it.
         _tap(page, "winners", "1")
         page.locator("#value-pad-1").wait_for()
-        page.wait_for_load_state("networkidle")
+        assert page.locator("#value-pad-1 legend").inner_text() == (
+            "Babaの点数" if locale == "ja-JP" else "Value of Baba's win"
+        )
         asked = len(previews)
-        assert asked == 1
+        assert asked == 0
         assert page.locator(".more").get_attribute("hidden") is not None
 
         # The value and a riichi: drawn on the phone, nothing asked.
@@ -123,6 +128,12 @@ def test_the_phone_draws_the_preview_and_the_confirm_records_it(
         assert page.locator(".more").get_attribute("hidden") is None
         server = page.evaluate(SERVER_PREVIEW, f"/games/{game_id}/hands/preview/")
         assert drawn == server
+        # "More: rare cases", opened, asks the server, which draws it open, the taps kept.
+        asked = len(previews)
+        page.locator(".more > summary").click()
+        page.locator(".more[open] fieldset").first.wait_for()
+        assert len(previews) == asked + 1 and "more=1" in previews[-1]
+        assert page.evaluate(DRAWN) == drawn
         # The confirm bar's line is above the bar's button, on screen.
         bar = page.locator("#confirm-summary").bounding_box()
         assert bar is not None and bar["y"] + bar["height"] <= PHONE["height"]
@@ -143,9 +154,9 @@ def test_the_phone_draws_the_preview_and_the_confirm_records_it(
 def test_the_phone_shows_a_ron_or_a_tsumo_and_switching_sends_only_the_last(
     chromium: Any, live_server: Any, players: list[Any], locale: str
 ) -> None:
-    """Ron, then who dealt in, then Tsumo: three taps drawn on the phone; the tsumo's winner
-    asks the server, which gets a tsumo alone (who dealt in, untapped by the switch, is not
-    sent) and draws the tsumo winner's pad; the confirm records the tsumo."""
+    """Ron, then who dealt in, then Tsumo, its winner and value: all drawn on the phone; the
+    confirm sends a tsumo alone (who dealt in, untapped by the switch, is not sent) and
+    records it."""
     game_id = _game(players)
     context = chromium.new_context(viewport=PHONE, locale=locale, device_scale_factor=2)
     try:
@@ -174,14 +185,16 @@ def test_the_phone_shows_a_ron_or_a_tsumo_and_switching_sends_only_the_last(
 
         _tap(page, "winner", "2")
         page.locator("#value-pad-2").wait_for()
-        page.wait_for_load_state("networkidle")
-        assert len(posted) == 1
-        assert "result=tsumo" in posted[0] and "winner=2" in posted[0]
-        assert "loser=" not in posted[0] and "winners=" not in posted[0]
         _tap(page, "value_2", "mangan")
         page.locator("#preview-next").wait_for()
-        assert len(posted) == 1
-        page.locator("button.confirm").click()
+        assert posted == []
+        with page.expect_request(
+            lambda r: r.method == "POST" and r.url.endswith("/hands/")
+        ) as sent:
+            page.locator("button.confirm").click()
+        fields = sent.value.post_data or ""
+        assert "result=tsumo" in fields and "winner=2" in fields and "value_2=mangan" in fields
+        assert "loser=" not in fields and "winners=" not in fields
         page.locator("#hand-entry .notice.success").wait_for()
         entry = HandEntry.objects.filter(hanchan_id=game_id).order_by("-sequence").first()
         assert entry is not None and entry.data["result"] == "tsumo"

@@ -290,6 +290,8 @@ def test_only_the_public_pages_answer_a_visitor(demo: Demo, settings) -> None:
             feed,
             # The offline panel's figures: a ruleset's, nobody's (scoring/views/offline_values).
             *[reverse("offline_values", kwargs=values) for values in kwargs["offline_values"]],
+            # The value pads beside them (scoring/views/value_pads).
+            *[reverse("value_pads", kwargs=values) for values in kwargs["value_pads"]],
         ]
     )
     public_text = answered["/"].content.decode()

@@ -37,6 +37,7 @@ from scoring.engine import available_rulesets
 from scoring.entry.offline_data import offline_values_file
 from scoring.models import Hanchan
 from scoring.standings.periods import club_today
+from scoring.views.value_pads import value_pads_file
 from tests.test_tasks import DATABASE
 from tournaments.models import Event, Round
 from tournaments.services import event_create, event_draw, participants_set, round_start
@@ -132,6 +133,15 @@ def app_kwargs(demo: Demo) -> dict[str, list[Kwargs]]:
                 "version": games[0].ruleset_version_id,
                 "language": "ja",
                 "digest": offline_values_file(games[0].ruleset(), "ja").digest,
+            },
+            {"version": games[0].ruleset_version_id, "language": "en", "digest": "0" * 16},
+        ],
+        # The value pads beside them, likewise.
+        "value_pads": [
+            {
+                "version": games[0].ruleset_version_id,
+                "language": "ja",
+                "digest": value_pads_file(games[0].ruleset(), "ja").digest,
             },
             {"version": games[0].ruleset_version_id, "language": "en", "digest": "0" * 16},
         ],

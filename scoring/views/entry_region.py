@@ -101,8 +101,11 @@ class EntryView:
         return penalty_rows(self.form)
 
     def extras_open(self) -> bool:
-        """Whether the "more" section starts open: something in it is set or wrong."""
+        """Whether the "more" section starts open: something in it is set or wrong, or it was
+        opened on the phone (``more``: static/js/table_steps.js asks for it open)."""
         form = self.form
+        if form.data.get("more") == "1":
+            return True
         names = list(EXTRA_FIELDS)
         names += [f"penalty_{kind}" for kind in self.ruleset.penalty_kinds]
         names += [f"pao_{s}" for s in range(self.ruleset.players)]
@@ -120,7 +123,15 @@ class EntryView:
 
     def has_extras(self) -> bool:
         """The "more" section has anything to offer for this outcome under this ruleset."""
-        result = self.form.outcome
+        return self._extras(self.form.outcome)
+
+    @property
+    def extras_of(self) -> dict[str, bool]:
+        """:meth:`has_extras` for a ron and a tsumo, whichever is tapped: the steps the phone
+        shows itself (static/js/table_steps.js) say whether "More: rare cases" follows."""
+        return {"ron": self._extras("ron"), "tsumo": self._extras("tsumo")}
+
+    def _extras(self, result: str | None) -> bool:
         rs = self.ruleset
         return bool(
             rs.open_riichi

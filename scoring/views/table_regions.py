@@ -60,7 +60,7 @@ from scoring.views.display import (
 )
 from scoring.views.entry_region import EntryView
 from scoring.views.hand_forms import new_hand_form
-from scoring.views.offline_values import offline_values_url
+from scoring.views.offline_values import offline_values_url, value_pads_url
 from scoring.views.table_labels import offline_labels, tile_flags, tile_labels
 
 
@@ -237,23 +237,26 @@ def history_region(page: TablePage, added: HandEntry | None) -> dict[str, Any]:
 
 
 def page_only(page: TablePage) -> dict[str, Any]:
-    """What only the whole page shows (its title and the offline panel's value pad)."""
+    """What only the whole page shows (its title, the addresses of the engine's figures and
+    of the value pads the phone draws)."""
     hanchan = page.hanchan
-    return {
+    context: dict[str, Any] = {
         "ruleset_name": game_ruleset_title(
             hanchan.ruleset_version.name, hanchan.ruleset_version.ruleset_id, hanchan.overrides
         ),
-        "offline_values_url": (
-            offline_values_url(
-                hanchan.ruleset_version_id,
-                hanchan.overrides or None,
-                page.ruleset,
-                get_language() or settings.LANGUAGE_CODE,
-            )
-            if page.in_play and page.can_change
-            else None
-        ),
+        "offline_values_url": None,
+        "value_pads_url": None,
     }
+    if page.in_play and page.can_change:
+        address = (
+            hanchan.ruleset_version_id,
+            hanchan.overrides or None,
+            page.ruleset,
+            get_language() or settings.LANGUAGE_CODE,
+        )
+        context["offline_values_url"] = offline_values_url(*address)
+        context["value_pads_url"] = value_pads_url(*address)
+    return context
 
 
 def hand_rows(

@@ -2,9 +2,11 @@
 // tap), "Ron" or "Tsumo" on a fresh hand shows the steps the server would draw for it (who
 // won, the riichi), which the page carries hidden and disabled
 // (templates/scoring/game_detail.html#entry, .outcome-steps), instead of asking the server.
-// The server is asked at the winner's tap, which brings the value pad; the value is drawn on
-// the phone too (static/js/table_preview.js), so a ron is two requests: the winner and the
-// confirm. Any other outcome, a correction, or a page without this file: the server, as ever.
+// A winner tapped brings their value pad, the server's own (scoring/views/value_pads.py, a file
+// per ruleset and language the phone keeps), with "More: rare cases" after it, whose content
+// the server draws when it is opened. The value is drawn on the phone too
+// (static/js/table_preview.js), so a ron or a tsumo is one request: the confirm. A double ron,
+// any other outcome, a correction, paarenchan, or a page without this file: the server.
 (function () {
   "use strict";
 
@@ -40,6 +42,12 @@
       return false;
     }
     result.checked = true;
+    // A pad drawn for the other outcome goes with its winner.
+    form.querySelectorAll("[data-phone-drawn]").forEach(function (element) {
+      if (element.getAttribute("data-phone-drawn") !== outcome) {
+        element.remove();
+      }
+    });
     var mine = null;
     blocks(form).forEach(function (block) {
       var on = block.dataset.outcome.split(" ").indexOf(outcome) >= 0;
@@ -76,6 +84,120 @@
     return true;
   }
 
+  // The value pads (scoring/views/value_pads.py): a file per ruleset and language beside the
+  // engine's figures, fetched with the page and kept by the browser. Until it is here a
+  // winner's tap asks the server, as it always did.
+  function loadPads() {
+    var element = document.getElementById("value-pads");
+    if (!element || !element.dataset.src || element.dataset.ready || element.dataset.loading) {
+      return;
+    }
+    element.dataset.loading = "1";
+    fetch(element.dataset.src, { credentials: "same-origin" })
+      .then(function (response) {
+        if (!response.ok) {
+          throw new Error("pads answered " + response.status);
+        }
+        return response.text();
+      })
+      .then(function (text) {
+        JSON.parse(text);
+        element.textContent = text;
+        element.dataset.ready = "1";
+      })
+      .catch(function () {
+        // Asked again on the next page; meanwhile the server draws the pads.
+      })
+      .then(function () {
+        delete element.dataset.loading;
+      });
+  }
+
+  function json(id) {
+    var element = document.getElementById(id);
+    if (!element || !element.dataset.ready) {
+      return null;
+    }
+    try {
+      return JSON.parse(element.textContent);
+    } catch (error) {
+      return null;
+    }
+  }
+
+  function escaped(text) {
+    var span = document.createElement("span");
+    span.textContent = text;
+    return span.innerHTML;
+  }
+
+  // A winner tapped: their value pad, as the server draws it, where the server puts it (after
+  // the riichi), and "More: rare cases" after it, hidden until the value is in, as the server
+  // has it. One winner only; a second (a double ron) asks the server. False: ask the server.
+  function drawPad(form, outcome, seats) {
+    var block = form.querySelector('.outcome-steps[data-outcome="' + outcome + '"]');
+    var riichi = form.querySelector('.outcome-steps[data-outcome="ron tsumo"]');
+    var pads = json("value-pads");
+    var table = parsedTable();
+    if (!block || !riichi || block.hidden || !block.hasAttribute("data-pad") || !pads || !table || seats.length > 1) {
+      return false;
+    }
+    form.querySelectorAll("[data-phone-drawn]").forEach(function (element) {
+      element.remove();
+    });
+    if (!seats.length) {
+      hint(form, block.dataset.hint);
+      return true;
+    }
+    var seat = seats[0];
+    var kind = seat === table.dealer ? (outcome === "ron" ? "dealerRon" : "dealerTsumo") : outcome;
+    var holder = document.createElement("div");
+    holder.innerHTML = pads[kind].split("{seat}").join(String(seat)).split("__NAME__").join(escaped(table.seats[seat]));
+    var pad = holder.firstElementChild;
+    pad.setAttribute("data-phone-drawn", outcome);
+    riichi.after(pad);
+    if (block.dataset.more) {
+      var more = document.createElement("details");
+      more.className = "more";
+      more.hidden = true;
+      more.setAttribute("data-phone-drawn", outcome);
+      more.appendChild(document.createElement("summary")).textContent = block.dataset.more;
+      // What it holds is the server's to draw: opened, the form is sent for it.
+      more.addEventListener("toggle", function () {
+        if (more.open && window.htmx) {
+          var steps = form.querySelector(".hand-steps");
+          window.htmx.ajax("POST", steps.getAttribute("hx-post"), {
+            source: form,
+            target: "#hand-entry",
+            swap: "outerHTML",
+            values: { more: "1" },
+          });
+        }
+      });
+      pad.after(more);
+    }
+    hint(form, block.dataset.hintValue);
+    return true;
+  }
+
+  // The table as the page carries it (#offline-data), its figures not needed.
+  function parsedTable() {
+    var element = document.getElementById("offline-data");
+    try {
+      return element ? JSON.parse(element.textContent) : null;
+    } catch (error) {
+      return null;
+    }
+  }
+
+  function seatsOf(form, name) {
+    return Array.prototype.map.call(form.querySelectorAll("input[name=" + name + "]:checked"), function (input) {
+      return Number(input.value);
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", loadPads);
+
   document.addEventListener("htmx:confirm", function (event) {
     var form = document.getElementById("hand-form");
     var trigger = event.detail && event.detail.triggeringEvent;
@@ -93,6 +215,13 @@
       outcome = "ron";
     } else if (source.name === "riichi") {
       outcome = "keep"; // nothing the server would draw differently before the winner
+    } else if (source.name === "winners" || source.name === "winner") {
+      var tapped = source.name === "winners" ? "ron" : "tsumo";
+      if (drawPad(form, tapped, seatsOf(form, source.name))) {
+        event.preventDefault();
+        form.dispatchEvent(new CustomEvent("clubsite:drawn", { bubbles: true }));
+      }
+      return;
     }
     if (outcome === "keep") {
       event.preventDefault();

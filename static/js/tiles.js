@@ -476,4 +476,6 @@
 
   document.addEventListener("DOMContentLoaded", mountAll);
   document.addEventListener("htmx:afterSettle", mountAll);
+  // A value pad the phone drew itself (static/js/table_steps.js).
+  document.addEventListener("clubsite:drawn", mountAll);
 })();
