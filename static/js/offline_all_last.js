@@ -242,24 +242,20 @@
 
   var open = false;
 
-  // The conditions for the offline panel (static/js/offline.js): a closed <details> as on the
-  // table screen (templates/scoring/game_detail.html), or null where the hand in play cannot
-  // end the game or the table is not known. The page's own is hidden meanwhile: the panel's
-  // table is the one the next hand is entered on.
-  function panel(data, table) {
-    if (!table || !data.allLast || !canEndGame(data.rules, table)) {
-      return null;
+  function node(tag, attrs, text) {
+    var el = document.createElement(tag);
+    Object.keys(attrs).forEach(function (key) {
+      el.setAttribute(key, attrs[key]);
+    });
+    if (text !== undefined) {
+      el.textContent = text;
     }
-    function node(tag, attrs, text) {
-      var el = document.createElement(tag);
-      Object.keys(attrs).forEach(function (key) {
-        el.setAttribute(key, attrs[key]);
-      });
-      if (text !== undefined) {
-        el.textContent = text;
-      }
-      return el;
-    }
+    return el;
+  }
+
+  // The conditions as the table screen draws them (templates/scoring/game_detail.html): a
+  // closed <details>, its rows the players below the top.
+  function details(data, table) {
     var words = data.allLast;
     var box = node("details", { class: "all-last offline-all-last", id: "offline-all-last" });
     box.open = open;
@@ -286,12 +282,34 @@
       });
     });
     box.appendChild(node("p", { class: "all-last-note" }, words.note));
-    var onPage = document.getElementById("all-last");
-    if (onPage) {
-      onPage.hidden = true;
-    }
     return box;
   }
 
-  return { conditions: conditions, canEndGame: canEndGame, valueWords: valueWords, rows: rows, panel: panel };
+  // The offline panel's conditions (static/js/offline.js, at each drawing of the panel), for
+  // ``table``, the one the next hand is entered on (null: not known), where its hand can end
+  // the game. On the line that says where that table stands, as on the table screen, so that
+  // closed they take no height of the entry's: the page's round line while it is that table
+  // (``line`` is then hidden), where they stand in for the page's own; else ``line``.
+  function show(data, table, line) {
+    var old = document.getElementById("offline-all-last");
+    if (old) {
+      old.parentNode.removeChild(old);
+    }
+    var box = table && data.allLast && canEndGame(data.rules, table) ? details(data, table) : null;
+    var onPage = document.getElementById("all-last");
+    if (onPage) {
+      onPage.hidden = !!box;
+    }
+    var roundLine = document.querySelector("#table-status .round-line");
+    if (!box) {
+      return;
+    }
+    if (line.classList.contains("as-on-page") && roundLine) {
+      roundLine.appendChild(box);
+    } else {
+      line.insertBefore(box, line.firstChild);
+    }
+  }
+
+  return { conditions: conditions, canEndGame: canEndGame, valueWords: valueWords, rows: rows, show: show };
 });
