@@ -1,240 +1,173 @@
-// The all-last conditions in the offline panel (docs/all-last.md): for each player below the
-// top and each better place, the smallest value of the pad that takes them there by ron from
-// each other player and by tsumo, in the table screen's words ("満貫ツモ", "3,900 出アガリ").
-//
-// No rule of the game here either: each candidate hand is played by OfflineTable.advance on the
-// engine's figures (#offline-values, scoring/entry/offline_data.py), and what it keeps is what
-// the engine's all_last_conditions keeps (scoring/engine/all_last.py): among the values that
-// reach the place, those that pay the winner least, then a limit's name, the lowest han, the
-// lowest fu. tests/test_offline_agreement.py finds the same values and the same words as the
-// server's (scoring/entry/all_last.py, scoring/views/all_last_panel.py) on tables of every
-// shipped ruleset.
+// The all-last conditions in the offline panel, in the table screen's words (docs/all-last.md).
+// No rule here: OfflineTable.advance plays each value on the engine's figures, and the value
+// kept is scoring/engine/all_last.py's (tests/test_offline_agreement.py).
 (function (root, factory) {
   if (typeof module === "object" && module.exports) {
     module.exports = factory(require("./offline_table.js"));
   } else {
     root.OfflineAllLast = factory(root.OfflineTable);
   }
-})(typeof self !== "undefined" ? self : this, function (OfflineTable) {
+})(typeof self !== "undefined" ? self : this, function (T) {
   "use strict";
 
-  // Each seat's place for ``scores`` (1 = top), equal scores in the engine's order.
+  // Each seat's place (1 = top), equal scores in the engine's order (a stable sort).
   function placesOf(rules, scores) {
-    var order = scores.map(function (_score, seat) {
-      return seat;
-    });
-    order.sort(function (a, b) {
-      return scores[b] - scores[a] || rules.tieOrder.indexOf(a) - rules.tieOrder.indexOf(b);
-    });
     var places = [];
-    order.forEach(function (seat, index) {
-      places[seat] = index + 1;
-    });
+    rules.tieOrder
+      .slice()
+      .sort(function (a, b) {
+        return scores[b] - scores[a];
+      })
+      .forEach(function (seat, i) {
+        places[seat] = i + 1;
+      });
     return places;
   }
 
-  // Among values paying the same: a limit's name first, then the lowest han, the lowest fu.
-  function tieKey(value) {
-    var parts = value.split("-");
-    return /^\d/.test(value) ? [1, Number(parts[0]), Number(parts[1] || 0)] : [0, 0, 0];
-  }
-
-  function before(a, b) {
-    var x = tieKey(a);
-    var y = tieKey(b);
-    return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
-  }
-
-  // Every value the engine takes for ``hand`` (ron or tsumo of one winner) on ``table``: the
-  // winner's gain and place after it.
-  function trials(rules, table, hand) {
-    var n = rules.players;
-    var kind = OfflineTable.kindOf(rules, table.position % n, hand);
-    var out = [];
+  // Per place from now - 1 to 1, the smallest value with which ``hand`` reaches it (null:
+  // none): of those that reach it, the ones paying the winner least; of these, a limit's name,
+  // then the lowest han, the lowest fu.
+  function smallest(rules, table, hand, now) {
+    var kind = T.kindOf(rules, table.position % rules.players, hand);
+    function key(t) {
+      var p = t.value.split("-");
+      return t.gain * 1e7 + (/^\d/.test(t.value) ? 1e6 + p[0] * 1e3 + (+p[1] || 0) : 0);
+    }
+    var tried = [];
     Object.keys(rules.hands[kind].values).forEach(function (value) {
-      var result = OfflineTable.advance(rules, table, Object.assign({ value: value, riichi: [] }, hand));
-      if (result.status === "ok") {
-        out.push({ value: value, gain: result.deltas[hand.winner], place: placesOf(rules, result.scores)[hand.winner] });
+      var r = T.advance(rules, table, Object.assign({ value: value, riichi: [] }, hand));
+      if (r.status === "ok") {
+        tried.push({ value: value, gain: r.deltas[hand.winner], place: placesOf(rules, r.scores)[hand.winner] });
       }
     });
+    tried.sort(function (a, b) {
+      return key(a) - key(b);
+    });
+    var out = {};
+    for (var place = now - 1; place > 0; place--) {
+      out[place] = null;
+      for (var i = tried.length - 1; i >= 0; i--) {
+        if (tried[i].place <= place) {
+          out[place] = tried[i].value;
+        }
+      }
+    }
     return out;
   }
 
-  // The smallest value of ``tried`` that reaches ``place``, or null.
-  function smallest(tried, place) {
-    var reach = tried.filter(function (trial) {
-      return trial.place <= place;
-    });
-    if (!reach.length) {
-      return null;
-    }
-    var least = Math.min.apply(null, reach.map(function (trial) {
-      return trial.gain;
-    }));
-    return reach
-      .filter(function (trial) {
-        return trial.gain === least;
-      })
-      .map(function (trial) {
-        return trial.value;
-      })
-      .sort(before)[0];
-  }
-
-  // The conditions of the hand in play on ``table`` ({position, honba, deposits, scores}), as
-  // manage.py all_last prints them: {places, seats: [{seat, place, to_reach: [{place, ron:
-  // [{from, value}], tsumo}]}]}.
+  // The conditions on ``table`` ({position, honba, deposits, scores}), as manage.py all_last.
   function conditions(rules, table) {
-    var n = rules.players;
     var places = placesOf(rules, table.scores);
-    var seats = places.map(function (now, seat) {
-      var others = [];
-      for (var other = 0; other < n; other++) {
-        if (other !== seat) {
-          others.push(other);
-        }
-      }
-      var rons = others.map(function (other) {
-        return trials(rules, table, { outcome: "ron", winner: seat, loser: other });
-      });
-      var tsumo = trials(rules, table, { outcome: "tsumo", winner: seat });
-      var toReach = [];
-      for (var place = now - 1; place > 0; place--) {
-        toReach.push({
-          place: place,
-          ron: others.map(function (other, i) {
-            return { from: other, value: smallest(rons[i], place) };
-          }),
-          tsumo: smallest(tsumo, place),
+    return {
+      places: places,
+      seats: places.map(function (now, seat) {
+        var others = places.map(function (_p, s) { return s; }).filter(function (s) { return s !== seat; });
+        var rons = others.map(function (loser) {
+          return smallest(rules, table, { outcome: "ron", winner: seat, loser: loser }, now);
         });
-      }
-      return { seat: seat, place: now, to_reach: toReach };
-    });
-    return { places: places, seats: seats };
+        var tsumo = smallest(rules, table, { outcome: "tsumo", winner: seat }, now);
+        var to = [];
+        for (var place = now - 1; place > 0; place--) {
+          to.push({
+            place: place,
+            ron: others.map(function (loser, i) {
+              return { from: loser, value: rons[i][place] };
+            }),
+            tsumo: tsumo[place],
+          });
+        }
+        return { seat: seat, place: now, to_reach: to };
+      }),
+    };
   }
 
-  // The hand in play can end the game: the all-last hand, or (where a bust ends the game) a
-  // seat would bust paying the dealer's mangan ron with the honba.
+  // all_last_panel.py's can_end_game.
   function canEndGame(rules, table) {
-    if (rules.allLast.indexOf(table.position) >= 0) {
-      return true;
-    }
-    if (rules.bustAt === null) {
-      return false;
-    }
     var ron = rules.hands.r01;
     var pays = -(ron.values.mangan[1] + table.honba * ron.honba[1]);
-    return table.scores.some(function (score) {
-      return score - pays <= rules.bustAt;
-    });
+    return rules.allLast.indexOf(table.position) >= 0 || (rules.bustAt !== null && table.scores.some(function (s) {
+      return s - pays <= rules.bustAt;
+    }));
   }
 
-  // A pad value as the table screen words it: a limit's name, else what it pays, honba aside,
-  // as its button on the pad ("3,900"; a tsumo "1,000/2,000", the dealer's "2,000 all").
+  // A value as its button words it: a limit's name, else what it pays, honba aside (a counted
+  // han's button: its han, then that; a kiriage mangan is named).
   function valueWords(pad, value, dealer, tsumo) {
-    var words = null;
-    var mangan = null;
-    pad.limits.forEach(function (limit) {
-      if (limit.value === value) {
-        words = limit.label;
-      }
-      if (limit.value === "mangan") {
-        mangan = limit.label;
-      }
+    var own = pad.pads[tsumo ? (dealer ? "dealerTsumo" : "tsumo") : dealer ? "dealerRon" : "ron"];
+    var limit = {};
+    var words;
+    pad.limits.forEach(function (l) {
+      limit[l.value] = l.label;
     });
-    if (words !== null) {
-      return words;
-    }
-    var name = (dealer ? "dealer" : "") + (tsumo ? "Tsumo" : "Ron");
-    var own = pad.pads[name.charAt(0).toLowerCase() + name.slice(1)];
-    var join = tsumo && dealer ? " " : "";
-    own.rows.forEach(function (row) {
-      row.cells.forEach(function (cell) {
-        if (cell && cell.value === value) {
-          words = cell.capped ? mangan : cell.lines.join(join);
-        }
-      });
-    });
-    own.han.forEach(function (tap) {
-      if (tap.value === value) {
-        // Above 4 han the button names its limit; below, what it pays (or a kiriage mangan).
-        words = Number(value) > 4 ? tap.lines[1] : tap.capped ? mangan : tap.lines.slice(1).join(join);
+    [].concat.apply(own.han, own.rows.map(function (row) {
+      return row.cells;
+    })).forEach(function (c) {
+      if (c && c.value === value) {
+        words = c.capped ? limit.mangan : c.lines.slice(c.spoken ? 0 : 1).join(tsumo && dealer ? " " : "");
       }
     });
-    return words;
+    return limit[value] || words;
   }
 
   function fill(text, slots) {
-    return text.replace(/\{(\w+)\}/g, function (all, key) {
-      return slots[key];
+    return text.replace(/\{(\w+)\}/g, function (_all, k) {
+      return slots[k];
     });
   }
 
-  // The ways to one place, in words (scoring/views/all_last_panel.py, _routes): the tsumo; the
-  // ron from anyone where every discarder gives the same value; else, cheapest first, a direct
-  // hit (one discarder, cheaper than another or the only one) or a ron from some.
+  // The ways to one place in words, as all_last_panel.py's _routes.
   function routes(data, table, target, seat, names) {
     var rules = data.rules;
-    var words = data.allLast;
-    var dealer = seat === table.position % rules.players;
-    var out = [];
-    if (target.tsumo !== null) {
-      out.push(fill(words.tsumo, { value: valueWords(data.pad, target.tsumo, dealer, true) }));
-    }
-    var byValue = {};
+    var w = data.allLast;
+    var n = rules.players;
+    var dealer = table.position % n;
+    var words = function (value, tsumo) {
+      return valueWords(data.pad, value, seat === dealer, tsumo);
+    };
+    var out = target.tsumo === null ? [] : [fill(w.tsumo, { value: words(target.tsumo, true) })];
+    var by = {};
     var order = [];
-    target.ron.forEach(function (ron) {
-      if (ron.value !== null) {
-        if (!byValue[ron.value]) {
-          byValue[ron.value] = [];
-          order.push(ron.value);
-        }
-        byValue[ron.value].push(ron.from);
+    target.ron.forEach(function (r) {
+      if (r.value !== null) {
+        (by[r.value] || (order.push(r.value), (by[r.value] = []))).push(r.from);
       }
     });
-    if (order.length === 1 && byValue[order[0]].length === target.ron.length) {
-      out.push(fill(words.anyone, { value: valueWords(data.pad, order[0], dealer, false) }));
-      return out;
+    if (order.length === 1 && by[order[0]].length === target.ron.length) {
+      return out.concat(fill(w.anyone, { value: words(order[0]) }));
     }
-    // What a ron of the value pays the winner: the same order as its basic points.
-    var kind = OfflineTable.kindOf(rules, table.position % rules.players, { outcome: "ron", winner: seat, loser: target.ron[0].from });
+    // What a ron of the value pays: the order of its basic points.
+    var figures = rules.hands[T.kindOf(rules, dealer, { outcome: "ron", winner: seat, loser: target.ron[0].from })];
     function cost(value) {
-      return value === null ? Infinity : rules.hands[kind].values[value][(seat - table.position % rules.players + rules.players) % rules.players];
+      return value === null ? Infinity : figures.values[value][(seat - dealer + n) % n];
     }
     order.sort(function (a, b) {
       return cost(a) - cost(b);
     });
-    order.forEach(function (value) {
-      var losers = byValue[value];
-      var text = valueWords(data.pad, value, dealer, false);
-      var cheaper = target.ron.some(function (ron) {
-        return losers.indexOf(ron.from) < 0 && cost(ron.value) > cost(value);
+    return out.concat(order.map(function (value) {
+      var losers = by[value];
+      var cheaper = target.ron.some(function (r) {
+        return losers.indexOf(r.from) < 0 && cost(r.value) > cost(value);
       });
-      if (losers.length === 1 && cheaper) {
-        out.push(fill(words.direct, { value: text, name: names[losers[0]] }));
-      } else {
-        out.push(fill(words.from, { value: text, names: losers.map(function (s) { return names[s]; }).join(words.sep) }));
-      }
-    });
-    return out;
+      return losers.length === 1 && cheaper
+        ? fill(w.direct, { value: words(value), name: names[losers[0]] })
+        : fill(w.from, { value: words(value), names: losers.map(function (s) { return names[s]; }).join(w.sep) });
+    }));
   }
 
-  // The panel's rows, as scoring/views/all_last_panel.py's all_last_rows: the players below the
-  // top in seat order, each {seat, name, place, rows: [{place, routes}]}.
+  // all_last_panel.py's all_last_rows.
   function rows(data, table, names) {
-    var found = conditions(data.rules, table);
     var places = data.allLast.places;
-    return found.seats
-      .filter(function (seat) {
-        return seat.to_reach.length;
+    return conditions(data.rules, table).seats
+      .filter(function (s) {
+        return s.to_reach.length;
       })
-      .map(function (seat) {
+      .map(function (s) {
         return {
-          seat: seat.seat,
-          name: names[seat.seat],
-          place: places[seat.place - 1],
-          rows: seat.to_reach.map(function (target) {
-            return { place: places[target.place - 1], routes: routes(data, table, target, seat.seat, names) };
+          seat: s.seat,
+          name: names[s.seat],
+          place: places[s.place - 1],
+          rows: s.to_reach.map(function (t) {
+            return { place: places[t.place - 1], routes: routes(data, table, t, s.seat, names) };
           }),
         };
       });
@@ -242,74 +175,64 @@
 
   var open = false;
 
-  function node(tag, attrs, text) {
-    var el = document.createElement(tag);
-    Object.keys(attrs).forEach(function (key) {
-      el.setAttribute(key, attrs[key]);
-    });
+  function el(parent, tag, cls, text) {
+    var e = parent.appendChild(document.createElement(tag));
+    e.className = cls || "";
     if (text !== undefined) {
-      el.textContent = text;
+      e.textContent = text;
     }
-    return el;
+    return e;
   }
 
-  // The conditions as the table screen draws them (templates/scoring/game_detail.html): a
-  // closed <details>, its rows the players below the top.
-  function details(data, table) {
-    var words = data.allLast;
-    var box = node("details", { class: "all-last offline-all-last", id: "offline-all-last" });
+  // The panel's conditions for ``table`` (its next hand's; null: unknown), drawn as the table
+  // screen's, on the line saying where that table stands so that closed they take no height:
+  // the page's round line, instead of the page's own, while it is that table; else ``line``.
+  function show(data, table, line) {
+    var old = document.getElementById("offline-all-last");
+    var page = document.getElementById("all-last");
+    var round = document.querySelector("#table-status .round-line");
+    var can = table && data.allLast && canEndGame(data.rules, table);
+    if (old) {
+      old.remove();
+    }
+    if (page) {
+      page.hidden = !!can;
+    }
+    if (!can) {
+      return;
+    }
+    var w = data.allLast;
+    var box = document.createElement("details");
+    box.className = "all-last";
+    box.id = "offline-all-last";
     box.open = open;
-    box.addEventListener("toggle", function () {
+    box.ontoggle = function () {
       open = box.open;
-    });
-    box.appendChild(node("summary", {}, words.title));
-    var list = box.appendChild(node("ul", { class: "all-last-seats" }));
-    rows(data, table, data.seats).forEach(function (seat) {
-      var item = list.appendChild(node("li", { class: "all-last-seat", id: "offline-all-last-" + seat.seat }));
-      item.appendChild(node("b", {}, seat.name));
-      item.appendChild(document.createTextNode(" "));
-      item.appendChild(node("span", { class: "all-last-now" }, seat.place));
-      var places = item.appendChild(node("ul", { class: "all-last-places" }));
-      seat.rows.forEach(function (row) {
-        var line = places.appendChild(node("li", {}));
-        line.appendChild(node("span", { class: "all-last-place" }, fill(words.to, { place: row.place })));
-        if (!row.routes.length) {
-          line.appendChild(node("span", { class: "all-last-route out-of-reach" }, words.out));
-        }
-        row.routes.forEach(function (route) {
-          line.appendChild(node("span", { class: "all-last-route" }, route));
+    };
+    el(box, "summary", "", w.title);
+    var list = el(box, "ul", "all-last-seats");
+    rows(data, table, data.seats).forEach(function (s) {
+      var item = el(list, "li", "all-last-seat");
+      item.id = "offline-all-last-" + s.seat;
+      el(item, "b", "", s.name);
+      item.append(" ");
+      el(item, "span", "all-last-now", s.place);
+      var places = el(item, "ul", "all-last-places");
+      s.rows.forEach(function (row) {
+        var li = el(places, "li");
+        el(li, "span", "all-last-place", fill(w.to, { place: row.place }));
+        (row.routes.length ? row.routes : [w.out]).forEach(function (route) {
+          el(li, "span", "all-last-route" + (row.routes.length ? "" : " out-of-reach"), route);
         });
       });
     });
-    box.appendChild(node("p", { class: "all-last-note" }, words.note));
-    return box;
-  }
-
-  // The offline panel's conditions (static/js/offline.js, at each drawing of the panel), for
-  // ``table``, the one the next hand is entered on (null: not known), where its hand can end
-  // the game. On the line that says where that table stands, as on the table screen, so that
-  // closed they take no height of the entry's: the page's round line while it is that table
-  // (``line`` is then hidden), where they stand in for the page's own; else ``line``.
-  function show(data, table, line) {
-    var old = document.getElementById("offline-all-last");
-    if (old) {
-      old.parentNode.removeChild(old);
-    }
-    var box = table && data.allLast && canEndGame(data.rules, table) ? details(data, table) : null;
-    var onPage = document.getElementById("all-last");
-    if (onPage) {
-      onPage.hidden = !!box;
-    }
-    var roundLine = document.querySelector("#table-status .round-line");
-    if (!box) {
-      return;
-    }
-    if (line.classList.contains("as-on-page") && roundLine) {
-      roundLine.appendChild(box);
+    el(box, "p", "all-last-note", w.note);
+    if (line.classList.contains("as-on-page") && round) {
+      round.append(box);
     } else {
-      line.insertBefore(box, line.firstChild);
+      line.prepend(box);
     }
   }
 
-  return { conditions: conditions, canEndGame: canEndGame, valueWords: valueWords, rows: rows, show: show };
+  return { conditions: conditions, canEndGame: canEndGame, rows: rows, show: show };
 });
