@@ -384,7 +384,7 @@
       line.classList.add("as-on-page");
     }
     panel.appendChild(line);
-    // What each player needs on that table, one tap away (static/js/offline_all_last.js).
+    // What each player needs (static/js/offline_all_last.js).
     if (window.OfflineAllLast) {
       window.OfflineAllLast.show(data, table, line);
     }

@@ -1,6 +1,6 @@
-// The all-last conditions in the offline panel, in the table screen's words (docs/all-last.md).
-// No rule here: OfflineTable.advance plays each value on the engine's figures, and the value
-// kept is scoring/engine/all_last.py's (tests/test_offline_agreement.py).
+// The all-last conditions in the offline panel, as the table screen's (docs/all-last.md): each
+// value played by OfflineTable.advance on the engine's figures, no rule restated here;
+// scoring/engine/all_last.py and scoring/views/all_last_panel.py's choices and words.
 (function (root, factory) {
   if (typeof module === "object" && module.exports) {
     module.exports = factory(require("./offline_table.js"));
@@ -10,7 +10,7 @@
 })(typeof self !== "undefined" ? self : this, function (T) {
   "use strict";
 
-  // Each seat's place (1 = top), equal scores in the engine's order (a stable sort).
+  // A stable sort: equal scores stay in the engine's order.
   function placesOf(rules, scores) {
     var places = [];
     rules.tieOrder
@@ -24,9 +24,7 @@
     return places;
   }
 
-  // Per place from now - 1 to 1, the smallest value with which ``hand`` reaches it (null:
-  // none): of those that reach it, the ones paying the winner least; of these, a limit's name,
-  // then the lowest han, the lowest fu.
+  // Per place: of the values that reach it, the least paid, then a limit, the fewest han, fu.
   function smallest(rules, table, hand, now) {
     var kind = T.kindOf(rules, table.position % rules.players, hand);
     function key(t) {
@@ -55,7 +53,7 @@
     return out;
   }
 
-  // The conditions on ``table`` ({position, honba, deposits, scores}), as manage.py all_last.
+  // As manage.py all_last prints them.
   function conditions(rules, table) {
     var places = placesOf(rules, table.scores);
     return {
@@ -81,7 +79,6 @@
     };
   }
 
-  // all_last_panel.py's can_end_game.
   function canEndGame(rules, table) {
     var ron = rules.hands.r01;
     var pays = -(ron.values.mangan[1] + table.honba * ron.honba[1]);
@@ -90,8 +87,7 @@
     }));
   }
 
-  // A value as its button words it: a limit's name, else what it pays, honba aside (a counted
-  // han's button: its han, then that; a kiriage mangan is named).
+  // As the pad's button: a limit's name, else what it pays (a counted han's first line, its han).
   function valueWords(pad, value, dealer, tsumo) {
     var own = pad.pads[tsumo ? (dealer ? "dealerTsumo" : "tsumo") : dealer ? "dealerRon" : "ron"];
     var limit = {};
@@ -115,7 +111,6 @@
     });
   }
 
-  // The ways to one place in words, as all_last_panel.py's _routes.
   function routes(data, table, target, seat, names) {
     var rules = data.rules;
     var w = data.allLast;
@@ -135,7 +130,7 @@
     if (order.length === 1 && by[order[0]].length === target.ron.length) {
       return out.concat(fill(w.anyone, { value: words(order[0]) }));
     }
-    // What a ron of the value pays: the order of its basic points.
+    // What a ron pays goes as the basic points (all_last_panel.py's cost).
     var figures = rules.hands[T.kindOf(rules, dealer, { outcome: "ron", winner: seat, loser: target.ron[0].from })];
     function cost(value) {
       return value === null ? Infinity : figures.values[value][(seat - dealer + n) % n];
@@ -154,7 +149,6 @@
     }));
   }
 
-  // all_last_panel.py's all_last_rows.
   function rows(data, table, names) {
     var places = data.allLast.places;
     return conditions(data.rules, table).seats
@@ -184,9 +178,8 @@
     return e;
   }
 
-  // The panel's conditions for ``table`` (its next hand's; null: unknown), drawn as the table
-  // screen's, on the line saying where that table stands so that closed they take no height:
-  // the page's round line, instead of the page's own, while it is that table; else ``line``.
+  // On the line saying where the table stands, so that closed they take no height: the page's
+  // round line (instead of its own) while it is this table, else the panel's ``line``.
   function show(data, table, line) {
     var old = document.getElementById("offline-all-last");
     var page = document.getElementById("all-last");
