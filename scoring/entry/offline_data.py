@@ -37,6 +37,8 @@ from django.utils.translation import gettext as _
 
 from scoring.engine import Game, RecordError, Ruleset, basic_points, legal_fu, parse_hand
 from scoring.engine.limits import LIMIT_BASIC_POINTS
+from scoring.engine.settlement import rank_order
+from scoring.entry.all_last_words import all_last_words
 from scoring.entry.pad_values import value_choices
 from scoring.entry.value_pad import COMMON_FU_MAX
 from scoring.rulebook.hand_labels import (
@@ -174,7 +176,9 @@ def offline_rules(rs: Ruleset) -> dict[str, Any]:
     ``next``: per position, per kind, ``[position, a, b]`` (honba after = a x honba + b),
     the way the game ends (``"last_hand"``...), ``{"gate", "below", "above"}`` where the top
     score after the hand decides between two of these, or None where what follows depends on
-    the scores otherwise (a dealer-top end).
+    the scores otherwise (a dealer-top end); ``allLast``: the positions that are an all-last
+    hand (``Game.is_all_last``); ``tieOrder``: the seats in the order the engine places equal
+    scores (``rank_order``), for the all-last conditions (``static/js/offline_all_last.js``).
     """
     n = rs.players
     all_kinds = list(kinds(n))
@@ -222,7 +226,27 @@ def offline_rules(rs: Ruleset) -> dict[str, Any]:
         "hands": hands,
         "refusedFrom": refused_from,
         "next": [_transitions(rs, p, hands) for p in range(len(rs.round_winds()) * n)],
+        "allLast": [p for p in range(len(rs.round_winds()) * n) if _at(rs, p).is_all_last()],
+        "tieOrder": rank_order(rs, [rs.start_points] * n),
     }
+
+
+def _at(rs: Ruleset, position: int) -> Game:
+    """A game at ``position`` (wind x players + dealer), no hand played."""
+    n = rs.players
+    return Game.restore(
+        rs,
+        {
+            "hands_played": 0,
+            "scores": [rs.start_points] * n,
+            "deposits": 0,
+            "honba": 0,
+            "wind_index": position // n,
+            "hand_number": position % n,
+            "chips": [0] * n,
+            "win_counts": [0] * n,
+        },
+    )
 
 
 def _riichi_from(rs: Ruleset, quiet: dict[str, Any]) -> int | None:
@@ -327,7 +351,10 @@ def offline_pads(rs: Ruleset) -> dict[str, Any]:
     """The value pad of the offline panel, as the online pad draws it (scoring.entry.value_pad):
     the limits; the han x fu grid, rows of fu up to 40 shown, the rest folded; the counted han.
     Per pad ``"ron"``, ``"tsumo"``, ``"dealerRon"``, ``"dealerTsumo"``: each cell
-    ``{"value", "lines", "spoken", "capped"}`` or None where the value is not possible."""
+    ``{"value", "lines", "spoken", "capped"}`` or None where the value is not possible; each
+    counted han ``{"value", "lines"}``, with ``"capped": true`` where below 5 han it is a
+    mangan (a han-only pad under kiriage)."""
+    mangan = LIMIT_BASIC_POINTS["mangan"]
     pads = {}
     for name, dealer, tsumo in (
         ("ron", False, False),
@@ -357,7 +384,11 @@ def offline_pads(rs: Ruleset) -> dict[str, Any]:
                 detail = [str(LIMIT_LABELS[counted_limit(rs, han)])]
             else:
                 detail = list(payment_lines(rs, han, rs.fixed_fu, dealer=dealer, tsumo=tsumo))
-            han_taps.append({"value": str(han), "lines": [han_label(han), *detail]})
+            tap: dict[str, Any] = {"value": str(han), "lines": [han_label(han), *detail]}
+            if han <= GRID_HAN and basic_points(rs, han, rs.fixed_fu) >= mangan:
+                # Worded as the limit it pays (the all-last conditions), not as its payment.
+                tap["capped"] = True
+            han_taps.append(tap)
         pads[name] = {"rows": rows, "han": han_taps}
     return {
         "columns": [han_label(h) for h in range(1, GRID_HAN + 1)] if rs.fu_scoring else [],
@@ -378,7 +409,8 @@ def offline_values(rs: Ruleset) -> dict[str, Any]:
     reader's language (the same all game long: the full page carries it once, the table's
     updates do not): ``rules`` (:func:`offline_rules`), ``pad`` (:func:`offline_pads`),
     ``roundLabels`` (per position), ``honbaLabel`` (``{n}`` for the count), the words for the
-    deposits, the end of the game and a table offline cannot know."""
+    deposits, the end of the game and a table offline cannot know; ``allLast``: the words of
+    the all-last conditions (:func:`~scoring.entry.all_last_words.all_last_words`)."""
     rules = offline_rules(rs)
     return {
         "rules": rules,
@@ -391,6 +423,7 @@ def offline_values(rs: Ruleset) -> dict[str, Any]:
             str(_HONBA_SENTINEL), "{n}"
         ),
         "depositsLabel": _("Deposits"),
+        "allLast": all_last_words(rs.players),
         "endedLabel": _("The game ends with this hand."),
         "unknownLabel": _(
             "Estimate unavailable: what follows this hand depends on a rule this phone cannot "

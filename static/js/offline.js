@@ -384,6 +384,10 @@
       line.classList.add("as-on-page");
     }
     panel.appendChild(line);
+    // What each player needs (static/js/offline_all_last.js).
+    if (window.OfflineAllLast) {
+      window.OfflineAllLast.show(data, table, line);
+    }
     var outcomes = node("div", { class: "taps outcomes" });
     ["ron", "tsumo", "draw"].forEach(function (outcome) {
       var button = node("button", { type: "button", class: "tap", "aria-pressed": String(choice.outcome === outcome), "data-outcome": outcome }, labels[outcome]);
