@@ -377,7 +377,9 @@ def test_in_english_the_offline_panel_follows_the_engine_and_says_when_it_cannot
         # The page's own line (East 1, from before the hands waiting) makes way for the panel's.
         assert not phone.locator("#table-status .score-strip").is_visible()
         assert not phone.locator("#table-status .round-line").is_visible()
-        assert phone.inner_text("#offline-table") == " · ".join(
+        # East 4 is the all-last hand: its conditions, closed, come with the line
+        # (static/js/offline_all_last.js; tests/test_browser_offline_all_last.py).
+        assert phone.inner_text("#offline-table") == "What each player needs\n" + " · ".join(
             ["East 4 0 honba Deposits 0"]
             + [f"{name} {score:,}" for name, score in zip(NAMES, scores, strict=True)]
         )
