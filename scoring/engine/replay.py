@@ -11,9 +11,9 @@ from .final_scores import KEY as FINAL_SCORES
 from .final_scores import parse_final_scores, settle_final_scores
 from .game import Game, HandResult, TableState
 from .hands import Hand, parse_hand
-from .record_values import check_record_values
+from .record_values import check_record_values, has_value_fault
 from .ruleset import Ruleset
-from .ruleset_files import load_ruleset
+from .ruleset_files import INT_LIMIT, load_ruleset
 from .settlement import Settlement
 
 RECORD_FORMAT = "club-game/1"
@@ -60,6 +60,14 @@ def ruleset_of_record(record: Any) -> Ruleset:
         RecordError: the record is not an object, has the wrong ``format``, names no or an
             unknown ruleset, has bad overrides, or holds a text or a number no game has.
     """
+    ruleset = _named_ruleset(record)
+    check_record_values(record)
+    return ruleset
+
+
+def _named_ruleset(record: Any) -> Ruleset:
+    """:func:`ruleset_of_record` before the values check: the record's own keys, format,
+    ruleset and overrides, each refused by its own rule."""
     if not isinstance(record, Mapping):
         raise RecordError(
             None, "record", "a game record must be a JSON object", code="record_not_an_object"
@@ -79,7 +87,7 @@ def ruleset_of_record(record: Any) -> Ruleset:
     if not isinstance(ruleset_id, str):
         raise RecordError(None, "ruleset", "must name a ruleset", code="ruleset_missing")
     try:
-        ruleset = load_ruleset(ruleset_id, record.get("overrides") or None)
+        return load_ruleset(ruleset_id, record.get("overrides") or None)
     except KeyError:
         raise RecordError(
             None,
@@ -88,8 +96,6 @@ def ruleset_of_record(record: Any) -> Ruleset:
             code="unknown_ruleset",
             params={"ruleset": ruleset_id},
         ) from None
-    check_record_values(record)
-    return ruleset
 
 
 def replay_record(record: Any) -> Replay:
@@ -108,11 +114,11 @@ def replay_record(record: Any) -> Replay:
             "Errors": a hand after the game ended, a winner who is also the loser, a tsumo with
             two wins, a seat out of range, a fu the ruleset does not allow, ...).
     """
-    ruleset = ruleset_of_record(record)
-    players = record_players(record, ruleset)
+    ruleset = _named_ruleset(record)
     if FINAL_SCORES in record:
-        return _replay_final_scores(record, ruleset, players)
-    game, hands = _play_hands(record, ruleset)
+        check_record_values(record)
+        return _replay_final_scores(record, ruleset, record_players(record, ruleset))
+    players, game, hands = _played(record, ruleset)
     return Replay(
         ruleset=ruleset,
         players=tuple(players),
@@ -131,9 +137,10 @@ def game_of_record(record: Any) -> Game:
         RecordError: as :func:`replay_record`; a record of final scores only (code
             ``game_over``: no hand follows it).
     """
-    ruleset = ruleset_of_record(record)
-    record_players(record, ruleset)
+    ruleset = _named_ruleset(record)
     if FINAL_SCORES in record:
+        check_record_values(record)
+        record_players(record, ruleset)
         raise RecordError(
             None,
             FINAL_SCORES,
@@ -141,22 +148,70 @@ def game_of_record(record: Any) -> Game:
             code="game_over",
             params={"ended_by": "final_scores"},
         )
-    game, _hands = _play_hands(record, ruleset)
+    _players, game, _hands = _played(record, ruleset)
     return game
 
 
-def _play_hands(record: Mapping[str, Any], ruleset: Ruleset) -> tuple[Game, list[Hand]]:
-    """The record's ``hands`` parsed and played from East 1."""
-    raw_hands = record.get("hands")
-    if not isinstance(raw_hands, list):
-        raise RecordError(None, "hands", "must be a list of hands", code="hands_not_a_list")
-    game = Game(ruleset)
-    hands = []
-    for index, raw in enumerate(raw_hands):
-        hand = parse_hand(raw, ruleset.players, index)
-        game.play(hand)
-        hands.append(hand)
-    return game, hands
+def _played(record: Mapping[str, Any], ruleset: Ruleset) -> tuple[list[str], Game, list[Hand]]:
+    """The record's players, and its ``hands`` parsed and played from East 1, in one walk.
+
+    The record's text and numbers are checked as the walk meets them (each hand's through
+    :func:`_hand_values_fault`, the rest of the record's by key), not in a walk of their own
+    first. A record that :func:`~scoring.engine.record_values.check_record_values` refuses
+    is refused by it, whatever else is wrong in it, as :func:`ruleset_of_record` refuses it
+    before its players and hands are read: on any fault met, the whole record is checked
+    first and its error, if it has one, is the one raised.
+    """
+    failure: Exception | None = None
+    try:
+        for key in record:
+            if key != "hands" and has_value_fault(record[key]):
+                check_record_values(record)
+        players = record_players(record, ruleset)
+        raw_hands = record.get("hands")
+        if not isinstance(raw_hands, list):
+            raise RecordError(None, "hands", "must be a list of hands", code="hands_not_a_list")
+        game = Game(ruleset)
+        seats = ruleset.players
+        hands = []
+        for index, raw in enumerate(raw_hands):
+            hand = parse_hand(raw, seats, index)
+            if (hand.wins or hand.penalties) and _hand_values_fault(hand):
+                check_record_values(record)
+            game.play(hand)
+            hands.append(hand)
+    except Exception as error:
+        failure = error
+    if failure is None:
+        return players, game, hands
+    # Outside the handler: the values' error, if any, is raised as ruleset_of_record raises
+    # it, with no other error as its context.
+    check_record_values(record)
+    raise failure
+
+
+def _hand_values_fault(hand: Hand) -> bool:
+    """Whether ``hand`` carries a text or a number that
+    :func:`~scoring.engine.record_values.check_record_values` refuses.
+
+    Only what :func:`~scoring.engine.hands.parse_hand` passes on unbounded can: penalty
+    kinds, a win's han, fu and chips, its yaku and tiles (every seat is in range, every key
+    and every other text is one of the format's own, every other number bounded).
+    """
+    for penalty in hand.penalties:
+        if has_value_fault(penalty.kind):
+            return True
+    for win in hand.wins:
+        han, fu = win.han, win.fu
+        if (
+            (han is not None and not -INT_LIMIT <= han <= INT_LIMIT)
+            or (fu is not None and not -INT_LIMIT <= fu <= INT_LIMIT)
+            or not -INT_LIMIT <= win.chips <= INT_LIMIT
+            or (win.yaku and has_value_fault(win.yaku))
+            or (win.tiles and has_value_fault(win.tiles))
+        ):
+            return True
+    return False
 
 
 def _replay_final_scores(record: Mapping[str, Any], ruleset: Ruleset, players: list[str]) -> Replay:
