@@ -23,15 +23,15 @@ from scoring.engine.errors import RecordError
 from scoring.engine.final_scores import KEY as FINAL_SCORES
 from scoring.engine.final_scores import parse_final_scores, settle_final_scores
 from scoring.engine.game import HandResult, TableState
-from scoring.engine.hand_value import (
-    check_win,
-    ron_value,
-    round_up,
-    tsumo_shares,
-    win_basic_points,
-)
+from scoring.engine.hand_value import check_win, round_up, tsumo_shares
 from scoring.engine.hands import RESULTS, Hand, Penalty, Win
-from scoring.engine.limits import LIMIT_BASIC_POINTS, LIMITS, MANGAN_BASIC_POINTS
+from scoring.engine.limits import (
+    LIMIT_BASIC_POINTS,
+    LIMITS,
+    MANGAN_BASIC_POINTS,
+    YAKUMAN_BASIC_POINTS,
+    counted_limit,
+)
 from scoring.engine.replay import Replay
 from scoring.engine.ruleset import ABORTIVE_KINDS, MAX_CHIPS_PER_PAYER, Ruleset
 from scoring.engine.ruleset_files import INT_LIMIT, load_ruleset
@@ -1474,3 +1474,49 @@ def record_players(record: Mapping[str, Any], ruleset: Ruleset) -> list[str]:
     if len(set(players)) != len(players):
         raise RecordError(None, "players", "the same name sits twice", code="player_twice")
     return list(players)
+
+
+# -- scoring/engine/hand_value.py -----------------------------------------------------------
+
+
+def basic_points(rs: Ruleset, han: int, fu: int) -> int:
+    """Basic points b of a counted hand of ``han`` han and ``fu`` fu under ``rs``.
+
+    Applies the limits and kiriage mangan (§45f of Makura; S(1) of seed 002). A counted hand of
+    ``counted_yakuman_han`` or more is a single yakuman (M-21: it never combines). Does not
+    validate ``fu``; see :func:`check_win`.
+    """
+    limit = counted_limit(
+        han, sanbaiman_han=rs.sanbaiman_han, counted_yakuman_han=rs.counted_yakuman_han
+    )
+    if limit is not None:
+        return limit.basic_points
+    b = counted_basic_points(han, fu)
+    if b >= MANGAN_BASIC_POINTS:
+        return MANGAN_BASIC_POINTS
+    # 1,920 is 30 fu 4 han or 60 fu 3 han.
+    if b == 1920 and (rs.kiriage == "both" or (rs.kiriage == "4han30fu" and han == 4)):
+        return MANGAN_BASIC_POINTS
+    return b
+
+
+def counted_basic_points(han: int, fu: int) -> int:
+    """The formula alone, before any limit: b = fu x 2^(han+2) (rules-spec §0 [SK]). A hand
+    below mangan is worth exactly this; :func:`basic_points` applies the limits."""
+    return fu << (han + 2)
+
+
+def win_basic_points(rs: Ruleset, win: Win) -> int:
+    """Basic points of ``win`` (han/fu or limit); fixed-fu rulesets use ``rs.fixed_fu``."""
+    if win.limit is not None:
+        if win.limit == "yakuman":
+            return YAKUMAN_BASIC_POINTS * min(win.yakuman, rs.yakuman_max)
+        return LIMIT_BASIC_POINTS[win.limit]
+    assert win.han is not None
+    fu = win.fu if rs.fu_scoring and win.fu is not None else rs.fixed_fu
+    return basic_points(rs, win.han, fu)
+
+
+def ron_value(rs: Ruleset, b: int, dealer_wins: bool) -> int:
+    """What the discarder pays for a ron of basic points ``b`` (honba not included)."""
+    return round_up(b * 6 if dealer_wins else b * 4, rs.payment_rounding)

@@ -14,10 +14,18 @@ from __future__ import annotations
 
 from .errors import RecordError
 from .hands import Win
-from .limits import LIMIT_BASIC_POINTS, MANGAN_BASIC_POINTS, YAKUMAN_BASIC_POINTS, counted_limit
+from .limits import (
+    LIMIT_BASIC_POINTS,
+    LIMIT_TABLE,
+    MANGAN_BASIC_POINTS,
+    YAKUMAN_BASIC_POINTS,
+    counted_limit,
+)
 from .ruleset import Ruleset
 
 LEGAL_FU = frozenset((20, 25, *range(30, 111, 10)))
+# Below this han a counted hand reaches no limit by its han alone (counted_limit's None).
+MANGAN_HAN = LIMIT_TABLE[0].han
 
 
 def basic_points(rs: Ruleset, han: int, fu: int) -> int:
@@ -27,12 +35,13 @@ def basic_points(rs: Ruleset, han: int, fu: int) -> int:
     ``counted_yakuman_han`` or more is a single yakuman (M-21: it never combines). Does not
     validate ``fu``; see :func:`check_win`.
     """
-    limit = counted_limit(
-        han, sanbaiman_han=rs.sanbaiman_han, counted_yakuman_han=rs.counted_yakuman_han
-    )
-    if limit is not None:
-        return limit.basic_points
-    b = counted_basic_points(han, fu)
+    if han >= MANGAN_HAN:
+        limit = counted_limit(
+            han, sanbaiman_han=rs.sanbaiman_han, counted_yakuman_han=rs.counted_yakuman_han
+        )
+        if limit is not None:
+            return limit.basic_points
+    b = fu << (han + 2)  # counted_basic_points, written out: every win of a replay comes here
     if b >= MANGAN_BASIC_POINTS:
         return MANGAN_BASIC_POINTS
     # 1,920 is 30 fu 4 han or 60 fu 3 han.
@@ -65,7 +74,8 @@ def round_up(points: int, unit: int) -> int:
 
 def ron_value(rs: Ruleset, b: int, dealer_wins: bool) -> int:
     """What the discarder pays for a ron of basic points ``b`` (honba not included)."""
-    return round_up(b * 6 if dealer_wins else b * 4, rs.payment_rounding)
+    unit = rs.payment_rounding
+    return -(-(b * 6 if dealer_wins else b * 4) // unit) * unit  # round_up, written out
 
 
 def tsumo_shares(rs: Ruleset, b: int, dealer_wins: bool) -> tuple[int, int]:
