@@ -16,14 +16,14 @@ the ruleset files) are imported, so that the two replays build the same objects.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from scoring.engine.errors import RecordError
 from scoring.engine.final_scores import KEY as FINAL_SCORES
 from scoring.engine.final_scores import parse_final_scores, settle_final_scores
 from scoring.engine.game import HandResult, TableState
-from scoring.engine.hand_value import check_win, round_up, tsumo_shares
+from scoring.engine.hand_value import LEGAL_FU, round_up, tsumo_shares
 from scoring.engine.hands import RESULTS, Hand, Penalty, Win
 from scoring.engine.limits import (
     LIMIT_BASIC_POINTS,
@@ -35,7 +35,7 @@ from scoring.engine.limits import (
 from scoring.engine.replay import Replay
 from scoring.engine.ruleset import ABORTIVE_KINDS, MAX_CHIPS_PER_PAYER, Ruleset
 from scoring.engine.ruleset_files import INT_LIMIT, load_ruleset
-from scoring.engine.settlement import Payment, Settlement, final_settlement, is_bust, rank_order
+from scoring.engine.settlement import Payment, Settlement, is_bust
 from scoring.engine.situations import RECORD_FLAGS
 
 # -- scoring/engine/record_values.py ---------------------------------------------------------
@@ -1520,3 +1520,208 @@ def win_basic_points(rs: Ruleset, win: Win) -> int:
 def ron_value(rs: Ruleset, b: int, dealer_wins: bool) -> int:
     """What the discarder pays for a ron of basic points ``b`` (honba not included)."""
     return round_up(b * 6 if dealer_wins else b * 4, rs.payment_rounding)
+
+
+def _fu_impossible(rs: Ruleset, han: int, fu: int, tsumo: bool) -> bool:
+    if fu == 25:
+        return han < (3 if tsumo else 2)
+    if fu == 20:
+        return not tsumo or han < 2 or not rs.pinfu_tsumo_20fu
+    return False
+
+
+def check_win(rs: Ruleset, win: Win, i: int, *, tsumo: bool, honba: int) -> None:
+    """Check that ``win`` (the i-th win of a hand) is a value the ruleset allows.
+
+    Raises:
+        RecordError: with ``hand_index=None`` (the caller adds it) and key
+            ``wins[i].<field>``: a fu the ruleset forbids (or any fu where it has none), a
+            missing fu below mangan, too few han at high honba (seed 003 L106, H-22).
+    """
+    prefix = f"wins[{i}]"
+    if win.limit is not None:
+        return
+    assert win.han is not None
+    if rs.two_han_minimum_from_honba and honba >= rs.two_han_minimum_from_honba and win.han < 2:
+        raise RecordError(
+            None,
+            f"{prefix}.han",
+            f"2 han are needed from {rs.two_han_minimum_from_honba} honba",
+            code="two_han_minimum",
+            params={"from_honba": rs.two_han_minimum_from_honba, "honba": honba, "han": win.han},
+        )
+    if not rs.fu_scoring:
+        if win.fu is not None and win.fu != rs.fixed_fu:
+            raise RecordError(
+                None,
+                f"{prefix}.fu",
+                "this ruleset has no fu; leave fu out",
+                code="fu_not_scored",
+                params={"fu": win.fu, "fixed_fu": rs.fixed_fu},
+            )
+        return
+    if win.fu is None:
+        if win.han < 5:
+            raise RecordError(
+                None,
+                f"{prefix}.fu",
+                "a hand below 5 han needs its fu",
+                code="fu_needed",
+                params={"han": win.han},
+            )
+        return
+    if win.fu not in LEGAL_FU:
+        raise RecordError(
+            None,
+            f"{prefix}.fu",
+            "must be 20-110 in steps of 10, or 25",
+            code="fu_out_of_range",
+            params={"fu": win.fu},
+        )
+    if _fu_impossible(rs, win.han, win.fu, tsumo):
+        how = "tsumo" if tsumo else "ron"
+        raise RecordError(
+            None,
+            f"{prefix}.fu",
+            f"{win.fu} fu is impossible for a {win.han}-han {how} here",
+            code="fu_not_allowed",
+            params={"han": win.han, "fu": win.fu, "win": how},
+        )
+
+
+# -- scoring/engine/settlement.py -----------------------------------------------------------
+
+
+def rank_order(rs: Ruleset, scores: Sequence[int]) -> list[int]:
+    """Seats from top to last; equal scores by seat order from the chicha (§1, M-02, X-05)."""
+    if rs.tie_break == "seat_order":
+        return sorted(range(len(scores)), key=lambda s: (-scores[s], s))
+    return sorted(range(len(scores)), key=lambda s: (-scores[s], -s))
+
+
+def final_settlement(
+    rs: Ruleset,
+    scores: Sequence[int],
+    *,
+    deposits: int = 0,
+    ended_by: str = "last_hand",
+    busting_payments: Sequence[Payment] = (),
+    chips: Sequence[int] | None = None,
+    win_counts: Sequence[int] | None = None,
+) -> Settlement:
+    """Settle a finished game.
+
+    Args:
+        rs: the ruleset.
+        scores: each seat's score at the end of the last hand (points), deposits excluded.
+        deposits: points still on the table; they go to the top (Makura §24/§38, S-06, H-14,
+            F-21, Tenhou "供託はトップ取り").
+        ended_by: why the game ended; tobi payments (seed 003) are made only after ``"tobi"``.
+        busting_payments: the payments of the hand that ended the game, to find who busted
+            whom (H-06).
+        chips: chip balance per seat before yakitori (rulesets with chips).
+        win_counts: wins per seat over the game (nagashi counts, H-28), for yakitori.
+
+    Returns:
+        A :class:`Settlement`. Ranks use the seat-order tie-break and are taken before tobi
+        payments (H-07 a). Points: (score - return) rounded per ``final_rounding`` + uma +
+        oka to the top; with ``top_takes_remainder`` the top gets minus the others' sum (R1,
+        M-01); with ``box_under="zero"`` a negative score settles as 0 (F-04).
+    """
+    n = rs.players
+    order = rank_order(rs, scores)
+    top = order[0]
+    final = list(scores)
+    final[top] += deposits
+    ranks = [0] * n
+    for position, seat in enumerate(order):
+        ranks[seat] = position + 1
+
+    uma_points = [0] * n
+    uma_ep: list[int] | None = None
+    if rs.uma_floating:
+        floaters = sum(1 for s in final if s >= rs.float_threshold)
+        row = rs.uma_floating[max(floaters, 1) - 1]
+        ep = [row[ranks[s] - 1] for s in range(n)]
+        if rs.uma_ep_points:
+            uma_points = [e * rs.uma_ep_points for e in ep]
+        else:
+            uma_ep = ep
+    elif rs.uma:
+        uma_points = [rs.uma[ranks[s] - 1] for s in range(n)]
+
+    points = [0] * n
+    for s in range(n):
+        settled = max(final[s], 0) if rs.box_under == "zero" else final[s]
+        diff = settled - rs.return_points
+        if rs.final_rounding == "truncate_after_uma":
+            value = _truncate(diff + uma_points[s])
+        else:
+            value = _rounded(rs.final_rounding, settled, rs.return_points) + uma_points[s]
+        points[s] = value + (rs.oka if s == top else 0)
+    if rs.top_takes_remainder:
+        points[top] = -sum(points[s] for s in range(n) if s != top)
+
+    tobi_payments: list[Payment] = []
+    if rs.tobi_payment and ended_by == "tobi":
+        for busted in range(n):
+            if not is_bust(rs, final[busted]):
+                continue
+            busters = sorted(
+                {p.payee for p in busting_payments if p.payer == busted and p.payee is not None}
+            )
+            if not busters:
+                continue
+            # H-06: shares rounded down to 100 (5,000 / 3 -> 1,600 each, seed 003 L498-500).
+            share = rs.tobi_payment // len(busters) // 100 * 100
+            for buster in busters:
+                points[busted] -= share
+                points[buster] += share
+                tobi_payments.append(Payment(busted, buster, share, "tobi"))
+
+    chip_balance: tuple[int, ...] | None = None
+    if rs.chips:
+        balance = list(chips) if chips is not None else [0] * n
+        if rs.yakitori_chips and win_counts is not None:
+            winners = [s for s in range(n) if win_counts[s] > 0]
+            for s in range(n):
+                if win_counts[s] == 0:
+                    for w in winners:
+                        balance[s] -= rs.yakitori_chips
+                        balance[w] += rs.yakitori_chips
+        chip_balance = tuple(balance)
+
+    return Settlement(
+        scores=tuple(final),
+        ranks=tuple(ranks),
+        points=tuple(points),
+        chips=chip_balance,
+        uma_ep=None if uma_ep is None else tuple(uma_ep),
+        ended_by=ended_by,
+        tobi_payments=tuple(tobi_payments),
+    )
+
+
+def _truncate(points: int) -> int:
+    """Toward zero, to a multiple of 1,000."""
+    return points // 1000 * 1000 if points >= 0 else -(-points // 1000 * 1000)
+
+
+def _rounded(mode: str, score: int, return_points: int) -> int:
+    """``score - return_points`` rounded to 1,000 as ``mode`` says (M-01, Tenhou §1).
+
+    The round-half modes round the score itself (Tenhou: "終了時の得点は1000点未満を四捨五入").
+    """
+    diff = score - return_points
+    if mode == "none":
+        return diff
+    if mode == "floor":
+        return diff // 1000 * 1000
+    if mode == "truncate_before_uma":
+        return _truncate(diff)
+    if mode == "round_half_up":
+        return (score + 500) // 1000 * 1000 - return_points
+    if mode == "round_half_away":
+        magnitude = (abs(score) + 500) // 1000 * 1000
+        return (magnitude if score >= 0 else -magnitude) - return_points
+    raise AssertionError(f"unhandled final_rounding {mode}")  # pragma: no cover

@@ -207,6 +207,8 @@ class Game(HandOutcomes):
             raise
 
     def _play(self, hand: Hand) -> HandResult:
+        """:meth:`play` of a game in play; an error's ``hand_index`` is ``None`` where
+        :meth:`play` sets it."""
         rs = self.ruleset
         dealer = self.hand_number
         honba = self.honba

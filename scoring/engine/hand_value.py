@@ -146,14 +146,14 @@ def check_win(rs: Ruleset, win: Win, i: int, *, tsumo: bool, honba: int) -> None
             ``wins[i].<field>``: a fu the ruleset forbids (or any fu where it has none), a
             missing fu below mangan, too few han at high honba (seed 003 L106, H-22).
     """
-    prefix = f"wins[{i}]"
     if win.limit is not None:
         return
     assert win.han is not None
+    # The key's prefix (``wins[0]``) is written only for an error: most wins have none.
     if rs.two_han_minimum_from_honba and honba >= rs.two_han_minimum_from_honba and win.han < 2:
         raise RecordError(
             None,
-            f"{prefix}.han",
+            f"wins[{i}].han",
             f"2 han are needed from {rs.two_han_minimum_from_honba} honba",
             code="two_han_minimum",
             params={"from_honba": rs.two_han_minimum_from_honba, "honba": honba, "han": win.han},
@@ -162,7 +162,7 @@ def check_win(rs: Ruleset, win: Win, i: int, *, tsumo: bool, honba: int) -> None
         if win.fu is not None and win.fu != rs.fixed_fu:
             raise RecordError(
                 None,
-                f"{prefix}.fu",
+                f"wins[{i}].fu",
                 "this ruleset has no fu; leave fu out",
                 code="fu_not_scored",
                 params={"fu": win.fu, "fixed_fu": rs.fixed_fu},
@@ -172,7 +172,7 @@ def check_win(rs: Ruleset, win: Win, i: int, *, tsumo: bool, honba: int) -> None
         if win.han < 5:
             raise RecordError(
                 None,
-                f"{prefix}.fu",
+                f"wins[{i}].fu",
                 "a hand below 5 han needs its fu",
                 code="fu_needed",
                 params={"han": win.han},
@@ -181,7 +181,7 @@ def check_win(rs: Ruleset, win: Win, i: int, *, tsumo: bool, honba: int) -> None
     if win.fu not in LEGAL_FU:
         raise RecordError(
             None,
-            f"{prefix}.fu",
+            f"wins[{i}].fu",
             "must be 20-110 in steps of 10, or 25",
             code="fu_out_of_range",
             params={"fu": win.fu},
@@ -190,7 +190,7 @@ def check_win(rs: Ruleset, win: Win, i: int, *, tsumo: bool, honba: int) -> None
         how = "tsumo" if tsumo else "ron"
         raise RecordError(
             None,
-            f"{prefix}.fu",
+            f"wins[{i}].fu",
             f"{win.fu} fu is impossible for a {win.han}-han {how} here",
             code="fu_not_allowed",
             params={"han": win.han, "fu": win.fu, "win": how},

@@ -115,10 +115,17 @@ def replay_record(record: Any) -> Replay:
             two wins, a seat out of range, a fu the ruleset does not allow, ...).
     """
     ruleset = _named_ruleset(record)
-    if FINAL_SCORES in record:
+    played = None if FINAL_SCORES in record else _played_at_once(record, ruleset)
+    if played is None:
+        # A fault, or final scores: the record read step by step, in the order that decides
+        # which of its faults is the one reported.
         check_record_values(record)
-        return _replay_final_scores(record, ruleset, record_players(record, ruleset))
-    players, game, hands = _played(record, ruleset)
+        players = record_players(record, ruleset)
+        if FINAL_SCORES in record:
+            return _replay_final_scores(record, ruleset, players)
+        game, hands = _play_hands(record, ruleset)
+    else:
+        players, game, hands = played
     return Replay(
         ruleset=ruleset,
         players=tuple(players),
@@ -138,9 +145,12 @@ def game_of_record(record: Any) -> Game:
             ``game_over``: no hand follows it).
     """
     ruleset = _named_ruleset(record)
+    played = None if FINAL_SCORES in record else _played_at_once(record, ruleset)
+    if played is not None:
+        return played[1]
+    check_record_values(record)
+    record_players(record, ruleset)
     if FINAL_SCORES in record:
-        check_record_values(record)
-        record_players(record, ruleset)
         raise RecordError(
             None,
             FINAL_SCORES,
@@ -148,46 +158,61 @@ def game_of_record(record: Any) -> Game:
             code="game_over",
             params={"ended_by": "final_scores"},
         )
-    _players, game, _hands = _played(record, ruleset)
+    game, _hands = _play_hands(record, ruleset)
     return game
 
 
-def _played(record: Mapping[str, Any], ruleset: Ruleset) -> tuple[list[str], Game, list[Hand]]:
-    """The record's players, and its ``hands`` parsed and played from East 1, in one walk.
+def _played_at_once(
+    record: Mapping[str, Any], ruleset: Ruleset
+) -> tuple[list[str], Game, list[Hand]] | None:
+    """The record's players, and its ``hands`` parsed and played from East 1, in one walk;
+    ``None`` if anything in the record is at fault.
 
-    The record's text and numbers are checked as the walk meets them (each hand's through
-    :func:`_hand_values_fault`, the rest of the record's by key), not in a walk of their own
-    first. A record that :func:`~scoring.engine.record_values.check_record_values` refuses
-    is refused by it, whatever else is wrong in it, as :func:`ruleset_of_record` refuses it
-    before its players and hands are read: on any fault met, the whole record is checked
-    first and its error, if it has one, is the one raised.
+    The walk checks the record's text and numbers as it meets them (each hand's through
+    :func:`_hand_values_fault`, the rest of the record's by key) instead of in a walk of
+    their own first, and stops at the first fault of any kind. Which error a record with
+    faults gets is not decided here: the caller reads such a record again step by step, as
+    every record was read before (:func:`ruleset_of_record`'s checks, the players, then
+    each hand parsed and played), and raises what that reading raises.
     """
-    failure: Exception | None = None
     try:
         for key in record:
             if key != "hands" and has_value_fault(record[key]):
-                check_record_values(record)
+                return None
         players = record_players(record, ruleset)
         raw_hands = record.get("hands")
-        if not isinstance(raw_hands, list):
-            raise RecordError(None, "hands", "must be a list of hands", code="hands_not_a_list")
+        if raw_hands.__class__ is not list:
+            return None
         game = Game(ruleset)
         seats = ruleset.players
         hands = []
         for index, raw in enumerate(raw_hands):
+            if game.ended_by is not None:
+                return None
             hand = parse_hand(raw, seats, index)
             if (hand.wins or hand.penalties) and _hand_values_fault(hand):
-                check_record_values(record)
-            game.play(hand)
+                return None
+            # Game.play less its errors' hand index, which only the step-by-step reading
+            # reports.
+            game._play(hand)
             hands.append(hand)
-    except Exception as error:
-        failure = error
-    if failure is None:
-        return players, game, hands
-    # Outside the handler: the values' error, if any, is raised as ruleset_of_record raises
-    # it, with no other error as its context.
-    check_record_values(record)
-    raise failure
+    except Exception:
+        return None
+    return players, game, hands
+
+
+def _play_hands(record: Mapping[str, Any], ruleset: Ruleset) -> tuple[Game, list[Hand]]:
+    """The record's ``hands`` parsed and played from East 1."""
+    raw_hands = record.get("hands")
+    if not isinstance(raw_hands, list):
+        raise RecordError(None, "hands", "must be a list of hands", code="hands_not_a_list")
+    game = Game(ruleset)
+    hands = []
+    for index, raw in enumerate(raw_hands):
+        hand = parse_hand(raw, ruleset.players, index)
+        game.play(hand)
+        hands.append(hand)
+    return game, hands
 
 
 def _hand_values_fault(hand: Hand) -> bool:
