@@ -405,7 +405,6 @@ class Game(HandOutcomes):
             return None
         in_extension = self.wind_index >= rs.rounds
         self.hand_number += 1
-        target_reached = max(self.scores) >= rs.extension_target
         if self.hand_number == rs.players:
             self.hand_number = 0
             next_wind = self.wind_index + 1
@@ -413,12 +412,20 @@ class Game(HandOutcomes):
                 self.wind_index = next_wind
                 return None
             # The end of the base game or of an extension round (seed 003 L39-50, Tenhou §4).
-            if rs.extension != "none" and next_wind < len(self._winds) and not target_reached:
+            if (
+                rs.extension != "none"
+                and next_wind < len(self._winds)
+                and max(self.scores) < rs.extension_target
+            ):
                 self.wind_index = next_wind
                 return None
             self.hand_number = rs.players - 1
             return "last_hand"
-        if in_extension and rs.extension == "sudden_death" and target_reached:
+        if (
+            in_extension
+            and rs.extension == "sudden_death"
+            and max(self.scores) >= rs.extension_target
+        ):
             self.hand_number -= 1
             return "last_hand"
         return None

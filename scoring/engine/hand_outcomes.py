@@ -21,6 +21,11 @@ from .settlement import Payment, rank_order
 
 # Nagashi paid as a mangan, a baiman or a yakuman (the ruleset's ``nagashi``).
 _new_tuple = tuple.__new__
+# The seats other than each seat, at a table of 3 and of 4: who pays a tsumo.
+_OTHER_SEATS = {
+    n: tuple(tuple(seat for seat in range(n) if seat != winner) for winner in range(n))
+    for n in (3, 4)
+}
 
 NAGASHI_BASIC_POINTS = {name: LIMIT_BASIC_POINTS[name] for name in ("mangan", "baiman", "yakuman")}
 
@@ -190,7 +195,7 @@ class HandOutcomes:
             ledger.wins.append(winner)
         if rs.multi_ron_deposits == "first" or len(order) == 1:
             if ledger.table:
-                ledger.take_deposits(first)
+                ledger.pay(None, first, ledger.table, "deposits")
         else:
             # H-19: split equally in 100s; what does not divide goes to the first winner.
             share = ledger.table // len(order) // 100 * 100
@@ -253,7 +258,7 @@ class HandOutcomes:
         else:
             dealer_share, other_share = tsumo_shares(rs, b, dealer_wins)
             each_honba = rs.honba_tsumo_each * honba
-            payers = tuple(seat for seat in range(n) if seat != winner)
+            payers = _OTHER_SEATS[n][winner]
             for seat in payers:
                 ledger.pay(seat, winner, dealer_share if seat == dealer else other_share, "tsumo")
                 if each_honba:
@@ -262,7 +267,7 @@ class HandOutcomes:
             ledger.pay_chips(payers, winner, win.chips)
         ledger.wins.append(winner)
         if ledger.table:
-            ledger.take_deposits(winner)
+            ledger.pay(None, winner, ledger.table, "deposits")
         return dealer_wins, (honba + 1 if dealer_wins else 0)
 
     def _draw(self, hand: Hand, dealer: int, honba: int, ledger: HandLedger) -> tuple[bool, int]:

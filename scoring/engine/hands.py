@@ -229,7 +229,11 @@ def parse_hand(data: Any, players: int, index: int) -> Hand:
                     )
                 raise RecordError(index, key, "unknown key", code="unknown_key")
 
-    riichi = _seats(data, "riichi", players, index)
+    riichi = data.get("riichi")
+    if riichi is None or (riichi.__class__ is list and not riichi):
+        riichi = ()  # no riichi, as most hands have, read at a look
+    else:
+        riichi = _seats(data, "riichi", players, index)
     # Most hands have none of the rarer keys: their checks are skipped at one look.
     rare = not data.keys().isdisjoint(_RARE_HAND_KEYS)
     open_riichi: tuple[int, ...] = ()
@@ -261,7 +265,12 @@ def parse_hand(data: Any, players: int, index: int) -> Hand:
     tenpai: tuple[int, ...] = ()
     nagashi: tuple[int, ...] = ()
     if result == "ron" or result == "tsumo":
-        wins = _parse_wins(data, result, players, index)
+        raw_wins = data.get("wins")
+        if raw_wins.__class__ is list and len(raw_wins) == 1:
+            # One win, as most have: a single winner, as a tsumo needs.
+            wins = (_parse_win(raw_wins[0], 0, index, players),)
+        else:
+            wins = _parse_wins(raw_wins, result, players, index)
         if result == "ron":
             loser = _ron_loser(data, wins, players, index)
     elif result == "draw":
@@ -355,9 +364,8 @@ def _parse_chombo(
     return offender, noten_payments
 
 
-def _parse_wins(data: Mapping[str, Any], result: str, players: int, index: int) -> tuple[Win, ...]:
+def _parse_wins(raw_wins: Any, result: str, players: int, index: int) -> tuple[Win, ...]:
     """The ``wins`` of a ron or a tsumo: a non-empty list, no seat twice, one on a tsumo."""
-    raw_wins = data.get("wins")
     if not isinstance(raw_wins, list) or not raw_wins:
         raise RecordError(index, "wins", "must be a non-empty list of wins", code="wins_not_a_list")
     if len(raw_wins) == 1:
@@ -377,7 +385,9 @@ def _ron_loser(data: Mapping[str, Any], wins: tuple[Win, ...], players: int, ind
         raise RecordError(
             index, "loser", "a ron needs the discarder's seat", code="ron_needs_loser"
         )
-    loser = _seat(data["loser"], players, index, "loser")
+    loser = data["loser"]
+    if loser.__class__ is not int or not 0 <= loser < players:
+        _seat(loser, players, index, "loser")
     for i, w in enumerate(wins):
         if w.winner == loser:
             raise RecordError(
