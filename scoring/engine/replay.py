@@ -68,7 +68,7 @@ def ruleset_of_record(record: Any) -> Ruleset:
 def _named_ruleset(record: Any) -> Ruleset:
     """:func:`ruleset_of_record` before the values check: the record's own keys, format,
     ruleset and overrides, each refused by its own rule."""
-    if not isinstance(record, Mapping):
+    if record.__class__ is not dict and not isinstance(record, Mapping):
         raise RecordError(
             None, "record", "a game record must be a JSON object", code="record_not_an_object"
         )
@@ -176,8 +176,12 @@ def _played_at_once(
     each hand parsed and played), and raises what that reading raises.
     """
     try:
-        for key in record:
-            if key != "hands" and has_value_fault(record[key]):
+        for key, value in record.items():
+            if key == "hands" or (
+                value.__class__ is str and value.isascii() and "\x00" not in value
+            ):
+                continue  # the hands are checked one by one below; a plain text at a look
+            if has_value_fault(value):
                 return None
         players = record_players(record, ruleset)
         raw_hands = record.get("hands")
@@ -277,8 +281,8 @@ def record_players(record: Mapping[str, Any], ruleset: Ruleset) -> list[str]:
     players = record.get("players")
     if (
         not isinstance(players, list)
-        or not all(isinstance(p, str) and p.strip() for p in players)
         or len(players) != ruleset.players
+        or not all([isinstance(p, str) and p.strip() for p in players])
     ):
         raise RecordError(
             None,
