@@ -45,12 +45,13 @@ _TILE_KEYS = frozenset(
     {"hand", "melds", "win_tile", "dora_indicators", "ura_indicators", "kita", "flowers"}
 )
 _PENALTY_KEYS = frozenset({"seat", "kind"})
-# The keys of a hand and of a win that few have: a hand or a win with none of them is read
-# without looking for each.
+# The keys of a hand (by result) and of a win that most have: a hand or a win with no other
+# key is read without looking for each of the others.
 _RARE_HAND_KEYS = frozenset(
     {"open_riichi", "penalties", "dealer_stops", "time_up", "chombo", "nagashi"}
 )
-_RARE_WIN_KEYS = frozenset({"limit", "yakuman", "pao", "rinshan_from", "chips", "yaku", "tiles"})
+_PLAIN_KEYS = {result: keys - _RARE_HAND_KEYS for result, keys in _ALLOWED_KEYS.items()}
+_PLAIN_WIN_KEYS = frozenset({"winner", "han", "fu"})
 
 
 class Win(NamedTuple):
@@ -215,8 +216,11 @@ def parse_hand(data: Any, players: int, index: int) -> Hand:
         raise RecordError(
             index, "result", f"must be one of {', '.join(RESULTS)}", code="unknown_result"
         )
+    # Most hands have none of the rarer keys: all their keys are checked, and none of the
+    # rarer ones looked for, at one look.
+    plain = data.keys() <= _PLAIN_KEYS[result]
     allowed = _ALLOWED_KEYS[result]
-    if not data.keys() <= allowed:
+    if not plain and not data.keys() <= allowed:
         for key in data:
             if key not in allowed:
                 if any(key in keys for keys in _RESULT_KEYS.values()):
@@ -235,7 +239,7 @@ def parse_hand(data: Any, players: int, index: int) -> Hand:
     else:
         riichi = _seats(data, "riichi", players, index)
     # Most hands have none of the rarer keys: their checks are skipped at one look.
-    rare = not data.keys().isdisjoint(_RARE_HAND_KEYS)
+    rare = not plain
     open_riichi: tuple[int, ...] = ()
     penalties: tuple[Penalty, ...] = ()
     dealer_stops = time_up = False
@@ -436,7 +440,8 @@ def _parse_win(data: Any, i: int, index: int, players: int) -> Win:
     # The key's prefix (``wins[0]``) is written only for an error: most wins have none.
     if data.__class__ is not dict and not isinstance(data, Mapping):
         raise RecordError(index, f"wins[{i}]", "a win must be an object", code="win_not_an_object")
-    if not data.keys() <= _WIN_KEYS:
+    plain = data.keys() <= _PLAIN_WIN_KEYS
+    if not plain and not data.keys() <= _WIN_KEYS:
         for key in data:
             if key not in _WIN_KEYS:
                 raise RecordError(index, f"wins[{i}].{key}", "unknown key", code="unknown_key")
@@ -451,12 +456,7 @@ def _parse_win(data: Any, i: int, index: int, players: int) -> Win:
     fu = data.get("fu")
     if fu is not None and fu.__class__ is not int:
         _integer(data, "fu", index, f"wins[{i}]")
-    if (
-        han is not None
-        and han.__class__ is int
-        and han >= 1
-        and data.keys().isdisjoint(_RARE_WIN_KEYS)
-    ):
+    if plain and han is not None and han >= 1:
         # Han (and fu) alone, as most wins are.
         return _new_tuple(Win, (winner, han, fu, None, 1, None, None, 0, (), ()))
     limit = data.get("limit")
