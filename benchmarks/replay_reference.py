@@ -23,7 +23,7 @@ from scoring.engine.errors import RecordError
 from scoring.engine.final_scores import KEY as FINAL_SCORES
 from scoring.engine.final_scores import parse_final_scores, settle_final_scores
 from scoring.engine.game import HandResult, TableState
-from scoring.engine.hand_value import LEGAL_FU, round_up, tsumo_shares
+from scoring.engine.hand_value import LEGAL_FU
 from scoring.engine.hands import RESULTS, Hand, Penalty, Win
 from scoring.engine.limits import (
     LIMIT_BASIC_POINTS,
@@ -1587,6 +1587,33 @@ def check_win(rs: Ruleset, win: Win, i: int, *, tsumo: bool, honba: int) -> None
             code="fu_not_allowed",
             params={"han": win.han, "fu": win.fu, "win": how},
         )
+
+
+def round_up(points: int, unit: int) -> int:
+    """``points`` rounded up to a multiple of ``unit`` (100 or 1,000)."""
+    return -(-points // unit) * unit
+
+
+def tsumo_shares(rs: Ruleset, b: int, dealer_wins: bool) -> tuple[int, int]:
+    """Tsumo payments for basic points ``b`` (honba not included).
+
+    Returns ``(dealer_share, other_share)``: what the dealer pays and what each other payer
+    pays for a non-dealer winner; for a dealer winner both are what each player pays. In
+    3-player games with ``sanma_tsumo="north_split"`` each payer also pays half of the absent
+    North's share, rounded up (X-01 b); with "tsumo_loss" that share is lost (X-01 a).
+    """
+    unit = rs.payment_rounding
+    if dealer_wins:
+        each = round_up(2 * b, unit)
+        if rs.players == 3 and rs.sanma_tsumo == "north_split":
+            each += round_up(each // 2, unit)
+        return each, each
+    dealer_share = round_up(2 * b, unit)
+    other_share = round_up(b, unit)
+    if rs.players == 3 and rs.sanma_tsumo == "north_split":
+        half_absent = round_up(other_share // 2, unit)
+        return dealer_share + half_absent, other_share + half_absent
+    return dealer_share, other_share
 
 
 # -- scoring/engine/settlement.py -----------------------------------------------------------

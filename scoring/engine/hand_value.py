@@ -87,13 +87,14 @@ def tsumo_shares(rs: Ruleset, b: int, dealer_wins: bool) -> tuple[int, int]:
     North's share, rounded up (X-01 b); with "tsumo_loss" that share is lost (X-01 a).
     """
     unit = rs.payment_rounding
+    # round_up, written out in the two shares every tsumo of a replay pays.
     if dealer_wins:
-        each = round_up(2 * b, unit)
+        each = -(-2 * b // unit) * unit
         if rs.players == 3 and rs.sanma_tsumo == "north_split":
             each += round_up(each // 2, unit)
         return each, each
-    dealer_share = round_up(2 * b, unit)
-    other_share = round_up(b, unit)
+    dealer_share = -(-2 * b // unit) * unit
+    other_share = -(-b // unit) * unit
     if rs.players == 3 and rs.sanma_tsumo == "north_split":
         half_absent = round_up(other_share // 2, unit)
         return dealer_share + half_absent, other_share + half_absent
@@ -128,6 +129,10 @@ def legal_fu(rs: Ruleset, han: int, tsumo: bool) -> list[int]:
     if not rs.fu_scoring:
         return []
     return [fu for fu in sorted(LEGAL_FU) if not _fu_impossible(rs, han, fu, tsumo)]
+
+
+# The only fu that some han (or a ron, or the ruleset) make impossible: _fu_impossible's.
+_HAN_BOUND_FU = frozenset({20, 25})
 
 
 def _fu_impossible(rs: Ruleset, han: int, fu: int, tsumo: bool) -> bool:
@@ -186,7 +191,7 @@ def check_win(rs: Ruleset, win: Win, i: int, *, tsumo: bool, honba: int) -> None
             code="fu_out_of_range",
             params={"fu": win.fu},
         )
-    if _fu_impossible(rs, win.han, win.fu, tsumo):
+    if win.fu in _HAN_BOUND_FU and _fu_impossible(rs, win.han, win.fu, tsumo):
         how = "tsumo" if tsumo else "ron"
         raise RecordError(
             None,
