@@ -227,20 +227,18 @@ def _hand_values_fault(hand: Hand) -> bool:
     kinds, a win's han, fu and chips, its yaku and tiles (every seat is in range, every key
     and every other text is one of the format's own, every other number bounded).
     """
-    for penalty in hand.penalties:
-        if has_value_fault(penalty.kind):
-            return True
     for win in hand.wins:
+        # parse_hand's han is at least 1, its chips at least 0.
         han, fu = win.han, win.fu
-        if (
-            (han is not None and not -INT_LIMIT <= han <= INT_LIMIT)
-            or (fu is not None and not -INT_LIMIT <= fu <= INT_LIMIT)
-            or not -INT_LIMIT <= win.chips <= INT_LIMIT
-            or (win.yaku and has_value_fault(win.yaku))
-            or (win.tiles and has_value_fault(win.tiles))
+        if (han is not None and han > INT_LIMIT) or (
+            fu is not None and not -INT_LIMIT <= fu <= INT_LIMIT
         ):
             return True
-    return False
+        if (win.chips or win.yaku or win.tiles) and (
+            win.chips > INT_LIMIT or has_value_fault(win.yaku) or has_value_fault(win.tiles)
+        ):
+            return True
+    return bool(hand.penalties) and any(has_value_fault(p.kind) for p in hand.penalties)
 
 
 def _replay_final_scores(record: Mapping[str, Any], ruleset: Ruleset, players: list[str]) -> Replay:
