@@ -19,7 +19,6 @@ from .hands import Hand
 from .ruleset import Ruleset
 from .settlement import Payment, Settlement, final_settlement, is_bust, rank_order
 
-
 # The hand's number in its round label ("E1"): the dealer's seat plus one.
 _HAND_NUMBERS = ("1", "2", "3", "4")
 _new_tuple = tuple.__new__

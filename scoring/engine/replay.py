@@ -189,17 +189,17 @@ def _played_at_once(
             return None
         game = Game(ruleset)
         seats = ruleset.players
-        hands = []
+        hands: list[Hand] = []
+        # Game.play less its errors' hand index, which only the step-by-step reading reports.
+        play, keep = game._play, hands.append
         for index, raw in enumerate(raw_hands):
             if game.ended_by is not None:
                 return None
             hand = parse_hand(raw, seats, index)
             if (hand.wins or hand.penalties) and _hand_values_fault(hand):
                 return None
-            # Game.play less its errors' hand index, which only the step-by-step reading
-            # reports.
-            game._play(hand)
-            hands.append(hand)
+            play(hand)
+            keep(hand)
     except Exception:
         return None
     return players, game, hands
@@ -280,7 +280,7 @@ def record_players(record: Mapping[str, Any], ruleset: Ruleset) -> list[str]:
     if (
         not isinstance(players, list)
         or len(players) != ruleset.players
-        or not all([isinstance(p, str) and p.strip() for p in players])
+        or not all(isinstance(p, str) and p.strip() for p in players)
     ):
         raise RecordError(
             None,
