@@ -111,6 +111,8 @@ class HandOutcomes:
                 )
             stick = rs.open_riichi_stick if seat in hand.open_riichi else rs.riichi_stick
             ledger.pay(seat, None, stick, "riichi")
+        if not hand.penalties:
+            return
         for i, penalty in enumerate(hand.penalties):
             amount = rs.penalty_amount(penalty.kind)
             if amount is None:
