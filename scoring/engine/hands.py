@@ -276,7 +276,16 @@ def parse_hand(data: Any, players: int, index: int) -> Hand:
         else:
             wins = _parse_wins(raw_wins, result, players, index)
         if result == "ron":
-            loser = _ron_loser(data, wins, players, index)
+            loser = data.get("loser")
+            # One win of another seat, not fed by a kan, as most rons are; else every check.
+            if not (
+                loser.__class__ is int
+                and 0 <= loser < players
+                and len(wins) == 1
+                and wins[0].winner != loser
+                and wins[0].rinshan_from is None
+            ):
+                loser = _ron_loser(data, wins, players, index)
     elif result == "draw":
         tenpai = _seats(data, "tenpai", players, index)
         if rare:
