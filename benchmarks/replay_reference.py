@@ -7,11 +7,15 @@ in turns, and requires the engine's to replay at least 1.6 times as many records
 the records of ``tests/data``.
 
 This is the replay path as it stood before records were checked while replaying, copied
-unchanged: the record's text and numbers checked in a walk of their own first
-(``check_record_values``), each hand parsed into a :class:`~scoring.engine.Hand` and played
-through the game as it was then. The engine's data types (``Hand``, ``Win``, ``HandResult``,
-``Replay``, ...) and the pieces it left as they were (the payment formulas, the settlement,
-the ruleset files) are imported, so that the two replays build the same objects.
+unchanged from ``scoring/engine`` (each section below names its module): the record's text
+and numbers checked in a walk of their own first (``check_record_values``), each hand parsed
+into a :class:`~scoring.engine.Hand` (``parse_hand``) and played through the game
+(``Game``, ``HandOutcomes``, ``HandLedger``), its wins valued and checked (``check_win``,
+``win_basic_points``, ``ron_value``, ``tsumo_shares``) and the game settled
+(``final_settlement``, ``rank_order``) as they were then. What the faster replay left as it
+was is imported: the data types (``Hand``, ``Win``, ``HandResult``, ``TableState``,
+``Payment``, ``Settlement``, ``Replay``), so that the two replays build the same objects, the
+limit table, the ruleset files, the final-scores records and the bust rule.
 """
 
 from __future__ import annotations
