@@ -21,10 +21,11 @@ from .settlement import Payment, rank_order
 
 # Nagashi paid as a mangan, a baiman or a yakuman (the ruleset's ``nagashi``).
 _new_tuple = tuple.__new__
-# The seats other than each seat, at a table of 3 and of 4: who pays a tsumo.
+# The seats other than each seat, by the table's size (3 or 4 in a ruleset file; a Ruleset
+# built by hand is not checked): who pays a tsumo.
 _OTHER_SEATS = {
     n: tuple(tuple(seat for seat in range(n) if seat != winner) for winner in range(n))
-    for n in (3, 4)
+    for n in range(1, 9)
 }
 
 NAGASHI_BASIC_POINTS = {name: LIMIT_BASIC_POINTS[name] for name in ("mangan", "baiman", "yakuman")}
