@@ -3,7 +3,9 @@
 - han/fu payments per second through ``hand_payment`` (target >= 200,000/s), and the same
   grid through the ``mahjong`` package's ``ScoresCalculator`` in the same run (the engine must
   be no slower: ratio >= 1.0);
-- complete-hanchan replays per second through ``replay_record`` (target >= 5,000/s);
+- complete-hanchan replays per second through ``replay_record`` (target >= 5,000/s), in
+  turns with the previous ``replay_record``, frozen in :mod:`benchmarks.replay_reference`
+  (target: ratio >= 1.6);
 - hand entry over HTTP on PostgreSQL with 20 concurrent phones, and SQL queries per hand entry
   and per table render (:mod:`benchmarks.hand_entry`, in a process of its own);
 - a hand end to end: a ron as the table screen sends it through gunicorn (one sync worker) and
@@ -47,6 +49,7 @@ from __future__ import annotations
 import argparse
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 
 from mahjong.constants import EAST, SOUTH
@@ -58,15 +61,23 @@ from benchmarks.clubs import run_clubs_bench
 from benchmarks.hand_tiles import run_hand_tiles_bench
 from benchmarks.online_import import run_online_import_bench, run_online_store_bench
 from benchmarks.ratings import run_ratings_bench
+from benchmarks.replay_reference import replay_record as previous_replay_record
 from benchmarks.seating import run_seating_bench
 from benchmarks.standings import run_standings_bench
-from benchmarks.timing import Figure, load_line, median_rate, median_rates, meets, ratio
+from benchmarks.timing import Figure, load_line, median_rates, meets, ratio
 from benchmarks.whatif import run_whatif_bench
 from scoring.engine import hand_payment, legal_fu, load_ruleset, replay_record
 from scoring.upkeep.sample_games import sample_records
 
 PAYMENT_TARGET = 200_000
 REPLAY_TARGET = 5_000
+# replay_record against the previous one (benchmarks/replay_reference.py), by the medians of
+# rounds taken in turns; more rounds than the others', as a ratio of two medians moves with
+# the machine's load. The replays' rounds are timed in the process's CPU time: on this
+# machine, shared with other work, a round's wall time is mostly the time it waited for a
+# core (a load of 10 on the 2 cores put a fifth of the rate's wall-clock figure).
+REPLAY_RATIO_TARGET = 1.6
+REPLAY_ROUNDS = 21
 
 
 # The clubs the capacity run's second variant spreads its tables over.
@@ -122,7 +133,14 @@ def engine_bench() -> int:
             replay_record(record)
         return len(records)
 
-    replay_rate = median_rate(replays)
+    def previous_replays() -> int:
+        for record in records:
+            previous_replay_record(record)
+        return len(records)
+
+    replay_rate, previous_rate = median_rates(
+        replays, previous_replays, rounds=REPLAY_ROUNDS, clock=time.process_time
+    )
 
     failures = 0
 
@@ -152,8 +170,23 @@ def engine_bench() -> int:
         f"{'ratio engine / ScoresCalculator':<44} {engine_ratio:>12,.2f} {'x':<12} "
         f"target >= 1.0 {'ok' if ok else 'BELOW TARGET'} (of the medians)"
     )
-    print(f"replays: {len(records)} complete hanchans, {hands / len(records):.1f} hands each")
+    print(
+        f"replays: {len(records)} complete hanchans, {hands / len(records):.1f} hands each; "
+        f"{REPLAY_ROUNDS} rounds in turns with the previous replay_record "
+        "(benchmarks/replay_reference.py), timed in CPU time"
+    )
     line("replay_record (complete hanchan)", replay_rate, REPLAY_TARGET, "replays/s")
+    print(
+        f"{'previous replay_record (frozen reference)':<44} {previous_rate.median:>12,.1f} "
+        f"{'replays/s':<12} {previous_rate.spread_text()}"
+    )
+    replay_ratio = ratio(replay_rate, previous_rate)
+    ok = replay_ratio >= REPLAY_RATIO_TARGET
+    failures += not ok
+    print(
+        f"{'ratio replay_record / previous':<44} {replay_ratio:>12,.2f} {'x':<12} "
+        f"target >= {REPLAY_RATIO_TARGET} {'ok' if ok else 'BELOW TARGET'} (of the medians)"
+    )
     return failures
 
 

@@ -10,6 +10,7 @@ amounts are integers in points.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import add
 from typing import Any, NamedTuple
 
 from .errors import RecordError
@@ -17,6 +18,10 @@ from .hand_outcomes import HandLedger, HandOutcomes
 from .hands import Hand
 from .ruleset import Ruleset
 from .settlement import Payment, Settlement, final_settlement, is_bust, rank_order
+
+# The hand's number in its round label ("E1"): the dealer's seat plus one.
+_HAND_NUMBERS = ("1", "2", "3", "4")
+_new_tuple = tuple.__new__
 
 
 class HandResult(NamedTuple):
@@ -148,7 +153,7 @@ class Game(HandOutcomes):
     @property
     def round_label(self) -> str:
         """The current hand's label: wind and hand number, e.g. "S3"."""
-        return f"{self._winds[self.wind_index]}{self.hand_number + 1}"
+        return self._winds[self.wind_index] + _HAND_NUMBERS[self.hand_number]
 
     def is_all_last(self) -> bool:
         """The current hand is the last hand of the final base round or of an extension."""
@@ -184,10 +189,9 @@ class Game(HandOutcomes):
                 it has none, too many ron winners, an abortive draw it does not have, riichi
                 below its minimum score, ``dealer_stops`` where no stop is allowed, ...
         """
-        index = self.hands_played
         if self.ended_by is not None:
             raise RecordError(
-                index,
+                self.hands_played,
                 "result",
                 f"the game already ended ({self.ended_by})",
                 code="game_over",
@@ -197,16 +201,19 @@ class Game(HandOutcomes):
             return self._play(hand)
         except RecordError as error:
             if error.hand_index is None:
-                raise error.with_hand(index) from None
+                # A rejected hand changed nothing: the count is still this hand's index.
+                raise error.with_hand(self.hands_played) from None
             raise
 
     def _play(self, hand: Hand) -> HandResult:
+        """:meth:`play` of a game in play; an error's ``hand_index`` is ``None`` where
+        :meth:`play` sets it."""
         rs = self.ruleset
-        n = rs.players
         dealer = self.hand_number
         honba = self.honba
-        ledger = HandLedger(n, self.deposits)
-        self._put_out_sticks(hand, ledger)
+        ledger = HandLedger(rs.players, self.deposits)
+        if hand.riichi or hand.penalties:
+            self._put_out_sticks(hand, ledger)
 
         result = hand.result
         if result == "ron":
@@ -228,34 +235,46 @@ class Game(HandOutcomes):
         # decides the dealer and the honba. A bust by the chombo payment alone ends the game
         # only where the ruleset says so (tobi_after_chombo).
         bust_scores: list[int] | None = None
-        if hand.chombo_after is not None and not rs.chombo_after_result:
-            raise RecordError(
-                None,
-                "chombo",
-                "the ruleset waives a chombo in a hand that ends in a win or a draw",
-                code="no_chombo_after_result",
-            )
         if hand.chombo_after is not None:
+            if not rs.chombo_after_result:
+                raise RecordError(
+                    None,
+                    "chombo",
+                    "the ruleset waives a chombo in a hand that ends in a win or a draw",
+                    code="no_chombo_after_result",
+                )
             if not rs.tobi_after_chombo:
-                bust_scores = [s + d for s, d in zip(self.scores, ledger.deltas, strict=True)]
+                bust_scores = list(map(add, self.scores, ledger.deltas))
             self._pay_chombo(hand.chombo_after, dealer, ledger)
 
         deltas = ledger.deltas
-        new_scores = [score + delta for score, delta in zip(self.scores, deltas, strict=True)]
-        ended = self._end_after_hand(hand, new_scores, keep_dealer, ledger, bust_scores)
+        new_scores = list(map(add, self.scores, deltas))
+        # What can end the game after this hand, looked at only where it can (most hands
+        # neither bust anyone nor keep the deal nor stop it).
+        ended = None
+        if (
+            hand.dealer_stops
+            or (keep_dealer and rs.dealer_top_ends != "never")
+            or (rs.tobi and min(new_scores if bust_scores is None else bust_scores) <= 0)
+        ):
+            ended = self._end_after_hand(hand, new_scores, keep_dealer, ledger, bust_scores)
 
         # Everything is valid: commit.
-        # Positional: HandResult is built for every hand of every replay.
-        record = HandResult(
-            self.round_label,
-            dealer,
-            honba,
-            self.deposits,
-            tuple(deltas),
-            tuple(new_scores),
-            ledger.table,
-            tuple(ledger.payments),
-            tuple(ledger.chips) if ledger.chips_moved else self._no_chips,
+        # Positional, without the keyword machinery: HandResult is built for every hand of
+        # every replay.
+        record = _new_tuple(
+            HandResult,
+            (
+                self._winds[self.wind_index] + _HAND_NUMBERS[dealer],
+                dealer,
+                honba,
+                self.deposits,
+                tuple(deltas),
+                tuple(new_scores),
+                ledger.table,
+                tuple(ledger.payments),
+                tuple(ledger.chips) if ledger.chips_moved else self._no_chips,
+            ),
         )
         self.results.append(record)
         self.scores = new_scores
@@ -263,9 +282,12 @@ class Game(HandOutcomes):
         for seat in ledger.wins:
             self.win_counts[seat] += 1
         if ledger.chips_moved:
-            self.chips = [self.chips[s] + ledger.chips[s] for s in range(n)]
+            self.chips = list(map(add, self.chips, ledger.chips))
         if ended is None:
-            ended = self._advance(keep_dealer, next_honba)
+            if keep_dealer:
+                self.honba = next_honba
+            else:
+                ended = self._advance(keep_dealer, next_honba)
         if ended is None and hand.time_up:
             # T-07: time was called during this hand; it is the last one.
             ended = "time_up"
@@ -382,7 +404,6 @@ class Game(HandOutcomes):
             return None
         in_extension = self.wind_index >= rs.rounds
         self.hand_number += 1
-        target_reached = max(self.scores) >= rs.extension_target
         if self.hand_number == rs.players:
             self.hand_number = 0
             next_wind = self.wind_index + 1
@@ -390,12 +411,20 @@ class Game(HandOutcomes):
                 self.wind_index = next_wind
                 return None
             # The end of the base game or of an extension round (seed 003 L39-50, Tenhou §4).
-            if rs.extension != "none" and next_wind < len(self._winds) and not target_reached:
+            if (
+                rs.extension != "none"
+                and next_wind < len(self._winds)
+                and max(self.scores) < rs.extension_target
+            ):
                 self.wind_index = next_wind
                 return None
             self.hand_number = rs.players - 1
             return "last_hand"
-        if in_extension and rs.extension == "sudden_death" and target_reached:
+        if (
+            in_extension
+            and rs.extension == "sudden_death"
+            and max(self.scores) >= rs.extension_target
+        ):
             self.hand_number -= 1
             return "last_hand"
         return None

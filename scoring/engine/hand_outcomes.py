@@ -20,6 +20,14 @@ from .ruleset import MAX_CHIPS_PER_PAYER, Ruleset
 from .settlement import Payment, rank_order
 
 # Nagashi paid as a mangan, a baiman or a yakuman (the ruleset's ``nagashi``).
+_new_tuple = tuple.__new__
+# The seats other than each seat, by the table's size (3 or 4 in a ruleset file; a Ruleset
+# built by hand is not checked): who pays a tsumo.
+_OTHER_SEATS = {
+    n: tuple(tuple(seat for seat in range(n) if seat != winner) for winner in range(n))
+    for n in range(1, 9)
+}
+
 NAGASHI_BASIC_POINTS = {name: LIMIT_BASIC_POINTS[name] for name in ("mangan", "baiman", "yakuman")}
 
 
@@ -48,11 +56,13 @@ class HandLedger:
             self.table += amount
         else:
             self.deltas[payee] += amount
-        self.payments.append(Payment(payer, payee, amount, reason))
+        # Positional, without the keyword machinery: a replay makes a few of these a hand.
+        self.payments.append(_new_tuple(Payment, (payer, payee, amount, reason)))
 
     def take_deposits(self, seat: int) -> None:
         """Everything on the table goes to ``seat``."""
-        self.pay(None, seat, self.table, "deposits")
+        if self.table:
+            self.pay(None, seat, self.table, "deposits")
 
     def pay_chips(self, payers: tuple[int, ...] | list[int], winner: int, chips: int) -> None:
         """Each of ``payers`` gives ``chips`` chips to ``winner`` (seed 003 L438-470)."""
@@ -102,6 +112,8 @@ class HandOutcomes:
                 )
             stick = rs.open_riichi_stick if seat in hand.open_riichi else rs.riichi_stick
             ledger.pay(seat, None, stick, "riichi")
+        if not hand.penalties:
+            return
         for i, penalty in enumerate(hand.penalties):
             amount = rs.penalty_amount(penalty.kind)
             if amount is None:
@@ -173,7 +185,8 @@ class HandOutcomes:
                 ledger.pay(loser, winner, value, "ron")
                 if honba_points:
                     ledger.pay(loser, winner, honba_points, "honba")
-                ledger.pay_chips((loser,), winner, win.chips)
+                if win.chips:
+                    ledger.pay_chips((loser,), winner, win.chips)
             else:
                 # Pao on a ron: the liable player and the discarder pay half each (M-05,
                 # 002 P(1), 003 L594-596).
@@ -184,14 +197,15 @@ class HandOutcomes:
                 ledger.pay_chips((loser, liable), winner, win.chips)
             ledger.wins.append(winner)
         if rs.multi_ron_deposits == "first" or len(order) == 1:
-            ledger.take_deposits(first)
+            if ledger.table:
+                ledger.pay(None, first, ledger.table, "deposits")
         else:
             # H-19: split equally in 100s; what does not divide goes to the first winner.
             share = ledger.table // len(order) // 100 * 100
             rest = ledger.table - share * len(order)
             for position, win in enumerate(order):
                 ledger.pay(None, win.winner, share + (rest if position == 0 else 0), "deposits")
-        if rs.multi_ron_renchan == "any_winner":
+        if rs.multi_ron_renchan == "any_winner" and len(order) > 1:
             keep = any(w.winner == dealer for w in order)
         else:
             keep = first == dealer
@@ -247,14 +261,16 @@ class HandOutcomes:
         else:
             dealer_share, other_share = tsumo_shares(rs, b, dealer_wins)
             each_honba = rs.honba_tsumo_each * honba
-            payers = tuple(seat for seat in range(n) if seat != winner)
+            payers = _OTHER_SEATS[n][winner]
             for seat in payers:
                 ledger.pay(seat, winner, dealer_share if seat == dealer else other_share, "tsumo")
                 if each_honba:
                     ledger.pay(seat, winner, each_honba, "honba")
-        ledger.pay_chips(payers, winner, win.chips)
+        if win.chips:
+            ledger.pay_chips(payers, winner, win.chips)
         ledger.wins.append(winner)
-        ledger.take_deposits(winner)
+        if ledger.table:
+            ledger.pay(None, winner, ledger.table, "deposits")
         return dealer_wins, (honba + 1 if dealer_wins else 0)
 
     def _draw(self, hand: Hand, dealer: int, honba: int, ledger: HandLedger) -> tuple[bool, int]:

@@ -14,10 +14,18 @@ from __future__ import annotations
 
 from .errors import RecordError
 from .hands import Win
-from .limits import LIMIT_BASIC_POINTS, MANGAN_BASIC_POINTS, YAKUMAN_BASIC_POINTS, counted_limit
+from .limits import (
+    LIMIT_BASIC_POINTS,
+    LIMIT_TABLE,
+    MANGAN_BASIC_POINTS,
+    YAKUMAN_BASIC_POINTS,
+    counted_limit,
+)
 from .ruleset import Ruleset
 
 LEGAL_FU = frozenset((20, 25, *range(30, 111, 10)))
+# Below this han a counted hand reaches no limit by its han alone (counted_limit's None).
+MANGAN_HAN = LIMIT_TABLE[0].han
 
 
 def basic_points(rs: Ruleset, han: int, fu: int) -> int:
@@ -27,12 +35,13 @@ def basic_points(rs: Ruleset, han: int, fu: int) -> int:
     ``counted_yakuman_han`` or more is a single yakuman (M-21: it never combines). Does not
     validate ``fu``; see :func:`check_win`.
     """
-    limit = counted_limit(
-        han, sanbaiman_han=rs.sanbaiman_han, counted_yakuman_han=rs.counted_yakuman_han
-    )
-    if limit is not None:
-        return limit.basic_points
-    b = counted_basic_points(han, fu)
+    if han >= MANGAN_HAN:
+        limit = counted_limit(
+            han, sanbaiman_han=rs.sanbaiman_han, counted_yakuman_han=rs.counted_yakuman_han
+        )
+        if limit is not None:
+            return limit.basic_points
+    b = fu << (han + 2)  # counted_basic_points, written out: every win of a replay comes here
     if b >= MANGAN_BASIC_POINTS:
         return MANGAN_BASIC_POINTS
     # 1,920 is 30 fu 4 han or 60 fu 3 han.
@@ -65,7 +74,8 @@ def round_up(points: int, unit: int) -> int:
 
 def ron_value(rs: Ruleset, b: int, dealer_wins: bool) -> int:
     """What the discarder pays for a ron of basic points ``b`` (honba not included)."""
-    return round_up(b * 6 if dealer_wins else b * 4, rs.payment_rounding)
+    unit = rs.payment_rounding
+    return -(-(b * 6 if dealer_wins else b * 4) // unit) * unit  # round_up, written out
 
 
 def tsumo_shares(rs: Ruleset, b: int, dealer_wins: bool) -> tuple[int, int]:
@@ -77,13 +87,14 @@ def tsumo_shares(rs: Ruleset, b: int, dealer_wins: bool) -> tuple[int, int]:
     North's share, rounded up (X-01 b); with "tsumo_loss" that share is lost (X-01 a).
     """
     unit = rs.payment_rounding
+    # round_up, written out in the two shares every tsumo of a replay pays.
     if dealer_wins:
-        each = round_up(2 * b, unit)
+        each = -(-2 * b // unit) * unit
         if rs.players == 3 and rs.sanma_tsumo == "north_split":
             each += round_up(each // 2, unit)
         return each, each
-    dealer_share = round_up(2 * b, unit)
-    other_share = round_up(b, unit)
+    dealer_share = -(-2 * b // unit) * unit
+    other_share = -(-b // unit) * unit
     if rs.players == 3 and rs.sanma_tsumo == "north_split":
         half_absent = round_up(other_share // 2, unit)
         return dealer_share + half_absent, other_share + half_absent
@@ -120,6 +131,10 @@ def legal_fu(rs: Ruleset, han: int, tsumo: bool) -> list[int]:
     return [fu for fu in sorted(LEGAL_FU) if not _fu_impossible(rs, han, fu, tsumo)]
 
 
+# The only fu that some han (or a ron, or the ruleset) make impossible: _fu_impossible's.
+_HAN_BOUND_FU = frozenset({20, 25})
+
+
 def _fu_impossible(rs: Ruleset, han: int, fu: int, tsumo: bool) -> bool:
     if fu == 25:
         return han < (3 if tsumo else 2)
@@ -136,14 +151,14 @@ def check_win(rs: Ruleset, win: Win, i: int, *, tsumo: bool, honba: int) -> None
             ``wins[i].<field>``: a fu the ruleset forbids (or any fu where it has none), a
             missing fu below mangan, too few han at high honba (seed 003 L106, H-22).
     """
-    prefix = f"wins[{i}]"
     if win.limit is not None:
         return
     assert win.han is not None
+    # The key's prefix (``wins[0]``) is written only for an error: most wins have none.
     if rs.two_han_minimum_from_honba and honba >= rs.two_han_minimum_from_honba and win.han < 2:
         raise RecordError(
             None,
-            f"{prefix}.han",
+            f"wins[{i}].han",
             f"2 han are needed from {rs.two_han_minimum_from_honba} honba",
             code="two_han_minimum",
             params={"from_honba": rs.two_han_minimum_from_honba, "honba": honba, "han": win.han},
@@ -152,7 +167,7 @@ def check_win(rs: Ruleset, win: Win, i: int, *, tsumo: bool, honba: int) -> None
         if win.fu is not None and win.fu != rs.fixed_fu:
             raise RecordError(
                 None,
-                f"{prefix}.fu",
+                f"wins[{i}].fu",
                 "this ruleset has no fu; leave fu out",
                 code="fu_not_scored",
                 params={"fu": win.fu, "fixed_fu": rs.fixed_fu},
@@ -162,7 +177,7 @@ def check_win(rs: Ruleset, win: Win, i: int, *, tsumo: bool, honba: int) -> None
         if win.han < 5:
             raise RecordError(
                 None,
-                f"{prefix}.fu",
+                f"wins[{i}].fu",
                 "a hand below 5 han needs its fu",
                 code="fu_needed",
                 params={"han": win.han},
@@ -171,16 +186,16 @@ def check_win(rs: Ruleset, win: Win, i: int, *, tsumo: bool, honba: int) -> None
     if win.fu not in LEGAL_FU:
         raise RecordError(
             None,
-            f"{prefix}.fu",
+            f"wins[{i}].fu",
             "must be 20-110 in steps of 10, or 25",
             code="fu_out_of_range",
             params={"fu": win.fu},
         )
-    if _fu_impossible(rs, win.han, win.fu, tsumo):
+    if win.fu in _HAN_BOUND_FU and _fu_impossible(rs, win.han, win.fu, tsumo):
         how = "tsumo" if tsumo else "ron"
         raise RecordError(
             None,
-            f"{prefix}.fu",
+            f"wins[{i}].fu",
             f"{win.fu} fu is impossible for a {win.han}-han {how} here",
             code="fu_not_allowed",
             params={"han": win.han, "fu": win.fu, "win": how},

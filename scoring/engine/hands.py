@@ -45,6 +45,13 @@ _TILE_KEYS = frozenset(
     {"hand", "melds", "win_tile", "dora_indicators", "ura_indicators", "kita", "flowers"}
 )
 _PENALTY_KEYS = frozenset({"seat", "kind"})
+# The keys of a hand (by result) and of a win that most have: a hand or a win with no other
+# key is read without looking for each of the others.
+_RARE_HAND_KEYS = frozenset(
+    {"open_riichi", "penalties", "dealer_stops", "time_up", "chombo", "nagashi"}
+)
+_PLAIN_KEYS = {result: keys - _RARE_HAND_KEYS for result, keys in _ALLOWED_KEYS.items()}
+_PLAIN_WIN_KEYS = frozenset({"winner", "han", "fu"})
 
 
 class Win(NamedTuple):
@@ -172,10 +179,18 @@ def _seats(data: Mapping[str, Any], key: str, players: int, index: int) -> tuple
         raise RecordError(index, key, "must be a list of seats", code="not_a_seat_list")
     if not value:
         return ()
-    out = tuple([_seat(v, players, index, key) for v in value])
-    if len(set(out)) != len(out):
+    for seat in value:
+        if seat.__class__ is not int or not 0 <= seat < players:
+            _seat(seat, players, index, key)
+    out = tuple(value)
+    if len(out) > 1 and len(set(out)) != len(out):
         raise RecordError(index, key, "lists a seat twice", code="seat_listed_twice")
     return out
+
+
+# A hand is built once, whole (a record's hands are read on every replay): every field, in
+# the order of :class:`Hand`, given to ``tuple.__new__`` without the keyword machinery.
+_new_tuple = tuple.__new__
 
 
 def parse_hand(data: Any, players: int, index: int) -> Hand:
@@ -201,8 +216,11 @@ def parse_hand(data: Any, players: int, index: int) -> Hand:
         raise RecordError(
             index, "result", f"must be one of {', '.join(RESULTS)}", code="unknown_result"
         )
+    # Most hands have none of the rarer keys: all their keys are checked, and none of the
+    # rarer ones looked for, at one look.
+    plain = data.keys() <= _PLAIN_KEYS[result]
     allowed = _ALLOWED_KEYS[result]
-    if not data.keys() <= allowed:
+    if not plain and not data.keys() <= allowed:
         for key in data:
             if key not in allowed:
                 if any(key in keys for keys in _RESULT_KEYS.values()):
@@ -215,41 +233,113 @@ def parse_hand(data: Any, players: int, index: int) -> Hand:
                     )
                 raise RecordError(index, key, "unknown key", code="unknown_key")
 
-    riichi = _seats(data, "riichi", players, index)
-    open_riichi = _seats(data, "open_riichi", players, index)
-    if open_riichi and not set(open_riichi) <= set(riichi):
-        raise RecordError(
-            index,
-            "open_riichi",
-            "every open riichi seat must also be in riichi",
-            code="open_riichi_without_riichi",
-        )
-    raw_penalties = data.get("penalties")
-    penalties = () if raw_penalties is None else _parse_penalties(raw_penalties, players, index)
-    dealer_stops = data.get("dealer_stops", False)
-    if dealer_stops is not True and dealer_stops is not False:
-        raise RecordError(index, "dealer_stops", "must be true or false", code="not_a_boolean")
-    if "time_up" in data:
-        time_up = data["time_up"]
+    riichi = data.get("riichi")
+    if riichi is None or (riichi.__class__ is list and not riichi):
+        riichi = ()  # no riichi, as most hands have, read at a look
+    else:
+        riichi = _seats(data, "riichi", players, index)
+    # Most hands have none of the rarer keys: their checks are skipped at one look.
+    rare = not plain
+    open_riichi: tuple[int, ...] = ()
+    penalties: tuple[Penalty, ...] = ()
+    dealer_stops = time_up = False
+    if rare:
+        open_riichi = _seats(data, "open_riichi", players, index)
+        if open_riichi and not set(open_riichi) <= set(riichi):
+            raise RecordError(
+                index,
+                "open_riichi",
+                "every open riichi seat must also be in riichi",
+                code="open_riichi_without_riichi",
+            )
+        raw_penalties = data.get("penalties")
+        if raw_penalties is not None:
+            penalties = _parse_penalties(raw_penalties, players, index)
+        dealer_stops = data.get("dealer_stops", False)
+        if dealer_stops is not True and dealer_stops is not False:
+            raise RecordError(index, "dealer_stops", "must be true or false", code="not_a_boolean")
+        time_up = data.get("time_up", False)
         if time_up is not True and time_up is not False:
             raise RecordError(index, "time_up", "must be true or false", code="not_a_boolean")
-        if time_up:
-            hand = _parse_outcome(
-                data, result, players, index, riichi, open_riichi, penalties, dealer_stops
-            )._replace(time_up=True)
-            return _with_chombo(hand, data, players, index)
-    hand = _parse_outcome(
-        data, result, players, index, riichi, open_riichi, penalties, dealer_stops
+
+    wins: tuple[Win, ...] = ()
+    loser: int | None = None
+    kind: str | None = None
+    offender: int | None = None
+    tenpai: tuple[int, ...] = ()
+    nagashi: tuple[int, ...] = ()
+    if result == "ron" or result == "tsumo":
+        raw_wins = data.get("wins")
+        if raw_wins.__class__ is list and len(raw_wins) == 1:
+            # One win, as most have: a single winner, as a tsumo needs.
+            wins = (_parse_win(raw_wins[0], 0, index, players),)
+        else:
+            wins = _parse_wins(raw_wins, result, players, index)
+        if result == "ron":
+            loser = data.get("loser")
+            # One win of another seat, not fed by a kan, as most rons are; else every check.
+            if not (
+                loser.__class__ is int
+                and 0 <= loser < players
+                and len(wins) == 1
+                and wins[0].winner != loser
+                and wins[0].rinshan_from is None
+            ):
+                loser = _ron_loser(data, wins, players, index)
+    elif result == "draw":
+        tenpai = _seats(data, "tenpai", players, index)
+        if rare:
+            nagashi = _seats(data, "nagashi", players, index)
+    elif result == "abort":
+        kind = data.get("kind")
+        if kind not in ABORTIVE_KINDS:
+            raise RecordError(
+                index,
+                "kind",
+                f"must be one of {', '.join(ABORTIVE_KINDS)}",
+                code="unknown_abortive_draw",
+            )
+        tenpai = _seats(data, "tenpai", players, index)
+    else:
+        if "offender" not in data:
+            raise RecordError(
+                index,
+                "offender",
+                "a chombo needs the offender's seat",
+                code="chombo_needs_offender",
+            )
+        offender = _seat(data["offender"], players, index, "offender")
+    chombo_after = None
+    chombo_noten_payments = False
+    if rare and "chombo" in data:
+        chombo_after, chombo_noten_payments = _parse_chombo(data, result, wins, players, index)
+    return _new_tuple(
+        Hand,
+        (
+            result,
+            wins,
+            loser,
+            riichi,
+            open_riichi,
+            tenpai,
+            nagashi,
+            kind,
+            offender,
+            penalties,
+            dealer_stops,
+            time_up,
+            chombo_after,
+            chombo_noten_payments,
+        ),
     )
-    return _with_chombo(hand, data, players, index)
 
 
-def _with_chombo(hand: Hand, data: Mapping[str, Any], players: int, index: int) -> Hand:
-    """``hand`` with the ``chombo`` extension, when the hand has one: an object
-    ``{"offender": seat}`` and, on a draw, ``"noten_payments": true`` when the draw is settled
-    before the chombo (seed 003 L426-428); a winner cannot also owe the chombo."""
-    if "chombo" not in data:
-        return hand
+def _parse_chombo(
+    data: Mapping[str, Any], result: str, wins: tuple[Win, ...], players: int, index: int
+) -> tuple[int, bool]:
+    """The ``chombo`` extension of a hand: an object ``{"offender": seat}`` and, on a draw,
+    ``"noten_payments": true`` when the draw is settled before the chombo (seed 003
+    L426-428); a winner cannot also owe the chombo. Returns the offender and that flag."""
     value = data["chombo"]
     if (
         not isinstance(value, Mapping)
@@ -268,15 +358,15 @@ def _with_chombo(hand: Hand, data: Mapping[str, Any], players: int, index: int) 
         raise RecordError(
             index, "chombo.noten_payments", "must be true or false", code="not_a_boolean"
         )
-    if noten_payments and hand.result != "draw":
+    if noten_payments and result != "draw":
         raise RecordError(
             index,
             "chombo.noten_payments",
             "only a draw has noten payments",
             code="key_not_for_result",
-            params={"result": hand.result},
+            params={"result": result},
         )
-    if any(win.winner == offender for win in hand.wins):
+    if any(win.winner == offender for win in wins):
         raise RecordError(
             index,
             "chombo.offender",
@@ -284,97 +374,47 @@ def _with_chombo(hand: Hand, data: Mapping[str, Any], players: int, index: int) 
             code="chombo_offender_is_winner",
             params={"seat": offender},
         )
-    return hand._replace(chombo_after=offender, chombo_noten_payments=noten_payments)
+    return offender, noten_payments
 
 
-def _parse_outcome(
-    data: Mapping[str, Any],
-    result: str,
-    players: int,
-    index: int,
-    riichi: tuple[int, ...],
-    open_riichi: tuple[int, ...],
-    penalties: tuple[Penalty, ...],
-    dealer_stops: bool,
-) -> Hand:
-    """The outcome part of :func:`parse_hand` (after the keys common to every result)."""
-
-    if result == "ron" or result == "tsumo":
-        raw_wins = data.get("wins")
-        if not isinstance(raw_wins, list) or not raw_wins:
-            raise RecordError(
-                index, "wins", "must be a non-empty list of wins", code="wins_not_a_list"
-            )
+def _parse_wins(raw_wins: Any, result: str, players: int, index: int) -> tuple[Win, ...]:
+    """The ``wins`` of a ron or a tsumo: a non-empty list, no seat twice, one on a tsumo."""
+    if not isinstance(raw_wins, list) or not raw_wins:
+        raise RecordError(index, "wins", "must be a non-empty list of wins", code="wins_not_a_list")
+    if len(raw_wins) == 1:
+        wins: tuple[Win, ...] = (_parse_win(raw_wins[0], 0, index, players),)
+    else:
         wins = tuple([_parse_win(w, i, index, players) for i, w in enumerate(raw_wins)])
-        if len(wins) > 1 and len({w.winner for w in wins}) != len(wins):
+        if len({w.winner for w in wins}) != len(wins):
             raise RecordError(index, "wins", "the same seat wins twice", code="winner_twice")
-        if result == "tsumo":
-            if len(wins) != 1:
-                raise RecordError(
-                    index, "wins", "a tsumo has exactly one win", code="tsumo_needs_one_win"
-                )
-            return Hand(
-                result, wins, None, riichi, open_riichi, (), (), None, None, penalties, dealer_stops
-            )
-        if "loser" not in data:
-            raise RecordError(
-                index, "loser", "a ron needs the discarder's seat", code="ron_needs_loser"
-            )
-        loser = _seat(data["loser"], players, index, "loser")
-        for i, w in enumerate(wins):
-            if w.winner == loser:
-                raise RecordError(
-                    index,
-                    "loser",
-                    "the discarder cannot also be a winner",
-                    code="loser_is_winner",
-                    params={"seat": loser},
-                )
-            if w.rinshan_from is not None:
-                raise RecordError(
-                    index, f"wins[{i}].rinshan_from", "only a tsumo has it", code="rinshan_on_ron"
-                )
-        return Hand(
-            result, wins, loser, riichi, open_riichi, (), (), None, None, penalties, dealer_stops
-        )
+    if result == "tsumo" and len(wins) != 1:
+        raise RecordError(index, "wins", "a tsumo has exactly one win", code="tsumo_needs_one_win")
+    return wins
 
-    if result == "draw":
-        tenpai = _seats(data, "tenpai", players, index)
-        nagashi = _seats(data, "nagashi", players, index)
-        return Hand(
-            result,
-            (),
-            None,
-            riichi,
-            open_riichi,
-            tenpai,
-            nagashi,
-            None,
-            None,
-            penalties,
-            dealer_stops,
+
+def _ron_loser(data: Mapping[str, Any], wins: tuple[Win, ...], players: int, index: int) -> int:
+    """A ron's ``loser``: a seat that is no winner's, and no win fed by a kan (tsumo only)."""
+    if "loser" not in data:
+        raise RecordError(
+            index, "loser", "a ron needs the discarder's seat", code="ron_needs_loser"
         )
-    if result == "abort":
-        kind = data.get("kind")
-        if kind not in ABORTIVE_KINDS:
+    loser = data["loser"]
+    if loser.__class__ is not int or not 0 <= loser < players:
+        _seat(loser, players, index, "loser")
+    for i, w in enumerate(wins):
+        if w.winner == loser:
             raise RecordError(
                 index,
-                "kind",
-                f"must be one of {', '.join(ABORTIVE_KINDS)}",
-                code="unknown_abortive_draw",
+                "loser",
+                "the discarder cannot also be a winner",
+                code="loser_is_winner",
+                params={"seat": loser},
             )
-        tenpai = _seats(data, "tenpai", players, index)
-        return Hand(
-            result, (), None, riichi, open_riichi, tenpai, (), kind, None, penalties, dealer_stops
-        )
-    if "offender" not in data:
-        raise RecordError(
-            index, "offender", "a chombo needs the offender's seat", code="chombo_needs_offender"
-        )
-    offender = _seat(data["offender"], players, index, "offender")
-    return Hand(
-        result, (), None, riichi, open_riichi, (), (), None, offender, penalties, dealer_stops
-    )
+        if w.rinshan_from is not None:
+            raise RecordError(
+                index, f"wins[{i}].rinshan_from", "only a tsumo has it", code="rinshan_on_ron"
+            )
+    return loser
 
 
 def _parse_penalties(value: Any, players: int, index: int) -> tuple[Penalty, ...]:
@@ -406,42 +446,53 @@ def _integer(data: Mapping[str, Any], key: str, index: int, prefix: str) -> int 
 
 
 def _parse_win(data: Any, i: int, index: int, players: int) -> Win:
-    prefix = f"wins[{i}]"
+    # The key's prefix (``wins[0]``) is written only for an error: most wins have none.
     if data.__class__ is not dict and not isinstance(data, Mapping):
-        raise RecordError(index, prefix, "a win must be an object", code="win_not_an_object")
-    if not data.keys() <= _WIN_KEYS:
+        raise RecordError(index, f"wins[{i}]", "a win must be an object", code="win_not_an_object")
+    plain = data.keys() <= _PLAIN_WIN_KEYS
+    if not plain and not data.keys() <= _WIN_KEYS:
         for key in data:
             if key not in _WIN_KEYS:
-                raise RecordError(index, f"{prefix}.{key}", "unknown key", code="unknown_key")
+                raise RecordError(index, f"wins[{i}].{key}", "unknown key", code="unknown_key")
     if "winner" not in data:
-        raise RecordError(index, f"{prefix}.winner", "missing", code="winner_missing")
-    winner = _seat(data["winner"], players, index, f"{prefix}.winner")
-    han = _integer(data, "han", index, prefix)
-    fu = _integer(data, "fu", index, prefix)
+        raise RecordError(index, f"wins[{i}].winner", "missing", code="winner_missing")
+    winner = data["winner"]
+    if winner.__class__ is not int or not 0 <= winner < players:
+        _seat(winner, players, index, f"wins[{i}].winner")
+    han = data.get("han")
+    if han is not None and han.__class__ is not int:
+        _integer(data, "han", index, f"wins[{i}]")
+    fu = data.get("fu")
+    if fu is not None and fu.__class__ is not int:
+        _integer(data, "fu", index, f"wins[{i}]")
+    if plain and han is not None and han >= 1:
+        # Han (and fu) alone, as most wins are.
+        return _new_tuple(Win, (winner, han, fu, None, 1, None, None, 0, (), ()))
     limit = data.get("limit")
     if limit is not None:
         if limit not in LIMITS:
             raise RecordError(
                 index,
-                f"{prefix}.limit",
+                f"wins[{i}].limit",
                 f"must be one of {', '.join(LIMITS)}",
                 code="unknown_limit",
             )
         if han is not None or fu is not None:
             raise RecordError(
                 index,
-                f"{prefix}.limit",
+                f"wins[{i}].limit",
                 "give either limit or han/fu, not both",
                 code="limit_with_han_fu",
             )
     elif han is None:
         raise RecordError(
-            index, f"{prefix}.han", "a win needs han (and fu) or a limit", code="han_missing"
+            index, f"wins[{i}].han", "a win needs han (and fu) or a limit", code="han_missing"
         )
     elif han < 1:
-        raise RecordError(index, f"{prefix}.han", "must be at least 1", code="han_below_one")
+        raise RecordError(index, f"wins[{i}].han", "must be at least 1", code="han_below_one")
     yakuman = 1
     if "yakuman" in data:
+        prefix = f"wins[{i}]"
         if limit != "yakuman":
             raise RecordError(
                 index,
@@ -458,34 +509,41 @@ def _parse_win(data: Any, i: int, index: int, players: int) -> Win:
                 code="yakuman_multiple_out_of_range",
                 params={"yakuman": yakuman},
             )
-    pao = rinshan_from = None
-    if data.get("pao") is not None:
-        pao = _seat(data["pao"], players, index, f"{prefix}.pao")
+    pao = data.get("pao")
+    if pao is not None:
+        pao = _seat(pao, players, index, f"wins[{i}].pao")
         if pao == winner:
             raise RecordError(
-                index, f"{prefix}.pao", "the winner cannot be liable for pao", code="pao_is_winner"
+                index, f"wins[{i}].pao", "the winner cannot be liable for pao", code="pao_is_winner"
             )
-    if data.get("rinshan_from") is not None:
-        rinshan_from = _seat(data["rinshan_from"], players, index, f"{prefix}.rinshan_from")
+    rinshan_from = data.get("rinshan_from")
+    if rinshan_from is not None:
+        rinshan_from = _seat(rinshan_from, players, index, f"wins[{i}].rinshan_from")
         if rinshan_from == winner:
             raise RecordError(
                 index,
-                f"{prefix}.rinshan_from",
+                f"wins[{i}].rinshan_from",
                 "the winner cannot feed the kan",
                 code="rinshan_from_is_winner",
             )
-    chips = _integer(data, "chips", index, prefix) or 0
-    if chips < 0:
+    chips = data.get("chips")
+    if chips is None:
+        chips = 0
+    elif chips.__class__ is not int:
+        _integer(data, "chips", index, f"wins[{i}]")
+    elif chips < 0:
         raise RecordError(
             index,
-            f"{prefix}.chips",
+            f"wins[{i}].chips",
             "must not be negative",
             code="negative_chips",
             params={"chips": chips},
         )
-    yaku = _parse_yaku(data.get("yaku"), index, prefix)
-    tiles = _parse_tiles(data.get("tiles"), index, prefix)
-    return Win(winner, han, fu, limit, yakuman, pao, rinshan_from, chips, yaku, tiles)
+    yaku = data.get("yaku")
+    yaku = () if yaku is None else _parse_yaku(yaku, index, f"wins[{i}]")
+    tiles = data.get("tiles")
+    tiles = () if tiles is None else _parse_tiles(tiles, index, f"wins[{i}]")
+    return _new_tuple(Win, (winner, han, fu, limit, yakuman, pao, rinshan_from, chips, yaku, tiles))
 
 
 def _parse_yaku(value: Any, index: int, prefix: str) -> tuple[tuple[str, int], ...]:

@@ -32,7 +32,7 @@ def check_record_values(record: Any) -> None:
             attributed to that hand (``hand 3: wins[0].chips: ...``).
     """
     # Replays are a hot path: a plain scan first, the paths only to name a fault found.
-    if not _has_fault(record):
+    if not has_value_fault(record):
         return
     stack: list[tuple[tuple[str | int, ...], Any]] = [((), record)]
     while stack:
@@ -64,7 +64,7 @@ def check_record_values(record: Any) -> None:
             stack.extend(((*path, i), value[i]) for i in reversed(range(len(value))))
 
 
-def _has_fault(record: Any) -> bool:
+def has_value_fault(record: Any) -> bool:
     """Whether ``record`` holds, at any depth, what :func:`check_record_values` refuses.
     Exact types first (parsed JSON is dicts, lists, str and int), the ABCs only otherwise."""
     stack = [record]

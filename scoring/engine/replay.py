@@ -11,9 +11,9 @@ from .final_scores import KEY as FINAL_SCORES
 from .final_scores import parse_final_scores, settle_final_scores
 from .game import Game, HandResult, TableState
 from .hands import Hand, parse_hand
-from .record_values import check_record_values
+from .record_values import check_record_values, has_value_fault
 from .ruleset import Ruleset
-from .ruleset_files import load_ruleset
+from .ruleset_files import INT_LIMIT, load_ruleset
 from .settlement import Settlement
 
 RECORD_FORMAT = "club-game/1"
@@ -60,7 +60,15 @@ def ruleset_of_record(record: Any) -> Ruleset:
         RecordError: the record is not an object, has the wrong ``format``, names no or an
             unknown ruleset, has bad overrides, or holds a text or a number no game has.
     """
-    if not isinstance(record, Mapping):
+    ruleset = _named_ruleset(record)
+    check_record_values(record)
+    return ruleset
+
+
+def _named_ruleset(record: Any) -> Ruleset:
+    """:func:`ruleset_of_record` before the values check: the record's own keys, format,
+    ruleset and overrides, each refused by its own rule."""
+    if record.__class__ is not dict and not isinstance(record, Mapping):
         raise RecordError(
             None, "record", "a game record must be a JSON object", code="record_not_an_object"
         )
@@ -79,7 +87,7 @@ def ruleset_of_record(record: Any) -> Ruleset:
     if not isinstance(ruleset_id, str):
         raise RecordError(None, "ruleset", "must name a ruleset", code="ruleset_missing")
     try:
-        ruleset = load_ruleset(ruleset_id, record.get("overrides") or None)
+        return load_ruleset(ruleset_id, record.get("overrides") or None)
     except KeyError:
         raise RecordError(
             None,
@@ -88,8 +96,6 @@ def ruleset_of_record(record: Any) -> Ruleset:
             code="unknown_ruleset",
             params={"ruleset": ruleset_id},
         ) from None
-    check_record_values(record)
-    return ruleset
 
 
 def replay_record(record: Any) -> Replay:
@@ -108,11 +114,18 @@ def replay_record(record: Any) -> Replay:
             "Errors": a hand after the game ended, a winner who is also the loser, a tsumo with
             two wins, a seat out of range, a fu the ruleset does not allow, ...).
     """
-    ruleset = ruleset_of_record(record)
-    players = record_players(record, ruleset)
-    if FINAL_SCORES in record:
-        return _replay_final_scores(record, ruleset, players)
-    game, hands = _play_hands(record, ruleset)
+    ruleset = _named_ruleset(record)
+    played = None if FINAL_SCORES in record else _played_at_once(record, ruleset)
+    if played is None:
+        # A fault, or final scores: the record read step by step, in the order that decides
+        # which of its faults is the one reported.
+        check_record_values(record)
+        players = record_players(record, ruleset)
+        if FINAL_SCORES in record:
+            return _replay_final_scores(record, ruleset, players)
+        game, hands = _play_hands(record, ruleset)
+    else:
+        players, game, hands = played
     return Replay(
         ruleset=ruleset,
         players=tuple(players),
@@ -131,7 +144,11 @@ def game_of_record(record: Any) -> Game:
         RecordError: as :func:`replay_record`; a record of final scores only (code
             ``game_over``: no hand follows it).
     """
-    ruleset = ruleset_of_record(record)
+    ruleset = _named_ruleset(record)
+    played = None if FINAL_SCORES in record else _played_at_once(record, ruleset)
+    if played is not None:
+        return played[1]
+    check_record_values(record)
     record_players(record, ruleset)
     if FINAL_SCORES in record:
         raise RecordError(
@@ -143,6 +160,49 @@ def game_of_record(record: Any) -> Game:
         )
     game, _hands = _play_hands(record, ruleset)
     return game
+
+
+def _played_at_once(
+    record: Mapping[str, Any], ruleset: Ruleset
+) -> tuple[list[str], Game, list[Hand]] | None:
+    """The record's players, and its ``hands`` parsed and played from East 1, in one walk;
+    ``None`` if anything in the record is at fault.
+
+    The walk checks the record's text and numbers as it meets them (each hand's through
+    :func:`_hand_values_fault`, the rest of the record's by key) instead of in a walk of
+    their own first, and stops at the first fault of any kind. Which error a record with
+    faults gets is not decided here: the caller reads such a record again step by step, as
+    every record was read before (:func:`ruleset_of_record`'s checks, the players, then
+    each hand parsed and played), and raises what that reading raises.
+    """
+    try:
+        for key, value in record.items():
+            if key == "hands" or (
+                value.__class__ is str and value.isascii() and "\x00" not in value
+            ):
+                continue  # the hands are checked one by one below; a plain text at a look
+            if has_value_fault(value):
+                return None
+        players = record_players(record, ruleset)
+        raw_hands = record.get("hands")
+        if raw_hands.__class__ is not list:
+            return None
+        game = Game(ruleset)
+        seats = ruleset.players
+        hands: list[Hand] = []
+        # Game.play less its errors' hand index, which only the step-by-step reading reports.
+        play, keep = game._play, hands.append
+        for index, raw in enumerate(raw_hands):
+            if game.ended_by is not None:
+                return None
+            hand = parse_hand(raw, seats, index)
+            if (hand.wins or hand.penalties) and _hand_values_fault(hand):
+                return None
+            play(hand)
+            keep(hand)
+    except Exception:
+        return None
+    return players, game, hands
 
 
 def _play_hands(record: Mapping[str, Any], ruleset: Ruleset) -> tuple[Game, list[Hand]]:
@@ -157,6 +217,28 @@ def _play_hands(record: Mapping[str, Any], ruleset: Ruleset) -> tuple[Game, list
         game.play(hand)
         hands.append(hand)
     return game, hands
+
+
+def _hand_values_fault(hand: Hand) -> bool:
+    """Whether ``hand`` carries a text or a number that
+    :func:`~scoring.engine.record_values.check_record_values` refuses.
+
+    Only what :func:`~scoring.engine.hands.parse_hand` passes on unbounded can: penalty
+    kinds, a win's han, fu and chips, its yaku and tiles (every seat is in range, every key
+    and every other text is one of the format's own, every other number bounded).
+    """
+    for win in hand.wins:
+        # parse_hand's han is at least 1, its chips at least 0.
+        han, fu = win.han, win.fu
+        if (han is not None and han > INT_LIMIT) or (
+            fu is not None and not -INT_LIMIT <= fu <= INT_LIMIT
+        ):
+            return True
+        if (win.chips or win.yaku or win.tiles) and (
+            win.chips > INT_LIMIT or has_value_fault(win.yaku) or has_value_fault(win.tiles)
+        ):
+            return True
+    return bool(hand.penalties) and any(has_value_fault(p.kind) for p in hand.penalties)
 
 
 def _replay_final_scores(record: Mapping[str, Any], ruleset: Ruleset, players: list[str]) -> Replay:
@@ -197,8 +279,8 @@ def record_players(record: Mapping[str, Any], ruleset: Ruleset) -> list[str]:
     players = record.get("players")
     if (
         not isinstance(players, list)
-        or not all(isinstance(p, str) and p.strip() for p in players)
         or len(players) != ruleset.players
+        or not all(isinstance(p, str) and p.strip() for p in players)
     ):
         raise RecordError(
             None,

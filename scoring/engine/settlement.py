@@ -72,9 +72,11 @@ class Settlement:
 
 def rank_order(rs: Ruleset, scores: Sequence[int]) -> list[int]:
     """Seats from top to last; equal scores by seat order from the chicha (§1, M-02, X-05)."""
-    if rs.tie_break == "seat_order":
-        return sorted(range(len(scores)), key=lambda s: (-scores[s], s))
-    return sorted(range(len(scores)), key=lambda s: (-scores[s], -s))
+    # A stable sort, highest first (reverse keeps equal keys in their given order): equal
+    # scores stay in the order the seats are given in.
+    n = len(scores)
+    seats = range(n) if rs.tie_break == "seat_order" else range(n - 1, -1, -1)
+    return sorted(seats, key=scores.__getitem__, reverse=True)
 
 
 def is_bust(rs: Ruleset, score: int) -> bool:
@@ -143,7 +145,7 @@ def final_settlement(
             value = _rounded(rs.final_rounding, settled, rs.return_points) + uma_points[s]
         points[s] = value + (rs.oka if s == top else 0)
     if rs.top_takes_remainder:
-        points[top] = -sum(points[s] for s in range(n) if s != top)
+        points[top] = points[top] - sum(points)
 
     tobi_payments: list[Payment] = []
     if rs.tobi_payment and ended_by == "tobi":
