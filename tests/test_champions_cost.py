@@ -5,6 +5,7 @@ months only, through their (ruleset version, month) index, in a fixed number of 
 from __future__ import annotations
 
 import pytest
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test import Client
@@ -19,7 +20,7 @@ from scoring.upkeep.history_seeding import seed_history
 HISTORY_QUERIES = 3
 # The whole page (measured 11 on 1 and on 5 years of history): the session, the club of the
 # page's scope, the user with their member profile (clubsite.auth_backends), the first
-# counted month, the history, this month's leader.
+# counted month, the history, this month's leader (its name: one query where there is one).
 PAGE_QUERIES = 11
 
 
@@ -57,5 +58,9 @@ def test_the_champions_page_costs_the_same_for_1_and_5_years(years: int) -> None
     with CaptureQueriesContext(connection) as queries:
         response = client.get("/standings/champions/")
     assert response.status_code == 200
-    assert len(queries) == PAGE_QUERIES
+    # This month's standings read their names only where someone has played enough games so
+    # far this month: the seeded nights may have too few yet (the 5 years' on 30 November
+    # 2026, club time).
+    month = st.period_standings(st.current_month_period(), min_games=settings.CHAMPION_MIN_GAMES)
+    assert len(queries) == PAGE_QUERIES - (0 if month.rows else 1)
     assert response.content.count(b"<tr") >= 12
