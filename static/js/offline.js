@@ -27,33 +27,10 @@
   var flushing = false;
 
   // The engine's payment figures are a file of their own (#offline-values' data-src: one per
-  // ruleset and language, fingerprinted), fetched with the page and kept by the browser's cache
-  // and the service worker, so a phone downloads them once for every game of that ruleset.
-  // Until they are here the panel waits; a failed fetch is tried again at the next need.
-  var valuesLoading = null;
+  // ruleset and language, fingerprinted: static/js/kept_file.js), so a phone downloads them
+  // once for every game of that ruleset. Until they are here the panel waits.
   function loadValues() {
-    var element = document.getElementById("offline-values");
-    if (!element || !element.dataset.src || element.dataset.ready) {
-      return Promise.resolve();
-    }
-    if (!valuesLoading) {
-      valuesLoading = fetch(element.dataset.src, { credentials: "same-origin" })
-        .then(function (response) {
-          if (!response.ok) {
-            throw new Error("figures answered " + response.status);
-          }
-          return response.text();
-        })
-        .then(function (text) {
-          JSON.parse(text);
-          element.textContent = text;
-          element.dataset.ready = "1";
-        })
-        .catch(function () {
-          valuesLoading = null;
-        });
-    }
-    return valuesLoading;
+    return window.KeptFile ? window.KeptFile.load("offline-values") : Promise.resolve();
   }
 
   // The table as it stands (#offline-data, renewed with every update of the table) and the

@@ -239,24 +239,6 @@
     return true;
   }
 
-  document.addEventListener("htmx:confirm", function (event) {
-    var form = document.getElementById("hand-form");
-    var trigger = event.detail && event.detail.triggeringEvent;
-    if (!form || !form.hasAttribute("data-phone-preview") || !trigger || trigger.type !== "change") {
-      return;
-    }
-    var source = trigger.target;
-    if (!source || !form.contains(source) || !/^(value_\d+|riichi|tenpai)$/.test(source.name)) {
-      return;
-    }
-    if (draw(form, source)) {
-      event.preventDefault();
-      form.dispatchEvent(new CustomEvent("clubsite:drawn", { bubbles: true }));
-      // An answer on its way was asked for before this tap: it would draw the form without it.
-      var steps = form.querySelector(".hand-steps");
-      if (steps && window.htmx) {
-        window.htmx.trigger(steps, "htmx:abort");
-      }
-    }
-  });
+  // Called by static/js/table_steps.js for a tap on a value, a riichi or a tenpai.
+  window.TablePreview = { draw: draw };
 })();

@@ -84,35 +84,6 @@
     return true;
   }
 
-  // The value pads (scoring/views/value_pads.py): a file per ruleset and language beside the
-  // engine's figures, fetched with the page and kept by the browser. Until it is here a
-  // winner's tap asks the server, as it always did.
-  function loadPads() {
-    var element = document.getElementById("value-pads");
-    if (!element || !element.dataset.src || element.dataset.ready || element.dataset.loading) {
-      return;
-    }
-    element.dataset.loading = "1";
-    fetch(element.dataset.src, { credentials: "same-origin" })
-      .then(function (response) {
-        if (!response.ok) {
-          throw new Error("pads answered " + response.status);
-        }
-        return response.text();
-      })
-      .then(function (text) {
-        JSON.parse(text);
-        element.textContent = text;
-        element.dataset.ready = "1";
-      })
-      .catch(function () {
-        // Asked again on the next page; meanwhile the server draws the pads.
-      })
-      .then(function () {
-        delete element.dataset.loading;
-      });
-  }
-
   function json(id) {
     var element = document.getElementById(id);
     if (!element || !element.dataset.ready) {
@@ -196,7 +167,35 @@
     });
   }
 
-  document.addEventListener("DOMContentLoaded", loadPads);
+  // The value pads (scoring/views/value_pads.py): until their file is here (static/js/
+  // kept_file.js), a winner's tap asks the server, as it always did.
+  document.addEventListener("DOMContentLoaded", function () {
+    if (window.KeptFile) {
+      window.KeptFile.load("value-pads");
+    }
+  });
+
+  // What the phone draws for a tap on the hand form, if it can: the preview
+  // (static/js/table_preview.js), or on a fresh hand the steps of a ron or a tsumo and the
+  // winner's pad. False: the server is asked.
+  function drawn(form, source) {
+    if (/^(value_\d+|riichi|tenpai)$/.test(source.name) && window.TablePreview && window.TablePreview.draw(form, source)) {
+      return true;
+    }
+    if (!form.querySelector(".outcome-steps")) {
+      return false;
+    }
+    if (source.name === "result" && (source.value === "ron" || source.value === "tsumo")) {
+      return choose(form, source.value);
+    }
+    if (source.name === "loser") {
+      return choose(form, "ron");
+    }
+    if (source.name === "winners" || source.name === "winner") {
+      return drawPad(form, source.name === "winners" ? "ron" : "tsumo", seatsOf(form, source.name));
+    }
+    return false;
+  }
 
   document.addEventListener("htmx:confirm", function (event) {
     var form = document.getElementById("hand-form");
@@ -205,29 +204,15 @@
       return;
     }
     var source = trigger.target;
-    if (!source || !form.contains(source) || !form.querySelector(".outcome-steps")) {
+    if (!source || !form.contains(source) || !drawn(form, source)) {
       return;
     }
-    var outcome = null;
-    if (source.name === "result" && (source.value === "ron" || source.value === "tsumo")) {
-      outcome = source.value;
-    } else if (source.name === "loser") {
-      outcome = "ron";
-    } else if (source.name === "riichi") {
-      outcome = "keep"; // nothing the server would draw differently before the winner
-    } else if (source.name === "winners" || source.name === "winner") {
-      var tapped = source.name === "winners" ? "ron" : "tsumo";
-      if (drawPad(form, tapped, seatsOf(form, source.name))) {
-        event.preventDefault();
-        form.dispatchEvent(new CustomEvent("clubsite:drawn", { bubbles: true }));
-      }
-      return;
+    event.preventDefault();
+    // An answer on its way was asked for before this tap: it would draw the form without it.
+    var steps = form.querySelector(".hand-steps");
+    if (steps && window.htmx) {
+      window.htmx.trigger(steps, "htmx:abort");
     }
-    if (outcome === "keep") {
-      event.preventDefault();
-    } else if (outcome && choose(form, outcome)) {
-      event.preventDefault();
-      form.dispatchEvent(new CustomEvent("clubsite:drawn", { bubbles: true }));
-    }
+    form.dispatchEvent(new CustomEvent("clubsite:drawn", { bubbles: true }));
   });
 })();
