@@ -106,5 +106,10 @@ class KillAfterCommitMiddleware:
             log.flush()
             os.fsync(log.fileno())
         claimed.unlink()
+        self.kill()
+        return response  # reached only when kill is replaced (the tests)
+
+    @staticmethod
+    def kill() -> None:
+        """SIGKILL this process: no answer, no cleanup (the tests put another here)."""
         os.kill(os.getpid(), signal.SIGKILL)
-        return response  # pragma: no cover - not reached
