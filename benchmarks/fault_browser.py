@@ -69,7 +69,7 @@ def browser_hand(number: int) -> dict[str, str | list[str]]:
     """Hand ``number`` of a browser table, in the hand form's fields: an exhaustive draw with
     the dealer alone tenpai (the dealer stays, honba grows), and every fourth hand a mangan
     tsumo by the seat after the dealer, which moves the deal on (the dealer is seat
-    ``number // 4``); 24 hands stay within East 1 to South 2."""
+    ``number // 4``); 24 hands stay within East 1 to South 3."""
     dealer = (number // 4) % 4
     if number % 4 != 3:
         return {"result": "draw", "tenpai": [str(dealer)]}
