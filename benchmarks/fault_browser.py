@@ -228,6 +228,8 @@ class BrowserTable:
 
     async def _hand(self, number: int, stop: float) -> None:
         for _ in range(6):
+            if await self._in_list(number):
+                return  # an earlier try got through (its answer lost, or the page reloaded)
             try:
                 await self._until_free(stop)
                 if await self._offline():
@@ -237,9 +239,22 @@ class BrowserTable:
             except Exception:  # noqa: BLE001 - a Playwright timeout, the page reloading under it
                 done = await self._kept_meanwhile(number)
                 await self._wait_loaded()
+                done = done or await self._in_list(number)
             if done:
                 return
         self.figures.unexpected.append(f"game {self.game}: hand {number} not entered")
+
+    async def _in_list(self, number: int) -> bool:
+        """Whether hand ``number``, its confirm sent and its answer not seen, is in the
+        table's list as the page shows it (the hands are stored in the order played)."""
+        sent = any(self.owner.get(rid) == number for rid in self.posted)
+        try:
+            if sent and int(await self.page.evaluate(VERSION)) > number:
+                self.stored.add(number)
+                return True
+        except Exception:  # noqa: BLE001 - the page reloading: entered again, looked at then
+            return False
+        return False
 
     async def _until_free(self, stop: float) -> None:
         """The player looks at the phone before entering a hand: answers a held hand first;

@@ -13,11 +13,12 @@ It creates and migrates the database ``clubsite_faults`` there and serves the ap
 :mod:`benchmarks.fault_hooks`). The phones reach it through a loopback proxy that stands for
 the venue's Wi-Fi (:mod:`benchmarks.fault_venue`), so the network can be cut.
 
-Seven tables are Python phones that send what the table screen and ``offline.js`` send
-(:mod:`benchmarks.fault_phones`); three are the real table screen in Chromium, hands tapped
-on the hand form and, when the network or the database is away, on ``offline.js``'s offline
-panel, its outbox sent by ``offline.js`` itself (:mod:`benchmarks.fault_browser`). The
-faults, one run each on new games:
+In the ``postgres`` and ``network`` runs three tables are the real table screen in
+Chromium, hands tapped on the hand form and, when the network or the database is away, on
+``offline.js``'s offline panel, its outbox sent by ``offline.js`` itself
+(:mod:`benchmarks.fault_browser`); the other tables are Python phones that send what the
+table screen and ``offline.js`` send (:mod:`benchmarks.fault_phones`). The faults, one run
+each on new games:
 
 - ``postgres``: a third of the way in, the cluster is stopped (``pg_ctl stop -m fast``),
   held down ``FAULTS_DB_OUTAGE`` seconds (default 10) and started again; the phones get 503
@@ -526,7 +527,8 @@ def main() -> int:
         import django
         from django.core.management import call_command
 
-        create_database(cluster.url, DB_NAME, who="faults", variable="FAULTS_DATABASE")
+        # A new cluster: the database cannot exist already.
+        create_database(cluster.url, DB_NAME, who="faults", variable="")
         django.setup()
         call_command("migrate", verbosity=0)
         call_command("collectstatic", interactive=False, verbosity=0)
