@@ -10,6 +10,7 @@ The browser tables' hands make a game that does not end."""
 from __future__ import annotations
 
 import http.server
+import importlib
 import json
 import threading
 import uuid
@@ -180,6 +181,24 @@ def test_the_private_cluster_starts_stops_and_is_removed() -> None:
 
 HOOKED = [*settings.MIDDLEWARE, "benchmarks.fault_hooks.KillAfterCommitMiddleware"]
 DRAW_FORM = {"result": "draw", "tenpai": ["0"]}
+
+
+def test_the_hook_is_in_the_fault_runs_settings_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    from benchmarks import fault_settings
+
+    hook = "benchmarks.fault_hooks.KillAfterCommitMiddleware"
+    assert hook not in settings.MIDDLEWARE
+    try:
+        monkeypatch.delenv("FAULTS_HOOK_DIR", raising=False)
+        without = importlib.reload(fault_settings).MIDDLEWARE
+        assert without == settings.MIDDLEWARE
+        monkeypatch.setenv("FAULTS_HOOK_DIR", "/tmp")
+        hooked = importlib.reload(fault_settings).MIDDLEWARE
+        # Innermost: it sees the view's answer before any other middleware.
+        assert hooked == [*settings.MIDDLEWARE, hook]
+    finally:
+        monkeypatch.undo()
+        importlib.reload(fault_settings)
 
 
 class Hook:
