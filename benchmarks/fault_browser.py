@@ -57,11 +57,13 @@ VERSION = """() => {
   try { kept = JSON.parse(localStorage.getItem('clubsite-table:' + table.action)); } catch (e) {}
   return Math.max(table.version, kept ? kept.version : 0);
 }"""
+# The request ids in the page's outbox (offline.js's IndexedDB store); null when the page
+# cannot tell yet (loading: no idb, the store not open).
 OUTBOX_RIDS = """() => new Promise((resolve) => {
-  if (!window.idb) { resolve([]); return; }
+  if (!window.idb || !window.indexedDB) { resolve(null); return; }
   window.idb.openDB('clubsite-outbox', 1, {
     upgrade(db) { db.createObjectStore('hands', { keyPath: 'requestId' }); },
-  }).then((db) => db.getAllKeys('hands')).then(resolve, () => resolve([]));
+  }).then((db) => db.getAllKeys('hands')).then(resolve, () => resolve(null));
 })"""
 
 
@@ -277,11 +279,19 @@ class BrowserTable:
         return bool(await self.page.evaluate(PANEL))
 
     async def _outbox(self) -> list[str]:
-        try:
-            return list(await self.page.evaluate(OUTBOX_RIDS))
-        except Exception:  # noqa: BLE001 - the page navigating
+        """The request ids waiting in the outbox, read until the page can tell (a page
+        loading has no outbox yet: read as empty, it would let a hand in online before
+        the waiting ones)."""
+        for _ in range(100):
+            try:
+                found = await self.page.evaluate(OUTBOX_RIDS)
+            except Exception:  # noqa: BLE001 - the page navigating
+                found = None
+            if found is not None:
+                return list(found)
             await self._wait_loaded()
-            return list(await self.page.evaluate(OUTBOX_RIDS))
+            await asyncio.sleep(0.1)
+        raise TimeoutError("the outbox could not be read")
 
     async def _wait_loaded(self) -> None:
         try:
@@ -359,7 +369,7 @@ class BrowserTable:
         deadline = time.monotonic() + (5 if before is not None else 2)
         while time.monotonic() < deadline:
             try:
-                seen = set(await self.page.evaluate(OUTBOX_RIDS)) | self.posted
+                seen = set(await self.page.evaluate(OUTBOX_RIDS) or ()) | self.posted
             except Exception:  # noqa: BLE001 - the page reloading
                 seen = set(self.posted)
             new = {rid for rid in seen if rid not in self.owner and rid not in (before or set())}

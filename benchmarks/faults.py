@@ -135,6 +135,8 @@ class GameCheck:
     strays: int = 0
     out_of_order: int = 0
     replay: list[str] = field(default_factory=list)
+    lost_hands: list[int] = field(default_factory=list)  # hand numbers, in the order played
+    doubled_hands: list[int] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -174,7 +176,9 @@ def check_games(played: Mapping[int, list[set[uuid.UUID]]]) -> list[GameCheck]:
             if index < last:
                 check.out_of_order += 1
             last = max(last, index)
-        check.lost = sum(1 for index in range(len(hands)) if not stored[index])
+        check.lost_hands = [index for index in range(len(hands)) if not stored[index]]
+        check.doubled_hands = sorted(index for index, count in stored.items() if count > 1)
+        check.lost = len(check.lost_hands)
         check.doubled = sum(count - 1 for count in stored.values() if count > 1)
         check.replay = _replay_differences(game, entries, replay_record, hanchan_record)
         checks.append(check)
@@ -427,7 +431,14 @@ def run_fault(kind: str, server: Server, members: list[list[tuple[Any, str]]], r
         unreached.append(f"{len(killed)} of {expected_kills} kills hit")
     if planned and (browser.after < 1 or browser.discarded < 1):
         unreached.append("the stale outbox's choice (record after, discard) not both taken")
-    unexpected = figures.unexpected + browser.unexpected + kill_problems + unreached
+    on_a_page = {table.game for table in pages}
+    unexpected = [
+        f"game {check.game}{' (Chromium)' if check.game in on_a_page else ''}: hands lost "
+        f"{check.lost_hands}, doubled {check.doubled_hands}"
+        for check in checks
+        if check.lost or check.doubled
+    ]
+    unexpected += figures.unexpected + browser.unexpected + kill_problems + unreached
     python_hands = sum(len(table.played) for table in tables)
     ok = (
         not (lost or doubled or other or replay or unexpected)
