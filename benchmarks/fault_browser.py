@@ -121,6 +121,7 @@ class BrowserTable:
         self.played: list[set[uuid.UUID]] = []
         self.owner: dict[str, int] = {}  # request id to hand number
         self.stored: set[int] = set()  # hands the table saw recorded
+        self.confirmed: set[int] = set()  # hands whose online confirm the page sent
         self.posted: set[str] = set()  # request ids the page sent to record a hand
         self.url = f"{base}/games/{game}/"
         page.on("request", self._on_request)
@@ -183,14 +184,13 @@ class BrowserTable:
                 return
             await asyncio.sleep(self.rng.uniform(120, 180) / SPEED)
             self.played.append(set())
-            if self.plan == "after" and self.venue.cut_left() > 4:
-                # The Wi-Fi is down: the hand goes in on the phone with mobile data; the page
-                # does not know it, and its next hands will be stale.
-                self.plan = None
-                if await self._mobile(number):
-                    continue
             await self._hand(number, stop)
-            if self.plan == "discard" and self.venue.cut_left() > 3 and await self._offline():
+            if (
+                self.plan == "discard"
+                and self.venue.cut_left() > 3
+                and number not in self.confirmed | self.stored
+                and await self._offline()
+            ):
                 # The page kept this hand; the players enter it again on the mobile phone.
                 self.plan = None
                 await self._mobile(number)
@@ -235,7 +235,7 @@ class BrowserTable:
             try:
                 await self._until_free(stop)
                 if await self._offline():
-                    done = await self._keep(number)
+                    done = await self._mobile_first(number) or await self._keep(number)
                 else:
                     done = await self._online(number)
             except Exception:  # noqa: BLE001 - a Playwright timeout, the page reloading under it
@@ -246,12 +246,26 @@ class BrowserTable:
                 return
         self.figures.unexpected.append(f"game {self.game}: hand {number} not entered")
 
+    async def _mobile_first(self, number: int) -> bool:
+        """Plan ``after``: the page has just gone offline with nothing waiting, and the hand
+        goes in on the phone with mobile data instead; the page does not know it, and its
+        next hands, kept offline, will be stale. Only for a hand the page sent nothing of (a
+        confirm cut on its way may have been recorded)."""
+        if self.plan != "after" or self.venue.cut_left() <= 3 or number in self.confirmed:
+            return False
+        if await self._outbox():
+            return False
+        self.plan = None
+        return await self._mobile(number)
+
+    def _sent(self, number: int) -> bool:
+        return any(self.owner.get(rid) == number for rid in self.posted)
+
     async def _in_list(self, number: int) -> bool:
         """Whether hand ``number``, its confirm sent and its answer not seen, is in the
         table's list as the page shows it (the hands are stored in the order played)."""
-        sent = any(self.owner.get(rid) == number for rid in self.posted)
         try:
-            if sent and int(await self.page.evaluate(VERSION)) > number:
+            if self._sent(number) and int(await self.page.evaluate(VERSION)) > number:
                 self.stored.add(number)
                 return True
         except Exception:  # noqa: BLE001 - the page reloading: entered again, looked at then
@@ -301,7 +315,8 @@ class BrowserTable:
             await self.page.goto(self.url)
 
     async def _online(self, number: int) -> bool:
-        """The hand on the hand form; False when the panel took over or it was refused."""
+        """The hand on the hand form; False when the panel opened (a tap or the confirm got
+        no answer, or a 503) or the confirm was refused (a stale form)."""
         page = self.page
         form = page.locator("#hand-form")
         if not await form.count():
@@ -316,13 +331,14 @@ class BrowserTable:
                 await page.wait_for_timeout(30)
                 await page.wait_for_function(SETTLED, timeout=ACTION_MS)
             if await self._offline():
-                return await self._keep(number)
+                return False  # the panel opened: the next try keeps the hand there
         confirm = form.locator("button.confirm")
         async with page.expect_request(
             lambda r: r.method == "POST" and self._is_hands(r.url), timeout=ACTION_MS
         ) as sent:
             await confirm.click(timeout=ACTION_MS)
         request = await sent.value
+        self.confirmed.add(number)
         # The request id the confirm carried (the page may have been reloaded since the taps).
         self._own(dict(_pairs(request.post_data or ""))["request_id"], number)
         response = await request.response()
@@ -337,9 +353,9 @@ class BrowserTable:
                 return True
             await page.wait_for_function(SETTLED, timeout=ACTION_MS)
             return False  # refused (a stale form): the table as it stands, enter it again
-        # No answer, or the 503: offline.js opens its panel.
+        # No answer, or the 503: offline.js opens its panel; the next try keeps the hand there.
         await page.wait_for_function(PANEL, timeout=ACTION_MS)
-        return await self._keep(number)
+        return False
 
     async def _keep(self, number: int) -> bool:
         """The hand in the offline panel, kept in the outbox."""
