@@ -19,8 +19,9 @@ hand is tapped as a player taps it:
 
 The stale answer is brought about on purpose at some tables (``plan``): while the Wi-Fi is
 down, the mobile phone records a hand, either the hand the page has just kept (``discard``:
-the players entered it twice) or the next hand before the page tries its own
-(``after``). The page's hands are then stale when they are sent.
+the players entered it twice) or the hand the page first failed to send, with nothing in its
+outbox yet (``after``: the players switched phones). The page's hands are then stale when
+they are sent. Neither is done for a hand whose confirm the page sent (it may be recorded).
 
 Playwright's API runs in one thread with its own event loop: :func:`play_tables` plays every
 browser table there, one Chromium with a context (cookies, IndexedDB, service worker) a
