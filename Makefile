@@ -19,7 +19,7 @@ help:
 	@echo "make serve  the production setup: checks, migrate, collectstatic, gunicorn and the task worker (README: Deploying)"
 	@echo "make test   run the test suite (extra pytest arguments: ARGS=)"
 	@echo "make bench  run the benchmarks (python -m benchmarks; ARGS=)"
-	@echo "make faults a club night through a PostgreSQL restart, a killed worker, a network cut (restarts the local PostgreSQL; docs/capacity.md: Faults)"
+	@echo "make faults a club night on a private PostgreSQL held down 10 s, workers killed between commit and answer, a network cut with offline.js in Chromium (docs/capacity.md: Faults)"
 	@echo "make drill  restore drill: dump the database, restore it into a fresh one, compare the standings and replays"
 	@echo "make lint   ruff (checks and format), lint-imports (the layers' contracts), missing migrations, mypy"
 	@echo "make clean  remove .venv, caches and collected static files (keeps db.sqlite3)"
@@ -77,10 +77,13 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks $(ARGS)
 
-# A club night of 40 phones (compressed in time) against gunicorn and the local PostgreSQL,
-# through a PostgreSQL restart, a gunicorn worker killed mid-request and the network lost and
-# back: nothing lost or doubled, every game equal to its replay, 503 not 500 (benchmarks/faults.py;
-# FAULTS_SPEED, FAULTS_HANDS, FAULTS_OUTAGE, FAULTS_RUNS). Not part of the test suite.
+# A club night of 40 phones (compressed in time, three tables on the real table screen in
+# Chromium) against gunicorn and a PostgreSQL cluster of its own (initdb in a temporary folder,
+# its own port; the machine's is never touched), through the database held down, gunicorn
+# workers killed between a hand's commit and its answer and the network lost and back: nothing
+# lost or doubled, every game equal to its replay, 503 not 500 (benchmarks/faults.py;
+# FAULTS_SPEED, FAULTS_HANDS, FAULTS_DB_OUTAGE, FAULTS_OUTAGE, FAULTS_RUNS,
+# FAULTS_BROWSER_TABLES). Not part of the test suite.
 faults: $(STAMP)
 	$(BIN)/python -m benchmarks.faults
 

@@ -1,112 +1,122 @@
-"""Fault runs: a club night of 40 phones at 10 tables, compressed in time,
-through PostgreSQL restarting, a gunicorn worker killed mid-request and the venue's network
-lost for a while; every hand recorded exactly once, and every game equal to its replay.
+"""Fault runs: a club night of 40 phones at 10 tables, compressed in time, through the
+database held down, gunicorn workers killed between a hand's commit and its answer, and the
+venue's network lost for a while; every hand recorded exactly once, and every game equal to
+its replay.
 
-Run by ``make faults`` (``python -m benchmarks.faults``), never by the test suite: it restarts
-the machine's PostgreSQL (``pg_ctlcluster --skip-systemctl-redirect <newest> main restart``,
-as root) and starts it again in a ``finally`` if anything stops the run. Like
-:mod:`benchmarks.hand_entry`, whose client code it shares, it creates, migrates and drops a
-database of its own (``FAULTS_DATABASE``, default ``clubsite_faults``; one of that name that
-exists already is left alone and the run stops) and serves the app as the ``Procfile`` does:
-gunicorn, 3 sync workers, DEBUG off, on a free loopback port. The phones reach it through a
-loopback proxy that stands for the venue's Wi-Fi, so the network can be cut.
+Run by ``make faults`` (``python -m benchmarks.faults``), never by the test suite. It runs
+against a PostgreSQL cluster of its own (:class:`benchmarks.pg_cluster.PrivateCluster`:
+``initdb`` into a temporary folder, a free loopback port, trust authentication; as root, run
+as the ``postgres`` user), removed in a ``finally``: the machine's cluster is never touched.
+It creates and migrates the database ``clubsite_faults`` there and serves the app as the
+``Procfile`` does: gunicorn, 3 sync workers, DEBUG off, on a free loopback port, with
+:mod:`benchmarks.fault_settings` (the site's settings and the kill hook of
+:mod:`benchmarks.fault_hooks`). The phones reach it through a loopback proxy that stands for
+the venue's Wi-Fi (:mod:`benchmarks.fault_venue`), so the network can be cut.
 
-A phone does what the table screen and ``static/js/offline.js`` do:
+In the ``postgres`` and ``network`` runs three tables are the real table screen in
+Chromium, hands tapped on the hand form and, when the network or the database is away, on
+``offline.js``'s offline panel, its outbox sent by ``offline.js`` itself
+(:mod:`benchmarks.fault_browser`); the other tables are Python phones that send what the
+table screen and ``offline.js`` send (:mod:`benchmarks.fault_phones`). The faults, one run
+each on new games:
 
-- a hand online is a preview per tap and the confirm, htmx requests (``HX-Request``) carrying
-  the form's ``csrfmiddlewaretoken``, ``request_id`` and ``version``, with the phone's session
-  and CSRF cookies; a confirm answered 503 is tapped again after ``Retry-After`` (compressed:
-  ``FAULTS_RETRY_AFTER``), the same form, so the same request id;
-- a confirm that cannot reach the server (htmx's ``sendError``: refused, reset, no answer)
-  puts the hand in the outbox with a new request id and the version it was entered on
-  (``keepHand``); while offline the table's next hands go there too, each at the version
-  after the one before;
-- the outbox is sent in order (``send``: ``Accept: application/json``, the CSRF token as
-  field and header) when the network returns; a hand whose answer was lost is sent again with
-  the same request id; a ``stale`` answer (409) is the player's choice: a hand already in the
-  table's list (its first confirm got through, the answer did not) is discarded, the rest
-  recorded after it.
-
-The other three phones at a table read the table screen now and then. The faults, one run
-each on new games: ``postgres`` (a restart a third of the way in), ``worker`` (three SIGKILLs
-of a worker caught serving a phone, i.e. holding an established connection on gunicorn's port,
-at a quarter, half and three quarters), ``network`` (every
-connection cut and none let through for ``FAULTS_OUTAGE`` seconds, default 10 for the
-venue's 60; then a second in which requests reach the server but no answer comes back).
+- ``postgres``: a third of the way in, the cluster is stopped (``pg_ctl stop -m fast``),
+  held down ``FAULTS_DB_OUTAGE`` seconds (default 10) and started again; the phones get 503
+  with ``Retry-After`` and tap again (Python) or keep the hand offline (Chromium);
+- ``worker``: three times, a worker is killed exactly between an online confirm's commit and
+  its answer (the hook, armed by the run); the phone gets no answer, keeps the hand offline
+  as ``offline.js`` does, and the outbox's ``stale`` answer shows it already in the list;
+- ``network``: every connection cut and none let through for ``FAULTS_OUTAGE`` seconds
+  (default 10, for the venue's 60), then a second in which requests reach the server but no
+  answer comes back; when the network is back, twice a worker is killed between an outbox
+  send's commit and its answer, and the outbox sends the hand again with the same request id.
+  Meanwhile at two browser tables a phone on mobile data records a hand, so that the page's
+  outbox is answered ``stale`` and the player chooses: discard (the hand was entered twice)
+  and record after (another hand).
 
 After each run: per game, every hand the table played stored exactly once (its request ids
 are the ones the phones sent for it, in the order played), and the game's stored state and
 each hand's stored result equal to the engine's replay of the stored record
-(:func:`check_games`). Exit status 1 on a lost or doubled hand, a replay difference, a 500
-(or any answer a phone should not get), or a 503 without ``Retry-After``.
+(:func:`check_games`); each killed hand stored once (an outbox hand under the request id it
+was sent again with). Exit status 1 on a lost or doubled hand, a replay difference, a 500
+(or any answer a phone should not get), a 503 without ``Retry-After``, or a fault not
+reached (a kill not hit, the stale path not taken).
 
 Settings (environment): ``FAULTS_SPEED`` (default 100: a hand every 2-3 minutes a table
 becomes one every 1.2-1.8 s), ``FAULTS_HANDS`` (hands a table plays per run, default 24),
-``FAULTS_OUTAGE`` (seconds, default 10), ``FAULTS_RETRY_AFTER`` (seconds a phone waits before
-tapping again after a 503, default 1), ``FAULTS_RUNS`` (comma-separated, default
-``postgres,worker,network``).
+``FAULTS_DB_OUTAGE`` (seconds the database is held down, at least 10, default 10),
+``FAULTS_OUTAGE`` (seconds the network is cut, default 10), ``FAULTS_RETRY_AFTER`` (seconds a
+Python phone waits before tapping again after a 503, default 1), ``FAULTS_RUNS``
+(comma-separated, default ``postgres,worker,network``), ``FAULTS_BROWSER_TABLES`` (default
+3; 0 for none) and ``FAULTS_BROWSER_RUNS`` (the runs with browser tables, default
+``postgres,network``).
 """
 
 from __future__ import annotations
 
 import collections
-import contextlib
-import http.client
-import json
 import os
-import random
-import socket
+import shutil
+import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
-import urllib.error
-import urllib.parse
 import urllib.request
 import uuid
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from benchmarks.hand_entry import CSRF_SECRET, PG_SERVER, _free_port, _hand_fields, _NoRedirect
-from benchmarks.scratch_db import create_database, drop_database, use_bench_environment
+from benchmarks import fault_hooks
+from benchmarks.fault_browser import BrowserFigures, BrowserTable, Clock, play_tables
+from benchmarks.fault_phones import (
+    HANDS,
+    NETWORK,
+    SPEED,
+    Answer,
+    Figures,
+    Phone,
+    Table,
+)
+from benchmarks.fault_phones import form_fields as _form_fields  # benchmarks.capacity's
+from benchmarks.fault_venue import Venue
+from benchmarks.hand_entry import _free_port
+from benchmarks.pg_cluster import PrivateCluster
+from benchmarks.scratch_db import create_database, use_bench_environment
+
+__all__ = [
+    "NETWORK",
+    "Answer",
+    "Figures",
+    "GameCheck",
+    "Phone",
+    "Venue",
+    "_form_fields",
+    "check_games",
+]
 
 ROOT = Path(__file__).resolve().parent.parent
-DB_NAME = os.environ.get("FAULTS_DATABASE") or "clubsite_faults"
+DB_NAME = "clubsite_faults"
 TABLES = 10
 PHONES_PER_TABLE = 4
 WORKERS = 3  # as the Procfile
-SPEED = float(os.environ.get("FAULTS_SPEED", "100"))
-HANDS = int(os.environ.get("FAULTS_HANDS", "24"))
+DB_OUTAGE_S = max(10.0, float(os.environ.get("FAULTS_DB_OUTAGE", "10")))
 OUTAGE_S = float(os.environ.get("FAULTS_OUTAGE", "10"))
-RETRY_AFTER_S = float(os.environ.get("FAULTS_RETRY_AFTER", "1"))
 RUNS = os.environ.get("FAULTS_RUNS", "postgres,worker,network").split(",")
+BROWSER_TABLES = min(TABLES, int(os.environ.get("FAULTS_BROWSER_TABLES", "3")))
+BROWSER_RUNS = os.environ.get("FAULTS_BROWSER_RUNS", "postgres,network").split(",")
+# The browser tables that bring about the stale answer on purpose (fault_browser's plan).
+PLANS = ["after", "discard"]
+WORKER_KILLS = 3
+OUTBOX_KILLS = 2
 LOSSY_S = 1.0  # after the outage: requests get through, answers do not
-TIMEOUT_S = 30.0  # a phone gives up on an answer after this long (gunicorn's worker timeout)
-SETTLE_S = 90.0  # after its last hand, how long a table may take to empty its outboxes
-NETWORK = "network"  # the status counted for a request that got no HTTP answer
-
-
-def _pg_cluster() -> list[str]:
-    version = sorted(os.listdir("/etc/postgresql"), key=lambda v: [int(p) for p in v.split(".")])
-    return [version[-1], "main"]
-
-
-def _pg_ctl(action: str) -> None:
-    subprocess.run(
-        ["pg_ctlcluster", "--skip-systemctl-redirect", *_pg_cluster(), action],
-        check=True,
-        capture_output=True,
-    )
-
-
-def _pg_online() -> bool:
-    status = subprocess.run(
-        ["pg_ctlcluster", "--skip-systemctl-redirect", *_pg_cluster(), "status"],
-        capture_output=True,
-    )
-    return status.returncode == 0
+# After its last hand, how long a table may take to empty its outboxes (offline.js sends every
+# 30 s; a held hand answered, then the rest sent, can take three of those).
+SETTLE_S = 150.0
+KILL_WAIT_S = 45.0  # how long an armed kill may wait for a recorded hand of its kind
 
 
 # -- the checks -------------------------------------------------------------------------------
@@ -125,6 +135,8 @@ class GameCheck:
     strays: int = 0
     out_of_order: int = 0
     replay: list[str] = field(default_factory=list)
+    lost_hands: list[int] = field(default_factory=list)  # hand numbers, in the order played
+    doubled_hands: list[int] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -164,7 +176,9 @@ def check_games(played: Mapping[int, list[set[uuid.UUID]]]) -> list[GameCheck]:
             if index < last:
                 check.out_of_order += 1
             last = max(last, index)
-        check.lost = sum(1 for index in range(len(hands)) if not stored[index])
+        check.lost_hands = [index for index in range(len(hands)) if not stored[index]]
+        check.doubled_hands = sorted(index for index, count in stored.items() if count > 1)
+        check.lost = len(check.lost_hands)
         check.doubled = sum(count - 1 for count in stored.values() if count > 1)
         check.replay = _replay_differences(game, entries, replay_record, hanchan_record)
         checks.append(check)
@@ -208,349 +222,82 @@ def _replay_differences(
     return differences
 
 
-# -- the venue's network --------------------------------------------------------------------------
-
-
-class Venue:
-    """A loopback TCP proxy between the phones and gunicorn, standing for the venue's Wi-Fi.
-
-    ``up``: bytes pass both ways. ``down``: every open connection is cut and a new one is
-    closed at once. ``lossy``: requests reach the server, and a connection is cut as soon as
-    the server starts to answer (the answer is lost, the work done)."""
-
-    def __init__(self, upstream: int) -> None:
-        self.upstream = upstream
-        self.mode = "up"
-        self._lock = threading.Lock()
-        self._open: set[socket.socket] = set()
-        self._listener = socket.create_server(("127.0.0.1", 0), backlog=256)
-        self.port = int(self._listener.getsockname()[1])
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def set_mode(self, mode: str) -> None:
-        with self._lock:
-            self.mode = mode
-            cut = list(self._open) if mode == "down" else []
-        for sock in cut:
-            _cut(sock)
-
-    def _accept(self) -> None:
-        while True:
-            try:
-                client, _ = self._listener.accept()
-            except OSError:
-                return
-            if self.mode == "down":
-                _cut(client)
-                continue
-            try:
-                server = socket.create_connection(("127.0.0.1", self.upstream))
-            except OSError:
-                _cut(client)
-                continue
-            with self._lock:
-                self._open.add(client)
-            threading.Thread(target=self._pump, args=(client, server, False), daemon=True).start()
-            threading.Thread(target=self._pump, args=(server, client, True), daemon=True).start()
-
-    def _pump(self, source: socket.socket, target: socket.socket, answer: bool) -> None:
-        try:
-            while chunk := source.recv(65536):
-                if answer and self.mode == "lossy":
-                    break
-                target.sendall(chunk)
-        except OSError:
-            pass
-        finally:
-            with self._lock:
-                self._open.discard(source)
-                self._open.discard(target)
-            _cut(source)
-            _cut(target)
-
-    def close(self) -> None:
-        self._listener.close()
-        self.set_mode("down")
-
-
-def _cut(sock: socket.socket) -> None:
-    """Drop a connection: shut down first, which wakes the pump blocked reading it (a bare
-    close from another thread would leave the phone waiting for its timeout)."""
-    with contextlib.suppress(OSError):
-        sock.shutdown(socket.SHUT_RDWR)
-    sock.close()
-
-
-# -- the phones -----------------------------------------------------------------------------------
-
-
-@dataclass
-class Answer:
-    """One request's outcome: ``status`` (an HTTP status, or :data:`NETWORK`), its
-    ``Retry-After``, body and how long it took (s)."""
-
-    status: int | str
-    retry_after: str | None
-    body: bytes
-    seconds: float
-
-
-@dataclass
-class Figures:
-    """What the phones saw during one run."""
-
-    statuses: collections.Counter[int | str] = field(default_factory=collections.Counter)
-    latencies: list[float] = field(default_factory=list)
-    retries: int = 0  # confirms tapped again after a 503, outbox hands sent again
-    kept_offline: int = 0  # hands the offline panel took (told "saved offline, will send")
-    discarded: int = 0  # outbox hands already in the table's list (first confirm got through)
-    no_retry_after: int = 0  # 503 answers without Retry-After
-    slowest: tuple[float, str] = (0.0, "")
-    unexpected: list[str] = field(default_factory=list)
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def note(self, answer: Answer, what: str) -> None:
-        with self.lock:
-            self.statuses[answer.status] += 1
-            self.latencies.append(answer.seconds)
-            if answer.seconds > self.slowest[0]:
-                self.slowest = (answer.seconds, f"{what} {answer.status}")
-            if answer.status == 503 and not answer.retry_after:
-                self.no_retry_after += 1
-            if answer.status not in (200, 302, 409, 503, NETWORK):
-                self.unexpected.append(f"{what}: HTTP {answer.status}")
-
-
-class Phone:
-    """One member's phone at a table: its session and CSRF cookies, its outbox."""
-
-    def __init__(self, base: str, session: str, figures: Figures) -> None:
-        self.base = base
-        self.figures = figures
-        self.cookie = f"sessionid={session}; csrftoken={CSRF_SECRET}"
-        self.outbox: list[dict[str, Any]] = []
-        self.opener = urllib.request.build_opener(_NoRedirect)
-
-    def request(
-        self, path: str, fields: Iterable[tuple[str, str]] | None, headers: Mapping[str, str]
-    ) -> Answer:
-        body = None
-        all_headers = {"Cookie": self.cookie, **headers}
-        if fields is not None:
-            body = urllib.parse.urlencode([("csrfmiddlewaretoken", CSRF_SECRET), *fields]).encode()
-            all_headers |= {
-                "X-CSRFToken": CSRF_SECRET,
-                "Origin": self.base,
-                "Content-Type": "application/x-www-form-urlencoded",
-            }
-        request = urllib.request.Request(self.base + path, data=body, headers=all_headers)
-        start = time.perf_counter()
-        try:
-            with self.opener.open(request, timeout=TIMEOUT_S) as response:
-                answer = Answer(response.status, None, response.read(), 0.0)
-        except urllib.error.HTTPError as error:
-            answer = Answer(error.code, error.headers.get("Retry-After"), error.read(), 0.0)
-        except (OSError, http.client.HTTPException):
-            answer = Answer(NETWORK, None, b"", 0.0)
-        answer.seconds = time.perf_counter() - start
-        self.figures.note(answer, f"{'POST' if body else 'GET'} {path}")
-        return answer
-
-
-HTMX = {"HX-Request": "true", "Accept": "text/html"}
-OUTBOX = {"Accept": "application/json"}
-
-
-class Table:
-    """A table's game and its four phones, playing ``HANDS`` hands at the compressed pace."""
-
-    def __init__(self, game: int, phones: list[Phone], figures: Figures, seed: int) -> None:
-        self.game = game
-        self.phones = phones
-        self.figures = figures
-        self.rng = random.Random(seed)
-        self.version = 0  # the game's version as the table knows it
-        self.played: list[set[uuid.UUID]] = []  # per hand, the request ids sent for it
-        self.done = 0  # hands the table knows are stored
-        self.offline: Phone | None = None  # the phone whose panel took hands
-        self.stop = 0.0
-
-    def play(self, stop: float) -> None:
-        """Play the hands, then send what the outbox still holds, until ``stop``
-        (``time.monotonic()``)."""
-        self.stop = stop
-        time.sleep(self.rng.uniform(0, 0.5))
-        for number in range(HANDS):
-            if time.monotonic() > stop:
-                self.figures.unexpected.append(f"game {self.game}: out of time at hand {number}")
-                return
-            time.sleep(self.rng.uniform(120, 180) / SPEED)
-            for reader in self.rng.sample(self.phones, 1):
-                reader.request(f"/games/{self.game}/", None, HTMX)
-            self.played.append(set())
-            if self.offline is not None:
-                self._keep(self.offline, number)
-                self._flush(self.offline)
-            else:
-                self._online(self.rng.choice(self.phones), number)
-        while self.offline is not None and time.monotonic() < stop:
-            time.sleep(0.5)
-            self._flush(self.offline)
-
-    def _online(self, phone: Phone, number: int) -> None:
-        """Taps (a preview each) and the confirm, as htmx sends them."""
-        hand = list(_form_fields(_hand_fields(number)))
-        rid = uuid.uuid4()
-        base = [("request_id", str(rid)), ("version", str(self.version))]
-        path = f"/games/{self.game}/hands/"
-        for tap in range(1, len(hand) + 1):
-            answer = phone.request(path + "preview/", base + hand[:tap], HTMX)
-            if answer.status == NETWORK:
-                self._keep(phone, number)
-                return
-        while True:
-            self.played[number].add(rid)
-            answer = phone.request(path, base + hand, HTMX)
-            if answer.status == 200 and b'class="notice success"' in answer.body:
-                self.version += 1
-                self.done += 1
-                return
-            if answer.status == 200:
-                # The table re-drawn with a refusal or as another phone moved it: not expected
-                # at a table whose hands one phone enters at a time.
-                self.figures.unexpected.append(f"game {self.game}: hand {number} not recorded")
-                return
-            if answer.status == NETWORK:
-                self._keep(phone, number)
-                return
-            # 503 (or anything else: the player taps Confirm again, the same form).
-            if time.monotonic() > self.stop:
-                self.figures.unexpected.append(f"game {self.game}: hand {number} never confirmed")
-                return
-            with self.figures.lock:
-                self.figures.retries += 1
-            time.sleep(RETRY_AFTER_S)
-
-    def _keep(self, phone: Phone, number: int) -> None:
-        """The offline panel takes hand ``number`` into ``phone``'s outbox (keepHand)."""
-        self.offline = phone
-        rid = uuid.uuid4()
-        self.played[number].add(rid)
-        fields = [
-            ("request_id", str(rid)),
-            ("version", str(self.version + len(phone.outbox))),
-            *_form_fields(_hand_fields(number)),
-        ]
-        phone.outbox.append({"fields": fields, "sent": 0})
-        with self.figures.lock:
-            self.figures.kept_offline += 1
-
-    def _flush(self, phone: Phone) -> None:
-        """Send the outbox in order until one fails (offline.js flush)."""
-        while phone.outbox:
-            item = phone.outbox[0]
-            if item["sent"]:
-                with self.figures.lock:
-                    self.figures.retries += 1
-            item["sent"] += 1
-            answer = phone.request(f"/games/{self.game}/hands/", item["fields"], OUTBOX)
-            try:
-                data = json.loads(answer.body)
-            except ValueError:
-                return  # no answer, or the 503 page: the hands wait for the next chance
-            if data.get("status") == "recorded":
-                phone.outbox.pop(0)
-                self.version = int(data["version"])
-                self.done += 1
-            elif data.get("status") == "stale":
-                # The player looks at the table: the hands it holds beyond those the phone
-                # saw recorded are this outbox's first ones (their confirm got through, the
-                # answer did not): discard those, record the rest after them.
-                landed = int(data["version"]) - self.version
-                if landed <= 0 or landed > len(phone.outbox):
-                    self.figures.unexpected.append(f"game {self.game}: stale {data}")
-                    return
-                with self.figures.lock:
-                    self.figures.discarded += landed
-                del phone.outbox[:landed]
-                self.version += landed
-                self.done += landed
-                for index, kept in enumerate(phone.outbox):
-                    kept["fields"] = [
-                        ("version", str(self.version + index)) if name == "version" else (name, v)
-                        for name, v in kept["fields"]
-                    ]
-            else:
-                self.figures.unexpected.append(f"game {self.game}: outbox answer {data}")
-                phone.outbox.pop(0)
-        self.offline = None
-
-
-def _form_fields(fields: Mapping[str, str | list[str]]) -> list[tuple[str, str]]:
-    pairs: list[tuple[str, str]] = []
-    for name, value in fields.items():
-        pairs += [(name, v) for v in value] if isinstance(value, list) else [(name, value)]
-    return pairs
-
-
 # -- the faults -----------------------------------------------------------------------------------
 
 
-def _workers(arbiter: int) -> list[int]:
-    path = Path(f"/proc/{arbiter}/task/{arbiter}/children")
-    return [int(pid) for pid in path.read_text().split()]
+def _arm_and_wait(hooks: Path, kind: str, stop: float) -> dict[str, Any] | None:
+    """Arm one kill of ``kind`` and wait until a worker did it (by ``stop``): its log line."""
+    done = len(fault_hooks.kills(hooks))
+    fault_hooks.arm(hooks, kind)
+    while time.monotonic() < stop:
+        found = fault_hooks.kills(hooks)
+        if len(found) > done:
+            return found[done]
+        time.sleep(0.01)
+    with_marker = hooks / f"arm-{kind}"
+    with_marker.unlink(missing_ok=True)
+    return None
 
 
-def _serving(port: int) -> set[str]:
-    """The socket inodes of the established connections to gunicorn's ``port``."""
-    inodes = set()
-    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
-        columns = line.split()
-        if columns[3] == "01" and int(columns[1].split(":")[1], 16) == port:
-            inodes.add(columns[9])
-    return inodes
-
-
-def _kill_busy_worker(arbiter: int, port: int) -> str:
-    """SIGKILL a gunicorn worker in the middle of a request: one holding an established
-    connection from a phone; after 5 s of looking, any worker."""
-    deadline = time.monotonic() + 5
-    while time.monotonic() < deadline:
-        serving = _serving(port)
-        for pid in _workers(arbiter):
-            try:
-                links = [os.readlink(fd) for fd in Path(f"/proc/{pid}/fd").iterdir()]
-            except OSError:
-                continue
-            if any(link[8:-1] in serving for link in links if link.startswith("socket:[")):
-                os.kill(pid, 9)
-                return "mid-request"
-        time.sleep(0.002)
-    os.kill(random.choice(_workers(arbiter)), 9)
-    return "idle"
-
-
-def _fault(kind: str, arbiter: int, port: int, venue: Venue, length: float) -> list[str]:
-    """Inflict fault ``kind`` on a run expected to last ``length`` seconds; what was done."""
-    notes = []
+def _fault(
+    kind: str, cluster: PrivateCluster, hooks: Path, venue: Venue, length: float
+) -> tuple[list[str], list[dict[str, Any]]]:
+    """Inflict fault ``kind`` on a run expected to last ``length`` seconds: what was done,
+    and the kills done between a commit and its answer."""
+    notes: list[str] = []
+    killed: list[dict[str, Any]] = []
     if kind == "postgres":
         time.sleep(length / 3)
-        start = time.monotonic()
-        _pg_ctl("restart")
-        notes.append(f"PostgreSQL restarted in {time.monotonic() - start:.1f} s")
+        stopped = cluster.stop()
+        time.sleep(DB_OUTAGE_S)
+        started = cluster.start()
+        notes.append(
+            f"PostgreSQL held down {stopped + DB_OUTAGE_S + started:.1f} s "
+            f"(stop -m fast {stopped:.1f} s, {DB_OUTAGE_S:g} s down, start {started:.1f} s)"
+        )
     elif kind == "worker":
-        for _ in range(3):
-            time.sleep(length / 4)
-            notes.append(f"worker killed ({_kill_busy_worker(arbiter, port)})")
+        for _ in range(WORKER_KILLS):
+            time.sleep(length / (WORKER_KILLS + 1))
+            if kill := _arm_and_wait(hooks, "htmx", time.monotonic() + KILL_WAIT_S):
+                killed.append(kill)
+        notes.append(f"{len(killed)} of {WORKER_KILLS} kills after an online confirm's commit")
     elif kind == "network":
         time.sleep(length / 4)
-        venue.set_mode("down")
+        venue.set_mode("down", OUTAGE_S)
         time.sleep(OUTAGE_S)
         venue.set_mode("lossy")
         time.sleep(LOSSY_S)
         venue.set_mode("up")
         notes.append(f"network down {OUTAGE_S:g} s, then {LOSSY_S:g} s of lost answers")
-    return notes
+        for _ in range(OUTBOX_KILLS):
+            if kill := _arm_and_wait(hooks, "json", time.monotonic() + KILL_WAIT_S):
+                killed.append(kill)
+        notes.append(f"{len(killed)} of {OUTBOX_KILLS} kills after an outbox send's commit")
+    return notes, killed
+
+
+def _kill_outcomes(
+    killed: list[dict[str, Any]],
+    played: Mapping[int, list[set[uuid.UUID]]],
+    sent: Mapping[str, int],
+) -> list[str]:
+    """What went wrong with the killed hands (none: each stored once; an outbox hand sent
+    again with the same request id and stored under it)."""
+    from scoring.models import HandEntry
+
+    problems = []
+    for kill in killed:
+        rid = uuid.UUID(kill["request_id"])
+        hand = next((ids for hands in played.values() for ids in hands if rid in ids), None)
+        if hand is None:
+            problems.append(f"killed hand {rid}: no phone sent it")
+            continue
+        stored = list(HandEntry.objects.filter(request_id__in=list(hand)))
+        if len(stored) != 1:
+            problems.append(f"killed hand {rid}: stored {len(stored)} times")
+        elif kill["kind"] == "json" and (stored[0].request_id != rid or sent.get(str(rid), 0) < 2):
+            problems.append(f"killed outbox hand {rid}: not sent again with its request id")
+    return problems
 
 
 # -- the run --------------------------------------------------------------------------------------
@@ -594,64 +341,158 @@ def _games(members: list[list[tuple[Any, str]]], run: int) -> list[int]:
     ]
 
 
-def run_fault(
-    kind: str, base: str, arbiter: int, venue: Venue, members: list[list[tuple[Any, str]]], run: int
-) -> tuple[bool, list[str]]:
-    """One club night's run under fault ``kind``, checked; (ok, the lines to print)."""
+@dataclass
+class Server:
+    """Where the run's phones find the site: ``base`` through the venue, ``direct`` (a phone
+    on mobile data), the cluster, the hook folder and the venue."""
+
+    base: str
+    direct: str
+    cluster: PrivateCluster
+    hooks: Path
+    venue: Venue
+
+
+@dataclass
+class Outcome:
+    """One run's result: passed, the lines printed, the figures for the summary."""
+
+    ok: bool
+    lines: list[str]
+    figures: dict[str, float] = field(default_factory=dict)
+
+
+def run_fault(kind: str, server: Server, members: list[list[tuple[Any, str]]], run: int) -> Outcome:
+    """One club night's run under fault ``kind``, checked."""
     from django.db import connections
 
+    load_before = os.getloadavg()
     figures = Figures()
+    browser = BrowserFigures()
     games = _games(members, run)
     connections.close_all()
+    browsers = BROWSER_TABLES if kind in BROWSER_RUNS else 0
+    planned = PLANS[:browsers] if kind == "network" else []
     tables = [
-        Table(game, [Phone(base, session, figures) for _, session in seats], figures, run * 100 + i)
+        Table(game, [Phone(server.base, s, figures) for _, s in seats], figures, run * 100 + i)
         for i, (game, seats) in enumerate(zip(games, members, strict=True))
+        if i >= browsers
     ]
+    on_pages = [
+        (games[i], members[i][0][1], Phone(server.direct, members[i][1][1], figures), plan)
+        for i, plan in zip(range(browsers), planned + [None] * browsers, strict=False)
+    ]
+    clock = Clock()
+    pages: list[BrowserTable] = []
+    browser_thread = threading.Thread(
+        target=play_tables, args=(server.base, on_pages, server.venue, browser, clock, pages)
+    )
+    if on_pages:
+        browser_thread.start()
+        clock.ready.wait()
     length = HANDS * 150 / SPEED
-    stop = time.monotonic() + length + OUTAGE_S + SETTLE_S
+    clock.stop = stop = time.monotonic() + length + max(OUTAGE_S, DB_OUTAGE_S) + SETTLE_S
     threads = [threading.Thread(target=table.play, args=(stop,)) for table in tables]
     for thread in threads:
         thread.start()
+    clock.start.set()
     try:
-        notes = _fault(kind, arbiter, venue.upstream, venue, length)
+        notes, killed = _fault(kind, server.cluster, server.hooks, server.venue, length)
     finally:
-        venue.set_mode("up")
-        if not _pg_online():
-            _pg_ctl("start")
+        server.venue.set_mode("up")
+        if not server.cluster.running():
+            server.cluster.start()
         for thread in threads:
             thread.join()
+        if on_pages:
+            browser_thread.join()
     connections.close_all()
-    checks = check_games({table.game: table.played for table in tables})
+    played = {table.game: table.played for table in tables} | {p.game: p.played for p in pages}
+    if len(pages) != len(on_pages):
+        browser.unexpected.append(f"{len(pages)} of {len(on_pages)} browser tables played")
+    checks = check_games(played)
+    sent = figures.sent + browser.sent
+    kill_problems = _kill_outcomes(killed, played, sent)
+    expected_kills = {"worker": WORKER_KILLS, "network": OUTBOX_KILLS}.get(kind, 0)
     lost = sum(check.lost for check in checks)
     doubled = sum(check.doubled for check in checks)
     other = sum(check.strays + check.out_of_order for check in checks)
     replay = [line for check in checks for line in check.replay]
-    hands = sum(len(table.played) for table in tables)
+    hands = sum(len(hands) for hands in played.values())
     stored = sum(table.done for table in tables)
     statuses = ", ".join(
         f"{status}: {count}" for status, count in sorted(figures.statuses.items(), key=str)
     )
-    ok = (
-        not (lost or doubled or other or replay or figures.unexpected)
-        and figures.no_retry_after == 0
-        and stored == hands
+    page_statuses = ", ".join(
+        f"{status}: {count}" for status, count in sorted(browser.statuses.items(), key=str)
     )
+    unreached = []
+    if len(killed) < expected_kills:
+        unreached.append(f"{len(killed)} of {expected_kills} kills hit")
+    if planned and (browser.after < 1 or browser.discarded < 1):
+        unreached.append("the stale outbox's choice (record after, discard) not both taken")
+    on_a_page = {table.game for table in pages}
+    unexpected = [
+        f"game {check.game}{' (Chromium)' if check.game in on_a_page else ''}: hands lost "
+        f"{check.lost_hands}, doubled {check.doubled_hands}"
+        for check in checks
+        if check.lost or check.doubled
+    ]
+    unexpected += figures.unexpected + browser.unexpected + kill_problems + unreached
+    python_hands = sum(len(table.played) for table in tables)
+    ok = (
+        not (lost or doubled or other or replay or unexpected)
+        and figures.no_retry_after == 0
+        and stored == python_hands
+    )
+    kinds = collections.Counter(kill["kind"] for kill in killed)
+    resent = sum(1 for kill in killed if kill["kind"] == "json" and sent[kill["request_id"]] >= 2)
+    p50 = _percentile(figures.latencies, 50)
+    p95 = _percentile(figures.latencies, 95)
+    load_after = os.getloadavg()
     lines = [
         f"fault {kind}: {'; '.join(notes)}",
-        f"  {'hands played / known stored by the phones':<44} {hands} / {stored}",
-        f"  {'answers by status':<44} {statuses}",
-        f"  {'503 without Retry-After':<44} {figures.no_retry_after}",
-        f"  {'hands kept offline / sent again or retried':<44} "
+        f"  {'tables: Python / Chromium':<46} {len(tables)} / {len(pages)}",
+        f"  {'hands played (Python known stored)':<46} {hands} ({stored} of {python_hands})",
+        f"  {'Python answers by status':<46} {statuses}",
+        f"  {'503 without Retry-After':<46} {figures.no_retry_after}",
+        f"  {'Python: kept offline / sent again or retried':<46} "
         f"{figures.kept_offline} / {figures.retries}",
-        f"  {'outbox hands already stored (discarded)':<44} {figures.discarded}",
-        f"  {'latency p50 / p95 / max':<44} {_percentile(figures.latencies, 50):.0f} / "
-        f"{_percentile(figures.latencies, 95):.0f} / {figures.slowest[0] * 1000:.0f} ms"
-        f" (the slowest: {figures.slowest[1]})",
-        f"  {'lost / doubled / strays or out of order':<44} {lost} / {doubled} / {other}",
-        f"  {'replay differences':<44} {len(replay)}   {'ok' if ok else 'FAILED'}",
-        *[f"    {line}" for line in (figures.unexpected + replay)[:5]],
+        f"  {'Python: outbox stale (409) / discarded':<46} {figures.stale} / {figures.discarded}",
+        f"  {'killed between commit and answer':<46} "
+        + (", ".join(f"{k} {n}" for k, n in sorted(kinds.items())) or "0")
+        + f"; stored once {len(killed) - len(kill_problems)}; outbox resent same id {resent}",
     ]
-    return ok, lines
+    if on_pages:
+        lines += [
+            f"  {'Chromium answers by status':<46} {page_statuses}",
+            f"  {'Chromium: online / kept in offline.js outbox':<46} "
+            f"{browser.online} / {browser.kept}",
+            f"  {'Chromium: outbox sends (recorded / stale)':<46} "
+            f"{browser.sent_json} ({browser.recorded_json} / {browser.stale})",
+            f"  {'Chromium: stale choice after / discard':<46} "
+            f"{browser.after} / {browser.discarded}"
+            f"; mobile-data hands {browser.mobile}",
+            f"  {'Chromium: hands held until the outbox was sent':<46} {browser.waited}",
+        ]
+    lines += [
+        f"  {'Python latency p50 / p95 / max':<46} {p50:.0f} / {p95:.0f} / "
+        f"{figures.slowest[0] * 1000:.0f} ms (the slowest: {figures.slowest[1]})",
+        f"  {'load average before / after (1 min)':<46} {load_before[0]:.2f} / {load_after[0]:.2f}",
+        f"  {'lost / doubled / strays or out of order':<46} {lost} / {doubled} / {other}",
+        f"  {'replay differences':<46} {len(replay)}   {'ok' if ok else 'FAILED'}",
+        *[f"    {line}" for line in (unexpected + replay)[:8]],
+    ]
+    numbers = {
+        "p50": p50,
+        "p95": p95,
+        "503": float(figures.statuses.get(503, 0)),
+        "retries": float(figures.retries),
+        "kills": float(len(killed)),
+        "stale": float(figures.stale + browser.stale),
+        "load": load_before[0],
+    }
+    return Outcome(ok, lines, numbers)
 
 
 def _percentile(seconds: list[float], percent: int) -> float:
@@ -660,39 +501,52 @@ def _percentile(seconds: list[float], percent: int) -> float:
     return ordered[max(0, round(len(ordered) * percent / 100) - 1)] * 1000 if ordered else 0.0
 
 
-def main() -> int:
-    # Tasks run in the request: only gunicorn is started here, no task worker.
-    use_bench_environment(PG_SERVER, DB_NAME, secret_prefix="faults-", tasks_backend="immediate")
-    import django
-    from django.core.management import call_command
-    from django.db import connections
+def _serve(port: int, hooks: Path) -> subprocess.Popen[bytes]:
+    """gunicorn as the Procfile runs it, with the fault runs' settings (the kill hook)."""
+    env = os.environ | {
+        "DJANGO_SETTINGS_MODULE": "benchmarks.fault_settings",
+        "FAULTS_HOOK_DIR": str(hooks),
+    }
+    return subprocess.Popen(
+        [
+            str(Path(sys.executable).parent / "gunicorn"),
+            "clubsite.wsgi",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            str(WORKERS),
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
 
-    if not create_database(PG_SERVER, DB_NAME, who="faults", variable="FAULTS_DATABASE"):
-        return 2
-    server: subprocess.Popen[bytes] | None = None
+
+def main() -> int:
+    cluster = PrivateCluster()
+    hooks = Path(tempfile.mkdtemp(prefix="clubsite-faults-hooks-"))
+    gunicorn: subprocess.Popen[bytes] | None = None
     venue: Venue | None = None
     ok = True
     try:
+        cluster.start()
+        # Tasks run in the request: only gunicorn is started here, no task worker.
+        use_bench_environment(
+            cluster.url, DB_NAME, secret_prefix="faults-", tasks_backend="immediate"
+        )
+        import django
+        from django.core.management import call_command
+
+        # A new cluster: the database cannot exist already.
+        create_database(cluster.url, DB_NAME, who="faults", variable="")
         django.setup()
         call_command("migrate", verbosity=0)
         call_command("collectstatic", interactive=False, verbosity=0)
         members = _members()
         port = _free_port()
-        server = subprocess.Popen(
-            [
-                str(Path(sys.executable).parent / "gunicorn"),
-                "clubsite.wsgi",
-                "--bind",
-                f"127.0.0.1:{port}",
-                "--workers",
-                str(WORKERS),
-            ],
-            cwd=ROOT,
-            env=os.environ.copy(),
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        for _ in range(60):
+        gunicorn = _serve(port, hooks)
+        for _ in range(600):
             try:
                 urllib.request.urlopen(f"http://127.0.0.1:{port}/accounts/login/", timeout=5)
                 break
@@ -702,26 +556,41 @@ def main() -> int:
             print("faults: gunicorn did not answer within 5 minutes; nothing was run")
             return 2
         venue = Venue(port)
-        base = f"http://127.0.0.1:{venue.port}"
-        print(
-            f"fault runs: {TABLES} tables, {TABLES * PHONES_PER_TABLE} phones, {HANDS} hands a "
-            f"table per run, a hand every {120 / SPEED:.2f}-{180 / SPEED:.2f} s "
-            f"(2-3 min at {SPEED:g}x), gunicorn {WORKERS} workers, PostgreSQL"
+        server = Server(
+            f"http://127.0.0.1:{venue.port}", f"http://127.0.0.1:{port}", cluster, hooks, venue
         )
+        print(
+            f"fault runs: {TABLES} tables, {TABLES * PHONES_PER_TABLE} phones ({BROWSER_TABLES} "
+            f"tables in Chromium in {', '.join(BROWSER_RUNS)}), {HANDS} hands a table per run, "
+            f"a hand every {120 / SPEED:.2f}-{180 / SPEED:.2f} s (2-3 min at {SPEED:g}x), "
+            f"gunicorn {WORKERS} workers, a private PostgreSQL on port {cluster.port}; "
+            f"load average {os.getloadavg()[0]:.2f}",
+            flush=True,
+        )
+        outcomes = []
         for run, kind in enumerate(RUNS, start=1):
-            passed, lines = run_fault(kind.strip(), base, server.pid, venue, members, run)
-            ok = ok and passed
-            print("\n".join(lines), flush=True)
+            outcome = run_fault(kind.strip(), server, members, run)
+            outcomes.append(outcome)
+            ok = ok and outcome.ok
+            print("\n".join(outcome.lines), flush=True)
+        if len(outcomes) > 1:
+            p95 = [outcome.figures["p95"] for outcome in outcomes]
+            print(
+                f"over the {len(outcomes)} runs: Python latency p95 median "
+                f"{statistics.median(p95):.0f} ms (spread {min(p95):.0f}-{max(p95):.0f})"
+            )
+        print("every run ok" if ok else "FAILED")
     finally:
-        if not _pg_online():
-            _pg_ctl("start")
         if venue is not None:
             venue.close()
-        if server is not None:
-            server.terminate()
-            server.wait(timeout=30)
+        if gunicorn is not None:
+            gunicorn.terminate()
+            gunicorn.wait(timeout=30)
+        from django.db import connections
+
         connections.close_all()
-        drop_database(PG_SERVER, DB_NAME)
+        cluster.remove()
+        shutil.rmtree(hooks, ignore_errors=True)
     return 0 if ok else 1
 
 
