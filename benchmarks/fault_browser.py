@@ -6,8 +6,9 @@ A browser table has one page (its phone on the venue's Wi-Fi, :class:`~benchmark
 fault_venue.Venue`) and a phone on mobile data (a Python client straight to gunicorn). Each
 hand is tapped as a player taps it:
 
-- online, the hand form (a preview per tap, then Confirm); the form's request id is read
-  before the confirm;
+- online, the hand form (each tap drawn on the phone or previewed by the server, as the page
+  decides: static/js/table_steps.js, then Confirm); the form's request id is read before the
+  confirm;
 - when a tap or the confirm gets no answer (the network cut) or a 503 (the database away),
   offline.js opens its offline panel and the hand is entered there, and kept
   (``#offline-keep``): its request id is the new one in the page's IndexedDB outbox;
