@@ -8,11 +8,13 @@ import uuid
 
 import numpy as np
 import pytest
+from django.urls import reverse
 
 from scoring.engine import Game, load_ruleset, parse_hand
 from scoring.ledger import hand_record
 from scoring.models import Hanchan, PlacementFit
 from scoring.placement import (
+    Params,
     PlacementState,
     blend,
     chances,
@@ -147,3 +149,49 @@ def test_a_stored_fit_is_read_for_its_club_and_family(table_game: Hanchan) -> No
     PlacementFit.objects.create(family="4p-hanchan", params=fitted.to_json(), games=500)
     assert params_for(table_game.club_id, "4p-hanchan") == fitted
     assert params_for(table_game.club_id, "3p") == prior_for("3p")
+
+
+def test_equal_draws_follow_the_tie_rule_and_stay_an_order() -> None:
+    # No spread at all: every draw ties every seat, and the tie rule orders them.
+    still = Params(sigma=0.0, extra=0.0, dealer=0.0, tail=0.0, floor=0.0)
+    state = _all_last((25000, 25000, 25000, 25000))
+    assert chances(still, state) == [
+        [1.0, 0.0, 0.0, 0.0],
+        [0.0, 1.0, 0.0, 0.0],
+        [0.0, 0.0, 1.0, 0.0],
+        [0.0, 0.0, 0.0, 1.0],
+    ]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "caption", "first"),
+    [("en", "Chances of each place", "1st"), ("ja", "順位確率", "1位")],
+)
+def test_the_game_page_shows_the_chances(
+    table_game: Hanchan, client_for, member, language: str, caption: str, first: str
+) -> None:
+    _enter(table_game, {"result": "ron", "loser": 2, "wins": [{"winner": 1, "limit": "mangan"}]})
+    client = client_for(member)
+    client.cookies["django_language"] = language
+    expected = [[_cell(p) for p in row] for row in game_chances(table_game)[-1]]
+    for url in (
+        reverse("game_detail", args=[table_game.pk]),
+        reverse("game_chart", args=[table_game.pk]),
+    ):
+        html = client.get(url, headers={"accept-language": language}).text
+        table = html.split('id="placement-chances"', 1)[1].split("</table>", 1)[0]
+        assert caption in table and first in table
+        rows = [
+            [cell.split("</td>")[0] for cell in row.split("<td>")[1:]]
+            for row in table.split("<tr>")[2:]
+        ]
+        assert rows == expected
+
+
+def _cell(chance: float) -> str:
+    if 0 < chance < 0.005:
+        return "&lt;1%"
+    if 0.995 < chance < 1:
+        return "&gt;99%"
+    return f"{round(chance * 100)}%"

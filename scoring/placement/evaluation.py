@@ -194,7 +194,7 @@ def report(title: str, figures: Evaluation) -> list[str]:
         f"{title}: {figures.train_games} games fitted, {figures.test_games} held out "
         f"(the latest), {figures.predictions} predictions",
         f"  parameters: sigma {p.sigma:.3f}, extra {p.extra:.2f}, dealer {p.dealer:.2f}, "
-        f"tail {p.tail:g}, from {p.games} games ({p.source})",
+        f"tail {p.tail:g}, power {p.power:.2f}, from {p.games} games ({p.source})",
         f"  {'':<26}{'log-loss':>10}{'Brier':>10}",
         f"  {'model':<26}{figures.model.log_loss:>10.4f}{figures.model.brier:>10.4f}",
         f"  {f'current order (e={figures.smoothing:g})':<26}"

@@ -19,7 +19,8 @@ from .states import PlacementState
 
 SIGMAS = tuple(round(0.15 * 1.15**i, 4) for i in range(16))
 EXTRAS = (0.0, 0.5, 1.0, 2.0, 3.0)
-DEALERS = (-0.05, 0.0, 0.05, 0.1, 0.15, 0.2)
+DEALERS = (-0.15, -0.1, -0.05, 0.0, 0.05, 0.1, 0.15, 0.2)
+POWERS = (0.3, 0.4, 0.5, 0.6, 0.7)
 # The states fitted on at most: more adds time and nothing the figures show.
 MAX_STATES = 1500
 
@@ -68,6 +69,7 @@ def fit(games: Sequence[Sequence[PlacementState]], start: Params, source: str = 
         ("extra", EXTRAS),
         ("dealer", DEALERS),
         ("tail", TAILS),
+        ("power", POWERS),
         ("sigma", SIGMAS),
     ):
         for value in grid:

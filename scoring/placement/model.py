@@ -2,7 +2,7 @@
 
 The rest of the game is drawn, not played: each seat's final score is its score now plus
 ``dealer`` typical hands for every hand it still deals (less the table's mean, so the draws
-stay zero-sum) plus ``sigma`` typical hands times ``sqrt(hands_left + extra)`` times a
+stay zero-sum) plus ``sigma`` typical hands times ``(hands_left + extra) ** power`` times a
 zero-sum draw (Student's t of ``tail`` degrees of freedom, 0 = normal). The draws are fixed
 (one seeded table per player count) and closed under every permutation of the seats and
 under negation, so seats in the same position get exactly the same chances, and every draw
@@ -35,8 +35,9 @@ TAILS = (0.0, 4.0, 8.0)
 
 @dataclass(frozen=True, slots=True)
 class Params:
-    """The model's parameters: ``sigma`` typical hands of spread per square root of a hand
-    left, ``extra`` hands of spread added to what the schedule holds (renchan, draws),
+    """The model's parameters: ``sigma`` typical hands of spread per hand left to the power
+    ``power`` (0.5: the spread of independent hands), ``extra`` hands added to what the
+    schedule holds (renchan, draws),
     ``dealer`` typical hands a seat gains per hand it deals, ``tail`` Student's t degrees of
     freedom (0: normal), ``floor`` the uniform share; ``games`` the games they were fitted on
     (0: none; a prior from simulation says so in ``source``)."""
@@ -46,6 +47,7 @@ class Params:
     dealer: float
     tail: float
     floor: float = 0.004
+    power: float = 0.5
     games: int = 0
     source: str = "prior"
 
@@ -73,6 +75,7 @@ def blend(club: Params, prior: Params, weight_games: float = 60.0) -> Params:
         dealer=w * club.dealer + (1 - w) * prior.dealer,
         tail=club.tail if w >= 0.5 else prior.tail,
         floor=prior.floor,
+        power=w * club.power + (1 - w) * prior.power,
         games=club.games,
         source="blend",
     )
@@ -103,12 +106,7 @@ def _features(
     units = np.array([s.unit for s in states], dtype=np.float64)[:, None]
     turns = np.array([s.dealer_turns for s in states], dtype=np.float64)
     left = np.array([s.hands_left for s in states], dtype=np.float64)
-    n = scores.shape[1]
-    # The tie rule as a difference far below a point: the seat ranked higher on equal
-    # scores gets the larger nudge.
-    order = np.arange(n, dtype=np.float64)
-    nudge = (-order if states[0].seat_first_on_ties else order) * 1e-7
-    return scores / units + nudge, turns - turns.mean(axis=1, keepdims=True), left, units
+    return scores / units, turns - turns.mean(axis=1, keepdims=True), left, units
 
 
 def chances_many(params: Params, states: Sequence[PlacementState]) -> NDArray[np.float64]:
@@ -129,15 +127,24 @@ def chances_many(params: Params, states: Sequence[PlacementState]) -> NDArray[np
     picked = [states[i] for i in live]
     base, turns, left, _units = _features(picked)
     draws = _draws(n, params.tail)
-    spread = params.sigma * np.sqrt(np.maximum(left + params.extra, 0.0))
+    spread = params.sigma * np.maximum(left + params.extra, 0.0) ** params.power
     mean = base + params.dealer * turns
-    finals = mean[:, None, :] + spread[:, None, None] * draws[None, :, :]
+    # Single precision: a thousandth of a typical hand is far below any score step.
+    finals = (mean[:, None, :] + spread[:, None, None] * draws[None, :, :]).astype(np.float32)
     # Place of each seat in each draw (0 = top): how many seats end above it. A few
     # comparisons of whole arrays are cheaper than sorting every draw.
+    # Equal draws: the seat the tie rule puts first ranks higher (each draw stays an order).
+    seats = np.arange(n)
     ranks = np.zeros(finals.shape, dtype=np.int8)
     for other in range(n):
-        ranks += finals[:, :, other : other + 1] > finals
-    probs = np.stack([(ranks == place).mean(axis=1) for place in range(n)], axis=2)
+        column = finals[:, :, other : other + 1]
+        first = other < seats if picked[0].seat_first_on_ties else other > seats
+        ranks += (column > finals) | ((column == finals) & first)
+    # Counted in one pass: cell (state, seat, place) of a flat array.
+    cells = (np.arange(len(live))[:, None, None] * n + np.arange(n)[None, None, :]) * n + ranks
+
+    counts = np.bincount(cells.ravel(), minlength=len(live) * n * n)
+    probs = counts.reshape(len(live), n, n) / draws.shape[0]
     out[live] = (1 - params.floor) * probs + params.floor / n
     return out
 

@@ -2,8 +2,8 @@
 rules (:mod:`scoring.placement.simulate`), kept in ``priors.json`` beside this module and
 used wherever a club has few games of its own (:func:`scoring.placement.model.blend`).
 
-``python -m scoring.placement.priors`` simulates and fits them again (about 10 s a family)
-and writes the file.
+``python -m scoring.placement`` simulates and fits them again (about 10 s a family) and
+writes the file.
 """
 
 from __future__ import annotations
@@ -54,7 +54,3 @@ def main() -> None:
     """Fit every family's prior again and write :data:`PATH`."""
     out = {family: simulate_prior(family).to_json() for family in FAMILIES}
     PATH.write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
-
-
-if __name__ == "__main__":
-    main()
