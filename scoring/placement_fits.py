@@ -5,8 +5,9 @@ games count, when a family is due, and the fit stored per club and family
 A game counts once it is finished, confirmed (it has a counted version) and entered hand by
 hand; its ruleset family is its pinned ruleset's (:func:`scoring.placement.family_of`). A
 family is due when more games count than its stored fit was made on by :data:`REFIT_EVERY`,
-or by half the games a fit reads once there are more (a fit moves less as games add up, and
-a club importing years of games refits a few times, not once a night).
+or by as many as the fit was made on once there are more (up to the games a fit reads): a
+fit moves less as games add up, and a club importing years of games refits a few times, not
+once a night.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ def due_families() -> list[str]:
     due = []
     for family, games in counted_by_family().items():
         before = fitted.get(family, 0)
-        if games - before >= max(REFIT_EVERY, min(before, FIT_GAMES) // 2):
+        if games - before >= max(REFIT_EVERY, min(before, FIT_GAMES)):
             due.append(family)
     return sorted(due)
 

@@ -18,11 +18,16 @@ from .model import TAILS, Params, chances_many
 from .states import PlacementState
 
 SIGMAS = tuple(round(0.15 * 1.15**i, 4) for i in range(16))
-EXTRAS = (0.0, 0.5, 1.0, 2.0, 3.0)
 DEALERS = (-0.15, -0.1, -0.05, 0.0, 0.05, 0.1, 0.15, 0.2)
 POWERS = (0.3, 0.4, 0.5, 0.6, 0.7)
 # The states fitted on at most: more adds time and nothing the figures show.
 MAX_STATES = 1500
+
+
+def _near(grid: Sequence[float], value: float, steps: int = 3) -> Sequence[float]:
+    """The values of ``grid`` within ``steps`` places of the one nearest ``value``."""
+    at = min(range(len(grid)), key=lambda i: abs(grid[i] - value))
+    return grid[max(0, at - steps) : at + steps + 1]
 
 
 def training_states(
@@ -63,16 +68,19 @@ def fit(games: Sequence[Sequence[PlacementState]], start: Params, source: str = 
         return start
     best = replace(start, games=finished, source=source)
     best_loss = log_loss(best, pairs)
-    # The spread matters most: searched again once the others have moved.
-    for name, grid in (
+    # The spread first, then its growth with the hands left (the two move together, so the
+    # spread is searched again near where it stands after each), the dealer and the tails.
+    # ``extra`` stays where ``start`` has it: it and the power shape the same growth.
+    searches: tuple[tuple[str, Sequence[float] | None], ...] = (
         ("sigma", SIGMAS),
-        ("extra", EXTRAS),
+        ("power", POWERS),
+        ("sigma", None),
         ("dealer", DEALERS),
         ("tail", TAILS),
-        ("power", POWERS),
-        ("sigma", SIGMAS),
-    ):
-        for value in grid:
+        ("sigma", None),
+    )
+    for name, grid in searches:
+        for value in grid if grid is not None else _near(SIGMAS, best.sigma):
             trial = replace(best, **{name: value})  # type: ignore[arg-type]
             loss = log_loss(trial, pairs)
             if loss < best_loss - 1e-9:

@@ -27,7 +27,9 @@ from numpy.typing import NDArray
 
 from .states import PlacementState
 
-# Draws per player count: 24 seat orders x 2 signs x 25 (4 players), 6 x 2 x 100 (3).
+# Draws per player count: 24 seat orders x 2 signs x 25 (4 players), 6 x 2 x 100 (3). Fewer
+# while fitting were tried: they fit a smaller spread, and the held-out chances came out
+# overconfident (docs/placement.md).
 _BASE_DRAWS = {4: 25, 3: 100}
 _SEED = 20261129
 TAILS = (0.0, 4.0, 8.0)

@@ -24,7 +24,7 @@ PATH = Path(__file__).with_name("priors.json")
 PRIOR_RULESETS = {"4p-hanchan": "makura-1.5", "4p-tonpuusen": "tenhou-4p-east", "3p": "sanma-float"}
 PRIOR_GAMES = 400
 PRIOR_SEED = 7
-_START = Params(sigma=0.5, extra=0.5, dealer=0.05, tail=4.0)
+_START = Params(sigma=0.5, extra=0.0, dealer=0.05, tail=4.0)
 
 
 @cache
