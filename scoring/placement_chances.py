@@ -29,16 +29,14 @@ Chances = list[list[list[float]]]
 
 def params_for(club_id: int | None, family: str) -> Params:
     """The parameters of club ``club_id``'s ``family``: its stored fit (already blended
-    with the prior), else the prior. One query, whatever the scope (the game's own club)."""
+    with the prior), else the prior. One query, through the scope's manager: the page's
+    club is the game's (a game of another club than the scope's reads the prior)."""
     row = (
         None
         if club_id is None
-        else (
-            PlacementFit.objects.with_scopes_disabled()
-            .filter(club_id=club_id, family=family)
-            .values_list("params", flat=True)
-            .first()
-        )
+        else PlacementFit.objects.filter(club_id=club_id, family=family)
+        .values_list("params", flat=True)
+        .first()
     )
     prior = prior_for(family)
     if row is None:
@@ -47,10 +45,10 @@ def params_for(club_id: int | None, family: str) -> Params:
     return fitted if fitted.source in ("blend", "club") else blend(fitted, prior)
 
 
-def game_states(game: Hanchan) -> list[PlacementState]:
+def game_states(game: Hanchan, ruleset: Ruleset | None = None) -> list[PlacementState]:
     """The states of ``game`` before its first hand and after each stored hand, in order
-    (engine replay of the stored hands: no figures of the page are read)."""
-    ruleset = game.ruleset()
+    (engine replay of the stored hands under ``ruleset``, the game's own if not given)."""
+    ruleset = ruleset or game.ruleset()
     hands = [entry.data for entry in game.hands.order_by("sequence")]
     return states_of_hands(ruleset, hands)
 
@@ -73,7 +71,7 @@ def game_chances(game: Hanchan) -> Chances:
         if len(ranks) != n or None in ranks.values():
             return []
         return [[[1.0 if ranks[s] == p + 1 else 0.0 for p in range(n)] for s in range(n)]]
-    states = game_states(game)
+    states = game_states(game, ruleset)
     params = params_for(game.club_id, family_of(ruleset))
     chances: Chances = chances_many(params, states).tolist()
     return chances

@@ -1,9 +1,8 @@
-"""The placement model's refit as a task (docs/tasks.md, docs/placement.md): enqueued after
-the ledger counts games (its ``games_counted`` signal, once the ledger's transaction
-commits), for the club whose ledger counted them. The task refits only the families with
-:data:`~scoring.placement_fits.REFIT_EVERY` more counted games than their fit, and asks
-when it runs: a repeat (two counts before the worker came) fits nothing twice, and a count
-that makes no family due costs the task three queries."""
+"""The placement model's refit as a task (docs/tasks.md, docs/placement.md): once the
+ledger's transaction that counted games commits (its ``games_counted`` signal), three queries
+ask whether a family of that club is due (:func:`scoring.placement_fits.due_families`), and
+only then is the task queued, for that club. The task asks again when it runs: a repeat
+(two counts before the worker came) fits nothing twice."""
 
 from __future__ import annotations
 
@@ -14,7 +13,8 @@ from django.db import transaction
 from django.dispatch import receiver
 from django.tasks import task
 
-from clubsite.club_scope import current_club, task_scope
+from clubsite.club_model import Club
+from clubsite.club_scope import club_scope, current_club, task_scope
 from scoring import placement_fits
 from scoring.ledger import games_counted
 
@@ -30,9 +30,17 @@ def placement_refit(*, club_id: int | None = None) -> list[str]:
     return families
 
 
+def enqueue_if_due(club: Club) -> bool:
+    """Queue :func:`placement_refit` for ``club`` if a family of it is due; says whether."""
+    with club_scope(club):
+        if not placement_fits.due_families():
+            return False
+    placement_refit.enqueue(club_id=int(club.pk))
+    return True
+
+
 @receiver(games_counted, dispatch_uid="placement_refit")
 def enqueue_placement_refit(sender: Any, hanchan_ids: list[int], **kwargs: Any) -> None:
-    """Enqueue :func:`placement_refit` after the commit, for the club in scope (no query:
-    the task decides what is due)."""
-    club_id = int(current_club().pk)
-    transaction.on_commit(partial(placement_refit.enqueue, club_id=club_id), robust=True)
+    """After the commit, :func:`enqueue_if_due` for the club in scope (a failure there never
+    undoes the ledger's write)."""
+    transaction.on_commit(partial(enqueue_if_due, current_club()), robust=True)

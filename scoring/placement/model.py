@@ -18,7 +18,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass
 from functools import cache
 from typing import Any
 
@@ -39,10 +39,10 @@ TAILS = (0.0, 4.0, 8.0)
 class Params:
     """The model's parameters: ``sigma`` typical hands of spread per hand left to the power
     ``power`` (0.5: the spread of independent hands), ``extra`` hands added to what the
-    schedule holds (renchan, draws),
-    ``dealer`` typical hands a seat gains per hand it deals, ``tail`` Student's t degrees of
-    freedom (0: normal), ``floor`` the uniform share; ``games`` the games they were fitted on
-    (0: none; a prior from simulation says so in ``source``)."""
+    schedule holds (renchan, draws), ``dealer`` typical hands a seat gains per hand it
+    deals, ``tail`` Student's t degrees of freedom (0: normal), ``floor`` the uniform share;
+    ``games`` the games they were fitted on and ``source`` what: ``"simulation"`` (a prior),
+    ``"club"`` (a club's own) or ``"blend"`` (a club's blended with the prior)."""
 
     sigma: float
     extra: float
@@ -51,7 +51,7 @@ class Params:
     floor: float = 0.004
     power: float = 0.5
     games: int = 0
-    source: str = "prior"
+    source: str = "simulation"
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON data, as stored per club and family."""
@@ -154,8 +154,3 @@ def chances_many(params: Params, states: Sequence[PlacementState]) -> NDArray[np
 def chances(params: Params, state: PlacementState) -> list[list[float]]:
     """Each seat's chance of each final place, ``[seat][place - 1]`` (see the module)."""
     return chances_many(params, [state])[0].tolist()
-
-
-def with_floor(params: Params, floor: float) -> Params:
-    """The same parameters with another uniform share."""
-    return replace(params, floor=floor)
