@@ -32,7 +32,7 @@ from clubsite.dates import club_today
 from clubsite.models import Member, OnlineLobby, OnlineName
 from scoring.engine import RecordError, replay_record
 from scoring.ledger import hanchan_record
-from scoring.models import Hanchan, OnlineGame
+from scoring.models import Hanchan, OnlineGame, PlacementFit
 from scoring.upkeep import restore_drill
 from scoring.upkeep.history_seeding import seed_history
 from tournaments.models import Event, Round
@@ -169,6 +169,9 @@ def a_history(django_capture_on_commit_callbacks: Any) -> None:
     with django_capture_on_commit_callbacks(execute=True):
         round_start(round_id=Round.objects.get(event=event, number=1).pk)
     call_command("rating_rebuild", stdout=io.StringIO())
+    # The placement model's fits came after the clubs (a site before them had none) and are
+    # fitted again from the games as they count: not part of what the move must keep.
+    PlacementFit.objects.all().delete()
 
 
 def test_migrating_back_before_clubs_and_forward_again_loses_nothing(
