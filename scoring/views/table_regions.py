@@ -35,7 +35,7 @@ from scoring.entry.offline_data import offline_data
 from scoring.models import Hanchan, HandEntry, OnlineGame, Seat
 from scoring.views.access import may_keep_score, names_of, seats_of
 from scoring.views.all_last_panel import all_last_rows, can_end_game
-from scoring.views.charts import LineChart, hand_scores_chart
+from scoring.views.charts import LineChart
 from scoring.views.confirmation_panel import (
     HistoryRow,
     confirmation_panel,
@@ -59,6 +59,7 @@ from scoring.views.display import (
     signed_count,
 )
 from scoring.views.entry_region import EntryView
+from scoring.views.game_charts import hand_marks, hand_scores_chart
 from scoring.views.hand_forms import new_hand_form
 from scoring.views.offline_values import offline_values_url
 from scoring.views.table_labels import offline_labels, tile_flags, tile_labels
@@ -301,12 +302,14 @@ def _points(points: int | None) -> str:
 
 
 def game_scores_chart(hanchan: Hanchan, entries: Sequence[HandEntry]) -> LineChart | None:
-    """The chart of the seats' scores hand by hand; ``entries`` newest first."""
+    """The chart of the seats' scores hand by hand, with each seat's riichi, wins and
+    deal-ins marked; ``entries`` newest first."""
+    played = list(reversed(entries))
     return hand_scores_chart(
         scores_by_hand=[
-            (round_label(entry.result["round"]), entry.result["scores"])
-            for entry in reversed(entries)
+            (round_label(entry.result["round"]), entry.result["scores"]) for entry in played
         ],
         names=names_of(hanchan),
         start=hanchan.ruleset().start_points,
+        marks_by_hand=[hand_marks(entry.data) for entry in played],
     )
