@@ -730,3 +730,29 @@ class MannersWarning(models.Model):
 
     def __str__(self) -> str:
         return f"{self.member} {self.severity} {self.noted_at:%Y-%m-%d}"
+
+
+class PlacementFit(models.Model):
+    """The placement model's parameters fitted on one club's confirmed games of one ruleset
+    family (``scoring.placement``; docs/placement.md): ``params`` as
+    ``scoring.placement.Params.to_json`` writes them, already blended with the family's
+    prior by ``games``; refitted by the task queue (``scoring.placement_tasks``) as the
+    club's games count."""
+
+    club = club_key(db_index=False)
+    family = models.CharField(_("ruleset family"), max_length=20)
+    params = models.JSONField(_("parameters"))
+    games = models.PositiveIntegerField(_("games fitted on"))
+    fitted_at = models.DateTimeField(_("fitted at"), auto_now=True)
+
+    objects = ClubManager["PlacementFit"]()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["club", "family"], name="unique_placement_fit")
+        ]
+        verbose_name = _("placement model")
+        verbose_name_plural = _("placement models")
+
+    def __str__(self) -> str:
+        return f"{self.family} ({self.games})"
