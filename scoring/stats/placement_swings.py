@@ -21,15 +21,16 @@ Chances = Sequence[Sequence[Sequence[float]]]
 class GameSwing:
     """One member's swing in one game.
 
-    ``place``: where they finished (1 = top) of ``players``. ``low``: their lowest chance of
-    finishing at ``place`` or better before the last hand, and ``low_after`` when it was
-    (0: before the first hand, ``i``: after hand ``i``). ``decided_hand``: the hand (1-based)
-    that changed their chance of exactly ``place`` the most, from ``decided_before`` to
-    ``decided_after``.
+    ``seat``: theirs (0 dealt first); ``place``: where they finished (1 = top) of
+    ``players``. ``low``: their lowest chance of finishing at ``place`` or better before the
+    last hand, and ``low_after`` when it was (0: before the first hand, ``i``: after hand
+    ``i``). ``decided_hand``: the hand (1-based) that changed their chance of exactly
+    ``place`` the most, from ``decided_before`` to ``decided_after``.
     """
 
     hanchan_id: int
     played_on: date
+    seat: int
     place: int
     players: int
     low: float
@@ -64,6 +65,7 @@ def game_swing(
     return GameSwing(
         hanchan_id=hanchan_id,
         played_on=played_on,
+        seat=seat,
         place=place,
         players=len(chances[0]),
         low=at_or_better[low_after],

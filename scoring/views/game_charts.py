@@ -166,3 +166,54 @@ def chances_chart(
         legend=True,
         dots=False,
     )
+
+
+def comeback_chart(
+    *,
+    chances: Sequence[Sequence[Sequence[float]]],
+    seat: int,
+    place: int,
+    target: str,
+    hand_labels: Sequence[str],
+    marks_by_hand: Sequence[Sequence[tuple[int, str]]],
+) -> LineChart | None:
+    """One seat's chance of finishing at ``place`` or better (``target`` names it: "1st",
+    "2nd or better") hand by hand, in percent, with the seat's own riichi, wins and deal-ins
+    marked (``marks_by_hand`` as :func:`hand_marks` gives them, for every seat). ``chances``
+    as in :func:`chances_chart`; ``None`` before the first hand."""
+    if len(chances) < 2:
+        return None
+    line = [percent(sum(k[seat][:place])) for k in chances]
+    labels = [_("Start"), *hand_labels[: len(chances) - 1]]
+    marks = [
+        (number, kind)
+        for number, hand in enumerate(marks_by_hand, start=1)
+        for who, kind in hand
+        if who == seat
+    ]
+    words = mark_labels()
+    low = min(line[:-1])
+    return value_chart(
+        chart_id="comeback-chart",
+        title=_("Chance of %(target)s hand by hand") % {"target": target},
+        description=_(
+            "From %(start)d%% before the first hand, down to %(low)d%%, to %(end)d%% at the end."
+        )
+        % {"start": line[0], "low": low, "end": line[-1]},
+        series=[(_("Chance of %(target)s") % {"target": target}, line)],
+        x_labels=labels,
+        label_value=lambda value: f"{value}%",
+        table_head=[_("Hand"), _("Chance"), _("Marks")],
+        table_rows=[
+            [
+                label,
+                f"{value}%",
+                ", ".join(words[kind] for at, kind in marks if at == number),
+            ]
+            for number, (label, value) in enumerate(zip(labels, line, strict=True))
+        ],
+        ticks_at=[0, 25, 50, 75, 100],
+        marks=[marks],
+        mark_keys=[(kind, words[kind]) for kind in MARK_KINDS],
+        dots=False,
+    )

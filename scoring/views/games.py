@@ -34,6 +34,7 @@ from scoring.views.access import (
     actor,
     hanchan_for_keeper,
     hanchan_for_member,
+    names_of,
     seats_of,
 )
 from scoring.views.confirmations import awaiting_viewer
@@ -43,6 +44,7 @@ from scoring.views.display import (
     game_ruleset_title,
     sign_class,
 )
+from scoring.views.game_chances import game_chances_chart
 from scoring.views.game_elsewhere import game_address_elsewhere
 from scoring.views.table import (
     HtmxHttpRequest,
@@ -222,7 +224,11 @@ def game_chart(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     this when it is scrolled to after a hand."""
     hanchan = hanchan_for_member(request, pk)
     entries = list(hanchan.hands.order_by("-sequence"))
-    context = {"hanchan": hanchan, "score_chart": game_scores_chart(hanchan, entries)}
+    context = {
+        "hanchan": hanchan,
+        "score_chart": game_scores_chart(hanchan, entries),
+        "chances_chart": game_chances_chart(hanchan, entries, names_of(hanchan)),
+    }
     return render(request, "scoring/game_detail.html#score-chart", context)
 
 

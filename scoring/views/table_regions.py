@@ -59,6 +59,7 @@ from scoring.views.display import (
     signed_count,
 )
 from scoring.views.entry_region import EntryView
+from scoring.views.game_chances import game_chances_chart
 from scoring.views.game_charts import hand_marks, hand_scores_chart
 from scoring.views.hand_forms import new_hand_form
 from scoring.views.offline_values import offline_values_url
@@ -225,6 +226,7 @@ def hands_region(page: TablePage, entries: Sequence[HandEntry], *, added: bool) 
         "last_hand": hands[0] if hands else None,
         "chart_later": added,
         "score_chart": None if added else game_scores_chart(page.hanchan, entries),
+        "chances_chart": None if added else game_chances_chart(page.hanchan, entries, page.names),
     }
 
 
