@@ -9,6 +9,7 @@ import re
 from collections.abc import Callable
 
 import pytest
+from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.test import Client
 from django.urls import reverse
@@ -16,6 +17,7 @@ from django.utils import translation
 
 from clubsite.models import Member
 from scoring.ledger import hanchan_import
+from scoring.placement_chances import game_chances
 from scoring.views.charts import mark_path
 from scoring.views.game_charts import chances_chart, hand_marks, hand_scores_chart
 
@@ -45,6 +47,11 @@ def english():
 def series_groups(html: str) -> list[str]:
     """The body of each seat's ``<g class="chart-series series-N">`` in seat order."""
     return re.findall(r'<g class="chart-series series-\d">(.*?)</g>', html, re.S)
+
+
+def figure(html: str, chart_id: str) -> str:
+    chart = html[html.index(f'<figure class="chart" id="{chart_id}">') :]
+    return chart[: chart.index("</figure>")]
 
 
 def marks_in(group: str) -> list[tuple[str, int]]:
@@ -167,9 +174,7 @@ def test_the_game_page_marks_the_hands_in_japanese_and_english(client_for: Clien
         record=record, members_by_name={m.display_name: m for m in players}, played_on=DAY
     )
     client = client_for(players[0])
-    html = client.get(reverse("game_detail", args=[game.pk])).text
-    chart = html[html.index('<figure class="chart" id="scores-chart">') :]
-    chart = chart[: chart.index("</figure>")]
+    chart = figure(client.get(reverse("game_detail", args=[game.pk])).text, "scores-chart")
     groups = [marks_in(g) for g in series_groups(chart)]
     assert groups == [
         [("riichi", 3), ("win", 3), ("win", 4)],
@@ -183,5 +188,53 @@ def test_the_game_page_marks_the_hands_in_japanese_and_english(client_for: Clien
     assert "Marked on the lines: 3 riichi, 4 wins, 2 deal-ins." in english
     # The chart drawn again when scrolled to after a hand carries the same marks.
     again = client.get(reverse("game_chart", args=[game.pk])).text
-    assert [marks_in(g) for g in series_groups(again)] == groups
+    assert [marks_in(g) for g in series_groups(figure(again, "scores-chart"))] == groups
+    assert 'id="chances-chart"' in again
     translation.deactivate()
+
+
+@pytest.fixture
+def fresh_cache():
+    """The chances are cached by game id: a game of an earlier test may have had this id."""
+    cache.clear()
+    yield
+    cache.clear()
+
+
+def test_the_game_page_draws_the_models_chance_of_first(
+    client_for: ClientFor, players, fresh_cache
+):
+    record = {
+        "format": "club-game/1",
+        "ruleset": "makura-1.5",
+        "players": [m.display_name for m in players],
+        "hands": HANDS,
+    }
+    game = hanchan_import(
+        record=record, members_by_name={m.display_name: m for m in players}, played_on=DAY
+    )
+    chances = game_chances(game)
+    assert len(chances) == 5
+    with translation.override("en"):
+        expected = chances_chart(
+            chances=chances, names=NAMES, hand_labels=["East 1", "East 2", "East 3", "East 3"]
+        )
+    assert expected is not None
+    html = (
+        client_for(players[0])
+        .get(reverse("game_detail", args=[game.pk]), HTTP_ACCEPT_LANGUAGE="en")
+        .text
+    )
+    chart = figure(html, "chances-chart")
+    assert "<h3>Chance of first place hand by hand</h3>" in html
+    drawn = re.findall(r'<g class="chart-series (series-\d)">\s*<polyline points="([^"]+)"', chart)
+    assert drawn == [(s.css_class, s.points) for s in expected.series]
+    assert all(len(points.split()) == 5 for _css, points in drawn)
+    # Baba's row after East 1 lists the model's figure for each place.
+    after_east_1 = ", ".join(
+        f"{label} {int(p * 100 + 0.5)}%"
+        for label, p in zip(["1st", "2nd", "3rd", "4th"], chances[1][1], strict=True)
+    )
+    assert f'<th scope="row">East 1</th><td>' in chart and f"<td>{after_east_1}</td>" in chart
+    # Leading after the riichi ron of East 1, Baba's chance of first went up from 25%.
+    assert chances[1][1][0] > chances[0][1][0]
