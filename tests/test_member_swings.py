@@ -99,10 +99,8 @@ def test_it_shows_the_comeback_and_the_deciding_hand_linked_to_their_hands(
         f'href="{reverse("game_detail", args=[decider.hanchan_id])}#hand-{decider.decided_hand}"'
         in block
     )
-    assert (
-        f"went from {int(decider.decided_before * 100 + 0.5)}% to {int(decider.decided_after * 100 + 0.5)}%"
-        in block
-    )
+    before, after = (int(p * 100 + 0.5) for p in (decider.decided_before, decider.decided_after))
+    assert f"went from {before}% to {after}%" in block
     # The comeback's chart: Aoki's chance of the place reached, a point for the start and each hand.
     chart = html[html.index('<figure class="chart" id="comeback-chart">') :]
     points = re.search(r'<polyline points="([^"]+)"', chart)
