@@ -240,3 +240,10 @@ def test_the_game_page_draws_the_models_chance_of_first(
     assert re.findall(r"<td>(.*?)</td>", row.group(1))[1] == after_east_1
     # Leading after the riichi ron of East 1, Baba's chance of first went up from 25%.
     assert chances[1][1][0] > chances[0][1][0]
+
+
+def test_a_riichi_stick_at_the_top_of_the_chart_lies_below_its_point():
+    assert mark_path("riichi", 100, 50) == "M94,39h12v4h-12z"
+    assert mark_path("riichi", 100, 10) == "M94,17h12v4h-12z"
+    with pytest.raises(ValueError):
+        mark_path("tsumo", 0, 0)

@@ -33,10 +33,11 @@ MARK_KINDS = (MARK_RIICHI, MARK_WIN, MARK_DEAL_IN)
 
 def mark_path(kind: str, x: int, y: int) -> str:
     """The SVG path of a ``kind`` mark at the point (``x``, ``y``): a riichi stick lies above
-    the point (so a win or a deal-in at the same hand stays visible), a win is a disc on it,
-    a deal-in a cross on it."""
+    the point (so a win or a deal-in at the same hand stays visible; below it at the top of
+    the chart, where above would be cut off), a win is a disc on it, a deal-in a cross."""
     if kind == MARK_RIICHI:
-        return f"M{x - 6},{y - 11}h12v4h-12z"
+        top = y - 11 if y >= 12 else y + 7
+        return f"M{x - 6},{top}h12v4h-12z"
     if kind == MARK_WIN:
         return f"M{x - 4},{y}a4,4 0 1 0 8,0a4,4 0 1 0 -8,0z"
     if kind == MARK_DEAL_IN:

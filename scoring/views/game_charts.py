@@ -213,6 +213,7 @@ def comeback_chart(
             for number, (label, value) in enumerate(zip(labels, line, strict=True))
         ],
         ticks_at=[0, 25, 50, 75, 100],
+        legend=True,
         marks=[marks],
         mark_keys=[(kind, words[kind]) for kind in MARK_KINDS],
         dots=False,
