@@ -25,7 +25,7 @@ ClientFor = Callable[[Member], Client]
 DAY = datetime.date(2026, 11, 20)
 NAMES = ["Aoki", "Baba", "Chiba", "Doi"]
 # East 1: Baba, in riichi, rons Chiba. East 2: a draw, Doi in riichi and tenpai alone.
-# East 3: Aoki, in riichi, tsumo mangan. East 3 again: Doi deals in to Aoki and Chiba at once.
+# East 3: Aoki, in riichi, tsumo mangan. East 4: Doi deals in to Aoki and Chiba at once.
 HANDS = [
     {"result": "ron", "loser": 2, "wins": [{"winner": 1, "han": 3, "fu": 30}], "riichi": [1]},
     {"result": "draw", "tenpai": [3], "riichi": [3]},
@@ -186,6 +186,7 @@ def test_the_game_page_marks_the_hands_in_japanese_and_english(client_for: Clien
     english = client.get(reverse("game_detail", args=[game.pk]), HTTP_ACCEPT_LANGUAGE="en").text
     assert ">deal-in</span>" in english
     assert "Marked on the lines: 3 riichi, 4 wins, 2 deal-ins." in english
+    assert '<text x="330" y="184" text-anchor="end">East 4</text>' in english
     # The chart drawn again when scrolled to after a hand carries the same marks.
     again = client.get(reverse("game_chart", args=[game.pk])).text
     assert [marks_in(g) for g in series_groups(figure(again, "scores-chart"))] == groups

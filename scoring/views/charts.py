@@ -45,6 +45,12 @@ def mark_path(kind: str, x: int, y: int) -> str:
     raise ValueError(f"unknown mark kind: {kind!r}")
 
 
+def legend_mark_path(kind: str) -> str:
+    """A ``kind`` mark in the middle of the legend's 14 x 14 box (a stick is drawn above
+    its point: its point is put lower)."""
+    return mark_path(kind, 7, 16) if kind == MARK_RIICHI else mark_path(kind, 7, 7)
+
+
 @dataclass(frozen=True)
 class Mark:
     """A mark on a line: its ``kind`` (one of :data:`MARK_KINDS`), the point it marks
@@ -95,7 +101,7 @@ class LineChart:
     table_head: tuple[str, ...]
     table_rows: tuple[tuple[str, ...], ...]
     legend: bool = False
-    # The marks the legend explains: (kind, label, path of the mark in a 14 x 16 box).
+    # The marks the legend explains: (kind, label, path of the mark in a 14 x 14 box).
     mark_keys: tuple[tuple[str, str, str], ...] = ()
     width: int = WIDTH
     height: int = HEIGHT
@@ -218,5 +224,5 @@ def value_chart(
         table_head=tuple(table_head),
         table_rows=tuple(tuple(row) for row in table_rows),
         legend=legend,
-        mark_keys=tuple((kind, label, mark_path(kind, 7, 11)) for kind, label in mark_keys),
+        mark_keys=tuple((kind, label, legend_mark_path(kind)) for kind, label in mark_keys),
     )
