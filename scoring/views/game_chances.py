@@ -1,8 +1,9 @@
 """Each game's placement chances for the pages, from
-``scoring.placement_chances.game_chances``, kept in the cache under the game's version (a
-correction, an undo or a new hand makes a new one) and the time the club's model was last
-fitted (a refit changes every game's chances): the game page, its chart drawn again after a
-hand, and every member page listing the game compute them once."""
+``scoring.placement_chances.game_chances``, kept in the cache under the game (its id and
+when it was made), its version (a correction, an undo or a new hand makes a new one) and the
+time the club's model was last fitted (a refit changes every game's chances): the game
+page, its chart drawn again after a hand, and every member page listing the game compute
+them once."""
 
 from __future__ import annotations
 
@@ -29,7 +30,12 @@ def chances_of(hanchans: Sequence[Hanchan]) -> dict[int, Chances]:
         return {}
     fitted = PlacementFit.objects.aggregate(at=Max("fitted_at"))["at"]
     stamp = fitted.timestamp() if fitted else 0
-    keys = {h.pk: f"placement-chances:{h.pk}:{h.version}:{stamp}" for h in hanchans}
+    # The time a game was made goes with its id: an id used again (a database restored
+    # beside a cache that outlived it) is a different game.
+    keys = {
+        h.pk: f"placement-chances:{h.pk}:{h.created_at.timestamp()}:{h.version}:{stamp}"
+        for h in hanchans
+    }
     found = cache.get_many(list(keys.values()))
     chances: dict[int, Chances] = {}
     missing: dict[str, Chances] = {}
