@@ -54,6 +54,7 @@ from benchmarks.all_last import run_all_last_bench
 from benchmarks.clubs import run_clubs_bench
 from benchmarks.hand_tiles import run_hand_tiles_bench
 from benchmarks.online_import import run_online_import_bench, run_online_store_bench
+from benchmarks.placement import run_placement_bench
 from benchmarks.ratings import run_ratings_bench
 from benchmarks.seating import run_seating_bench
 from benchmarks.standings import run_standings_bench
@@ -163,6 +164,7 @@ PARTS = (
     "request_limits",
     "hand_tiles",
     "all_last",
+    "placement",
     "online_import",
     "seating",
     "standings",
@@ -230,6 +232,7 @@ def main(argv: list[str] | None = None) -> int:
         "request_limits": lambda: child("benchmarks.request_limits"),
         "hand_tiles": lambda: lines(run_hand_tiles_bench(), "BELOW"),
         "all_last": lambda: lines(run_all_last_bench(), "ABOVE"),
+        "placement": lambda: lines(run_placement_bench(), "ABOVE"),
         "online_import": lambda: lines(
             [*run_online_import_bench(), *run_online_store_bench()], "BELOW"
         ),

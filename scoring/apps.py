@@ -12,6 +12,7 @@ class ScoringConfig(AppConfig):
         from scoring import (
             checks,  # (registers the system checks)
             guest_pages,
+            placement_tasks,  # noqa: F401  (refits the placement model as games count)
         )
 
         # A new club's default ruleset is one of ours: clubsite cannot know which exist.

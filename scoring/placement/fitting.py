@@ -25,19 +25,19 @@ MAX_STATES = 1500
 
 
 def training_states(
-    games: Sequence[Sequence[PlacementState]], seed: int = 0
+    games: Sequence[Sequence[PlacementState]], seed: int = 0, cap: int | None = MAX_STATES
 ) -> list[tuple[PlacementState, tuple[int, ...]]]:
     """``(state, final places)`` of every state in play of finished ``games`` (each game's
-    states in order, its last one finished; others are left out), at most
-    :data:`MAX_STATES`, drawn evenly when more."""
-    pairs = []
+    states in order, its last one finished; others are left out), at most ``cap``
+    (None: all), drawn evenly when more."""
+    pairs: list[tuple[PlacementState, tuple[int, ...]]] = []
     for states in games:
         if not states or states[-1].final_places is None:
             continue
         places = states[-1].final_places
         pairs.extend((s, places) for s in states if s.final_places is None)
-    if len(pairs) > MAX_STATES:
-        pairs = random.Random(seed).sample(pairs, MAX_STATES)
+    if cap is not None and len(pairs) > cap:
+        pairs = random.Random(seed).sample(pairs, cap)
     return pairs
 
 
@@ -71,7 +71,7 @@ def fit(games: Sequence[Sequence[PlacementState]], start: Params, source: str = 
         ("sigma", SIGMAS),
     ):
         for value in grid:
-            trial = replace(best, **{name: value})
+            trial = replace(best, **{name: value})  # type: ignore[arg-type]
             loss = log_loss(trial, pairs)
             if loss < best_loss - 1e-9:
                 best, best_loss = trial, loss

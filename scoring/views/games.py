@@ -34,7 +34,6 @@ from scoring.views.access import (
     actor,
     hanchan_for_keeper,
     hanchan_for_member,
-    names_of,
     seats_of,
 )
 from scoring.views.confirmations import awaiting_viewer
@@ -52,7 +51,7 @@ from scoring.views.table import (
     table_changed,
     wants_fragment,
 )
-from scoring.views.table_regions import game_scores_chart
+from scoring.views.table_regions import chance_rows, game_scores_chart
 
 RECENT_FINISHED = 20
 
@@ -224,10 +223,13 @@ def game_chart(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     this when it is scrolled to after a hand."""
     hanchan = hanchan_for_member(request, pk)
     entries = list(hanchan.hands.order_by("-sequence"))
+    seats = seats_of(hanchan)
+    names = [seat.member.display_name for seat in seats]
     context = {
         "hanchan": hanchan,
         "score_chart": game_scores_chart(hanchan, entries),
-        "chances_chart": game_chances_chart(hanchan, entries, names_of(hanchan)),
+        "chances_chart": game_chances_chart(hanchan, entries, names),
+        "chances": chance_rows(hanchan, hanchan.ruleset(), seats, names),
     }
     return render(request, "scoring/game_detail.html#score-chart", context)
 

@@ -33,6 +33,7 @@ from scoring.engine import Ruleset
 from scoring.entry.hand_form import HandForm
 from scoring.entry.offline_data import offline_data
 from scoring.models import Hanchan, HandEntry, OnlineGame, Seat
+from scoring.placement_chances import current_chances
 from scoring.views.access import may_keep_score, names_of, seats_of
 from scoring.views.all_last_panel import all_last_rows, can_end_game
 from scoring.views.charts import LineChart
@@ -216,6 +217,35 @@ def status_region(
     }
 
 
+def _percent(chance: float) -> str:
+    """A chance as a whole percentage; never 0% or 100% for what is not certain."""
+    if 0 < chance < 0.005:
+        return "<1%"
+    if 0.995 < chance < 1:
+        return ">99%"
+    return f"{round(chance * 100)}%"
+
+
+def chance_rows(
+    hanchan: Hanchan, ruleset: Ruleset, seats: Sequence[Seat], names: Sequence[str]
+) -> dict[str, Any] | None:
+    """Each player's chances of each final place after the latest hand
+    (:func:`scoring.placement_chances.current_chances`), as the page shows them beside the
+    chart: the places' labels, a row of percentages per seat and whether the game is over
+    (the chances are its places); None for a voided game."""
+    chances = current_chances(hanchan, ruleset, seats)
+    if chances is None:
+        return None
+    return {
+        "places": [rank_label(p + 1) for p in range(len(chances))],
+        "rows": [
+            {"name": name, "cells": [_percent(c) for c in row]}
+            for name, row in zip(names, chances, strict=True)
+        ],
+        "finished": hanchan.status == Hanchan.Status.FINISHED,
+    }
+
+
 def hands_region(page: TablePage, entries: Sequence[HandEntry], *, added: bool) -> dict[str, Any]:
     """The hand list (``entries`` newest first) and the chart; with ``added``, ``entries`` is
     just the hand recorded, whose row the page adds to its list, and the chart is drawn
@@ -227,6 +257,9 @@ def hands_region(page: TablePage, entries: Sequence[HandEntry], *, added: bool) 
         "chart_later": added,
         "score_chart": None if added else game_scores_chart(page.hanchan, entries),
         "chances_chart": None if added else game_chances_chart(page.hanchan, entries, page.names),
+        "chances": None
+        if added
+        else chance_rows(page.hanchan, page.ruleset, page.seats, page.names),
     }
 
 
