@@ -132,10 +132,14 @@ def test_its_cost_is_bounded_by_the_latest_games_and_cached(
     for seeds in (range(3), range(3, 6)):
         for seed in seeds:
             play(players, seed)
-        client.get(url, **HTMX)  # the chances of the new games computed and kept
+        cache.clear()
+        with CaptureQueriesContext(connection) as cold:
+            client.get(url, **HTMX)  # every game's chances computed and kept
         with CaptureQueriesContext(connection) as queries:
             html = client.get(url, **HTMX).text
         assert len(re.findall(r'<tr id="swing-', html)) == 3
+        # Once cached, no game costs a query; before, each costs a few (its hands, the fit).
+        assert len(queries) < len(cold) <= len(queries) + 3 * 3
         counts.append(len(queries))
     assert counts[0] == counts[1]
 
@@ -143,3 +147,33 @@ def test_its_cost_is_bounded_by_the_latest_games_and_cached(
 def test_no_games_no_swings(client_for: ClientFor, players):
     html = client_for(players[0]).get(reverse("member_swings", args=[players[0].pk]), **HTMX).text
     assert "No games with hands yet." in html and "<table" not in html
+
+
+def test_the_pages_read_the_stored_states_and_agree_with_the_replay(players, monkeypatch):
+    from scoring.engine import Game
+    from scoring.views.game_chances import stored_chances
+
+    finished = play(players, 5)
+    in_play = hanchan_import(
+        record={
+            "format": "club-game/1",
+            "ruleset": "makura-1.5",
+            "players": [m.display_name for m in players],
+            "hands": sample_hands(random.Random(7), "makura-1.5", in_play_after=6),
+        },
+        members_by_name={m.display_name: m for m in players},
+        played_on=datetime.date(2026, 11, 28),
+    )
+    assert in_play.status == Hanchan.Status.IN_PLAY
+    replayed = {game.pk: game_chances(game) for game in (finished, in_play)}
+    played: list[object] = []
+    monkeypatch.setattr(Game, "play", lambda self, hand: played.append(hand))
+    read = stored_chances(
+        list(Hanchan.objects.select_related("ruleset_version").filter(pk__in=list(replayed)))
+    )
+    assert played == []  # no hand played again
+    for pk, chances in replayed.items():
+        assert len(read[pk]) == len(chances) == Hanchan.objects.get(pk=pk).hands.count() + 1
+        for by_seat, expected in zip(read[pk], chances, strict=True):
+            assert by_seat == [pytest.approx(row, abs=1e-12) for row in expected]
+    assert read[finished.pk][-1] == replayed[finished.pk][-1]  # the settled places, exactly

@@ -78,13 +78,20 @@ def swing_line(swing: GameSwing, rounds: Sequence[str]) -> SwingLine:
 def swings_context(member: Member, ruleset_ids: Sequence[str] | None) -> dict[str, Any]:
     """The member's swings over their latest :data:`SWING_GAMES` counted games with hands.
 
-    Cost: three queries (the counted games, the games, their hands' rounds) and the chances
-    of each game, read from the cache in one call; a game not in it costs one
-    ``game_chances``."""
+    Cost: six queries (the counted rulesets and games, the games, their hands' rounds, the
+    club's last fit, the comeback's hands) and one cache read for every game's chances; a
+    game not in the cache costs one ``game_chances`` more (a replay of its hands: about
+    3 ms of CPU and two queries), once per version of the game."""
     games = st.member_games(member.pk, start=st.EARLIEST, end=st.LATEST, ruleset_ids=ruleset_ids)[
         -SWING_GAMES:
     ]
-    hanchans = {h.pk: h for h in Hanchan.objects.filter(pk__in=[g.hanchan_id for g in games])}
+    # With their ruleset versions: game_chances reads each game's ruleset.
+    hanchans = {
+        h.pk: h
+        for h in Hanchan.objects.select_related("ruleset_version").filter(
+            pk__in=[g.hanchan_id for g in games]
+        )
+    }
     rounds: dict[int, list[str]] = {}
     for hanchan_id, code in (
         HandEntry.objects.filter(hanchan_id__in=list(hanchans))
@@ -113,7 +120,6 @@ def swings_context(member: Member, ruleset_ids: Sequence[str] | None) -> dict[st
         "comeback": comeback,
         "comeback_chart": comeback and story_of(comeback, chances, rounds),
         "decider": lines[swings.decider.hanchan_id] if swings.decider else None,
-        "swing_games": SWING_GAMES,
     }
 
 
