@@ -57,6 +57,7 @@ urlpatterns += [
     path("members/<int:member_id>/", views.member_page, name="member_detail"),
     path("members/<int:member_id>/games.csv", views.member_games_export, name="member_games_csv"),
     path("members/<int:member_id>/stats/", views.member_figures, name="member_figures"),
+    path("members/<int:member_id>/swings/", views.member_swings_page, name="member_swings"),
     path(
         "members/<int:member_id>/stats/<int:players>p/",
         views.member_figures,

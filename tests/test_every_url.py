@@ -116,7 +116,13 @@ def app_kwargs(demo: Demo) -> dict[str, list[Kwargs]]:
         },
         **{
             name: [{"member_id": m.pk} for m in members]
-            for name in ("member_detail", "member_games_csv", "member_figures", "head_to_head_pick")
+            for name in (
+                "member_detail",
+                "member_games_csv",
+                "member_figures",
+                "member_swings",
+                "head_to_head_pick",
+            )
         },
         "member_figures_family": [
             {"member_id": demo.superuser.pk, "players": players} for players in (3, 4)

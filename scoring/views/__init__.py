@@ -15,6 +15,7 @@ from scoring.views.hand_value import hand_value
 from scoring.views.hands import hand_create, hand_edit, hand_edit_preview, hand_preview
 from scoring.views.manners import game_manners
 from scoring.views.online import game_import
+from scoring.views.placement_story import member_swings_page
 from scoring.views.player import member_page
 from scoring.views.player_stats import head_to_head_page, head_to_head_pick, member_figures
 from scoring.views.rulesets import ruleset_detail, ruleset_list
@@ -27,6 +28,7 @@ __all__ = [
     "champions_page",
     "member_games_export",
     "member_page",
+    "member_swings_page",
     "member_figures",
     "head_to_head_page",
     "head_to_head_pick",

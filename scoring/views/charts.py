@@ -12,8 +12,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from django.utils.translation import gettext as _
-
 from clubsite.formatting import format_points
 
 WIDTH = 340
@@ -22,8 +20,45 @@ LEFT = 46  # room for the value labels
 RIGHT = 10
 TOP = 10
 BOTTOM = 24  # room for the first and last x labels
-# Colours of the seats' lines (seat 0 first); the legend repeats them.
+# Colours of the seats' lines (seat 0 first); the legend repeats them. Each line has a dash
+# pattern of its own too (scoring.css), so a print in black and white still tells them apart.
 SERIES_CLASSES = ("series-0", "series-1", "series-2", "series-3")
+# What happened to a seat at a hand, marked on its line: each kind its own shape (a stick
+# above the point, a disc, a cross), never its colour alone.
+MARK_RIICHI = "riichi"
+MARK_WIN = "win"
+MARK_DEAL_IN = "deal-in"
+MARK_KINDS = (MARK_RIICHI, MARK_WIN, MARK_DEAL_IN)
+
+
+def mark_path(kind: str, x: int, y: int) -> str:
+    """The SVG path of a ``kind`` mark at the point (``x``, ``y``): a riichi stick lies above
+    the point (so a win or a deal-in at the same hand stays visible; below it at the top of
+    the chart, where above would be cut off), a win is a disc on it, a deal-in a cross."""
+    if kind == MARK_RIICHI:
+        top = y - 11 if y >= 12 else y + 7
+        return f"M{x - 6},{top}h12v4h-12z"
+    if kind == MARK_WIN:
+        return f"M{x - 4},{y}a4,4 0 1 0 8,0a4,4 0 1 0 -8,0z"
+    if kind == MARK_DEAL_IN:
+        return f"M{x - 4},{y - 4}l8,8M{x - 4},{y + 4}l8,-8"
+    raise ValueError(f"unknown mark kind: {kind!r}")
+
+
+def legend_mark_path(kind: str) -> str:
+    """A ``kind`` mark in the middle of the legend's 14 x 14 box (a stick is drawn above
+    its point: its point is put lower)."""
+    return mark_path(kind, 7, 16) if kind == MARK_RIICHI else mark_path(kind, 7, 7)
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A mark on a line: its ``kind`` (one of :data:`MARK_KINDS`), the point it marks
+    (``index`` into the series' values, e.g. the hand number) and its path."""
+
+    kind: str
+    index: int
+    path: str
 
 
 @dataclass(frozen=True)
@@ -34,6 +69,7 @@ class Series:
     css_class: str
     points: str
     dots: tuple[tuple[int, int], ...]
+    marks: tuple[Mark, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -65,6 +101,8 @@ class LineChart:
     table_head: tuple[str, ...]
     table_rows: tuple[tuple[str, ...], ...]
     legend: bool = False
+    # The marks the legend explains: (kind, label, path of the mark in a 14 x 14 box).
+    mark_keys: tuple[tuple[str, str, str], ...] = ()
     width: int = WIDTH
     height: int = HEIGHT
     left: int = LEFT
@@ -118,13 +156,18 @@ def value_chart(
     legend: bool = False,
     ticks_at: Sequence[int] | None = None,
     inverted: bool = False,
+    marks: Sequence[Sequence[tuple[int, str]]] = (),
+    mark_keys: Sequence[tuple[str, str]] = (),
+    dots: bool = True,
 ) -> LineChart:
     """A line chart of integer ``series`` (name, values) over the same x positions.
 
     ``x_labels`` name the x positions (the first and last are drawn); ``label_value`` turns a
     value into its tick label (default: "25,000" style); ``ticks_at`` fixes the grid lines
     (e.g. ranks 1-4), otherwise round steps are chosen; ``inverted`` puts low values on top
-    (rank 1 above rank 4).
+    (rank 1 above rank 4). ``marks``, per series: ``(index, kind)`` pairs marking the value
+    at ``index`` (kinds: :data:`MARK_KINDS`), which ``mark_keys`` (``(kind, label)``) explain
+    in the legend; ``dots=False`` leaves the plain dots out (the marks say what matters).
     """
     formatter = label_value if callable(label_value) else format_points
     values = [v for _name, line in series for v in line]
@@ -151,13 +194,19 @@ def value_chart(
     xs = _x_positions(count)
     drawn = []
     for index, (name, line) in enumerate(series):
-        dots = tuple((xs[i], y_of(v)) for i, v in enumerate(line))
+        vertices = tuple((xs[i], y_of(v)) for i, v in enumerate(line))
+        line_marks = marks[index] if index < len(marks) else ()
         drawn.append(
             Series(
                 name=name,
                 css_class=SERIES_CLASSES[index % len(SERIES_CLASSES)],
-                points=" ".join(f"{x},{y}" for x, y in dots),
-                dots=dots if len(line) <= 40 else (),
+                points=" ".join(f"{x},{y}" for x, y in vertices),
+                dots=vertices if dots and len(line) <= 40 else (),
+                marks=tuple(
+                    Mark(kind, at, mark_path(kind, *vertices[at]))
+                    for at, kind in line_marks
+                    if 0 <= at < len(vertices)
+                ),
             )
         )
     labels: list[XLabel] = []
@@ -175,46 +224,5 @@ def value_chart(
         table_head=tuple(table_head),
         table_rows=tuple(tuple(row) for row in table_rows),
         legend=legend,
-    )
-
-
-def hand_scores_chart(
-    *, scores_by_hand: Sequence[tuple[str, Sequence[int]]], names: Sequence[str], start: int
-) -> LineChart | None:
-    """The seats' scores hand by hand, from ``start`` (the ruleset's starting score).
-
-    ``scores_by_hand``: (round label, scores after that hand) in the order played, as stored
-    in ``HandEntry.result["scores"]``. ``None`` before the first hand.
-    """
-    if not scores_by_hand:
-        return None
-    seats = range(len(names))
-    series = [
-        (names[seat], [start, *(scores[seat] for _round, scores in scores_by_hand)])
-        for seat in seats
-    ]
-    last = scores_by_hand[-1][1]
-    return value_chart(
-        chart_id="scores-chart",
-        title=_("Scores hand by hand"),
-        description=_(
-            "Each player's score from the start (%(start)s) through %(n)d hands: %(now)s."
-        )
-        % {
-            "start": format_points(start),
-            "n": len(scores_by_hand),
-            "now": ", ".join(f"{names[s]} {format_points(last[s])}" for s in seats),
-        },
-        series=series,
-        x_labels=[_("Start"), *(label for label, _scores in scores_by_hand)],
-        table_head=[_("Hand"), *names],
-        table_rows=[
-            [_("Start"), *(format_points(start) for _seat in seats)],
-            *(
-                [label, *(format_points(score) for score in scores)]
-                for label, scores in scores_by_hand
-            ),
-        ],
-        include_zero=False,
-        legend=True,
+        mark_keys=tuple((kind, label, legend_mark_path(kind)) for kind, label in mark_keys),
     )

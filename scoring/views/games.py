@@ -43,6 +43,7 @@ from scoring.views.display import (
     game_ruleset_title,
     sign_class,
 )
+from scoring.views.game_chances import game_chances_chart
 from scoring.views.game_elsewhere import game_address_elsewhere
 from scoring.views.table import (
     HtmxHttpRequest,
@@ -227,6 +228,7 @@ def game_chart(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     context = {
         "hanchan": hanchan,
         "score_chart": game_scores_chart(hanchan, entries),
+        "chances_chart": game_chances_chart(hanchan, entries, names),
         "chances": chance_rows(hanchan, hanchan.ruleset(), seats, names),
     }
     return render(request, "scoring/game_detail.html#score-chart", context)

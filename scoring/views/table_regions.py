@@ -36,7 +36,7 @@ from scoring.models import Hanchan, HandEntry, OnlineGame, Seat
 from scoring.placement_chances import current_chances
 from scoring.views.access import may_keep_score, names_of, seats_of
 from scoring.views.all_last_panel import all_last_rows, can_end_game
-from scoring.views.charts import LineChart, hand_scores_chart
+from scoring.views.charts import LineChart
 from scoring.views.confirmation_panel import (
     HistoryRow,
     confirmation_panel,
@@ -60,6 +60,8 @@ from scoring.views.display import (
     signed_count,
 )
 from scoring.views.entry_region import EntryView
+from scoring.views.game_chances import game_chances_chart
+from scoring.views.game_charts import hand_marks, hand_scores_chart
 from scoring.views.hand_forms import new_hand_form
 from scoring.views.offline_values import offline_values_url, value_pads_url
 from scoring.views.table_labels import offline_labels, tile_flags, tile_labels
@@ -254,6 +256,7 @@ def hands_region(page: TablePage, entries: Sequence[HandEntry], *, added: bool) 
         "last_hand": hands[0] if hands else None,
         "chart_later": added,
         "score_chart": None if added else game_scores_chart(page.hanchan, entries),
+        "chances_chart": None if added else game_chances_chart(page.hanchan, entries, page.names),
         "chances": None
         if added
         else chance_rows(page.hanchan, page.ruleset, page.seats, page.names),
@@ -337,12 +340,14 @@ def _points(points: int | None) -> str:
 
 
 def game_scores_chart(hanchan: Hanchan, entries: Sequence[HandEntry]) -> LineChart | None:
-    """The chart of the seats' scores hand by hand; ``entries`` newest first."""
+    """The chart of the seats' scores hand by hand, with each seat's riichi, wins and
+    deal-ins marked; ``entries`` newest first."""
+    played = list(reversed(entries))
     return hand_scores_chart(
         scores_by_hand=[
-            (round_label(entry.result["round"]), entry.result["scores"])
-            for entry in reversed(entries)
+            (round_label(entry.result["round"]), entry.result["scores"]) for entry in played
         ],
         names=names_of(hanchan),
         start=hanchan.ruleset().start_points,
+        marks_by_hand=[hand_marks(entry.data) for entry in played],
     )
