@@ -336,7 +336,7 @@ def test_a_hand_is_entered_on_one_screen(
 
     # The chart was left as it was after each hand; scrolled to, it is drawn again with all
     # the hands (a confirm's answer does not carry it).
-    chart_rows = phone.locator("#score-chart figure table tbody tr")
+    chart_rows = phone.locator("#score-chart #scores-chart table tbody tr")
     for _ in range(3):
         # Scrolled to from above, as a thumb does; the chart's marker may have been swapped
         # in under the screen just as it came into view.
