@@ -84,13 +84,16 @@ def test_the_pages_keep_to_the_policy_and_htmx_still_works(phone: Any, players) 
     watched.goto("/accounts/login/")
     watched.log_in("aoki")
 
-    # The table screen: each tap asks the server for a preview, which htmx swaps in.
+    # The table screen: a draw's and an abortive draw's taps ask the server for a preview,
+    # which htmx swaps in (a ron's and a tsumo's steps the phone draws itself:
+    # static/js/table_steps.js).
     watched.goto(f"/games/{game.pk}/")
     previews: list[str] = []
     phone.on("request", lambda r: previews.append(r.url) if "/hands/preview/" in r.url else None)
-    phone.locator("label.tap", has_text="ツモ").click()
-    phone.wait_for_selector("input[name=winner]")  # the form grew by htmx
-    phone.locator("label:has(input[name=winner])").first.click()
+    phone.locator("label.tap", has_text="流局").first.click()
+    phone.wait_for_selector("input[name=tenpai]")  # the form grew by htmx
+    phone.locator("label.tap", has_text="途中流局").click()
+    phone.wait_for_selector("input[name=kind]")
     phone.wait_for_load_state("networkidle")
     assert len(previews) == 2
     assert phone.url.endswith(f"/games/{game.pk}/")  # updated in place, no page load
@@ -124,7 +127,8 @@ def test_a_logged_out_phone_is_sent_to_log_in_and_back_to_its_table(phone: Any, 
     watched.goto(f"/games/{game.pk}/")
     phone.context.clear_cookies(name="sessionid")  # the session ends (expired, logged out)
 
-    phone.locator("label.tap", has_text="ツモ").click()
+    # A tap that asks the server (a draw) meets the login.
+    phone.locator("label.tap", has_text="流局").first.click()
     phone.wait_for_url(re.compile(rf"/accounts/login/\?next=/games/{game.pk}/$"))
     assert phone.locator("input[name=username]").count() == 1  # the whole page, not a fragment
     assert phone.locator("#hand-entry").count() == 0
