@@ -52,7 +52,8 @@ HTMX_QUERY_TARGET = 16
 # its confirm, in server CPU.
 RON_CPU_TARGET_MS = 15
 CONFIRM_CPU_TARGET_MS = 12
-WIRE_TARGET = 30_000
+# The table screen's first load at hand 30, gzipped (the phone previews' issue: 8 KB).
+WIRE_TARGET = 8_192
 
 
 def _free_port() -> int:
@@ -191,7 +192,7 @@ def _query_counts() -> list[str]:
         f"{'SQL queries per table render (1 / 30 hands)':<44} {render[1]:>5} / {render[30]:<5}"
         f" target <= {QUERY_TARGET}, constant {verdict}",
         f"{'table screen first load, gzipped (1 / 30 hands)':<44} {wire[1]:>5} / {wire[30]:<5}"
-        f" bytes, target < {WIRE_TARGET} {'ok' if max(wire.values()) < WIRE_TARGET else 'ABOVE'}",
+        f" bytes, target <= {WIRE_TARGET} {'ok' if max(wire.values()) <= WIRE_TARGET else 'ABOVE'}",
         *_htmx_phone(members),
     ]
 
