@@ -8,13 +8,12 @@ table screen has it from the stored state."""
 from __future__ import annotations
 
 import os
-import random
 import time
 
 from benchmarks.timing import figure, meets
-from scoring.engine import Game, available_rulesets, game_of_record, load_ruleset
+from scoring.engine import Game
 from scoring.entry.all_last import pad_conditions
-from scoring.upkeep.sample_games import sample_hands
+from scoring.upkeep.sample_games import sample_games_in_play
 
 TARGET_MS = 20.0
 TABLES_PER_RULESET = 4
@@ -23,15 +22,7 @@ SEED = 20261129
 
 def tables(per_ruleset: int = TABLES_PER_RULESET, seed: int = SEED) -> list[Game]:
     """``per_ruleset`` games in play under each shipped ruleset, 3 to 12 hands in."""
-    rng = random.Random(seed)
-    games = []
-    for ruleset_id in sorted(available_rulesets()):
-        players = ["Aoki", "Baba", "Chiba", "Doi"][: load_ruleset(ruleset_id).players]
-        for _ in range(per_ruleset):
-            hands = sample_hands(rng, ruleset_id, in_play_after=rng.randrange(3, 13))
-            record = {"ruleset": ruleset_id, "players": players, "hands": hands}
-            games.append(game_of_record(record))
-    return games
+    return sample_games_in_play(per_ruleset, seed, first=3)
 
 
 def table_times_ms(games: list[Game]) -> list[float]:

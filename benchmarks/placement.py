@@ -8,12 +8,11 @@ of a whole game (the game replayed from its hands, as
 
 from __future__ import annotations
 
-import random
 import time
 from typing import Any
 
 from benchmarks.timing import figure, meets
-from scoring.engine import Game, available_rulesets, game_of_record, load_ruleset
+from scoring.engine import Game, load_ruleset
 from scoring.placement import (
     chances,
     chances_many,
@@ -22,7 +21,7 @@ from scoring.placement import (
     state_of,
     states_of_hands,
 )
-from scoring.upkeep.sample_games import sample_hands, sample_records
+from scoring.upkeep.sample_games import sample_games_in_play, sample_records
 
 TARGET_MS = 5.0
 TABLES_PER_RULESET = 4
@@ -31,15 +30,7 @@ SEED = 20261129
 
 def tables(per_ruleset: int = TABLES_PER_RULESET, seed: int = SEED) -> list[Game]:
     """``per_ruleset`` games in play under each shipped ruleset, 1 to 12 hands in."""
-    rng = random.Random(seed)
-    games = []
-    for ruleset_id in sorted(available_rulesets()):
-        players = ["Aoki", "Baba", "Chiba", "Doi"][: load_ruleset(ruleset_id).players]
-        for _ in range(per_ruleset):
-            hands = sample_hands(rng, ruleset_id, in_play_after=rng.randrange(1, 13))
-            record = {"ruleset": ruleset_id, "players": players, "hands": hands}
-            games.append(game_of_record(record))
-    return games
+    return sample_games_in_play(per_ruleset, seed, first=1)
 
 
 def table_times_ms(games: list[Game]) -> list[float]:

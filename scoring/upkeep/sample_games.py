@@ -8,7 +8,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from scoring.engine import Game, RecordError, load_ruleset, parse_hand
+from scoring.engine import (
+    Game,
+    RecordError,
+    available_rulesets,
+    game_of_record,
+    load_ruleset,
+    parse_hand,
+)
 
 _HAN_FU = [(1, 30), (1, 40), (2, 30), (2, 40), (3, 30), (3, 40), (4, 30), (2, 25), (1, 50)]
 _LIMITS = ["mangan", "mangan", "haneman", "baiman"]
@@ -84,3 +91,17 @@ def sample_records(ruleset_id: str, count: int, seed: int = 20261122) -> list[di
         }
         for _ in range(count)
     ]
+
+
+def sample_games_in_play(per_ruleset: int, seed: int, *, first: int = 1) -> list[Game]:
+    """``per_ruleset`` games in play under each shipped ruleset, ``first`` to 12 hands in (as
+    :func:`sample_hands` plays them), the tables the benchmarks of a table in play time."""
+    rng = random.Random(seed)
+    games = []
+    for ruleset_id in sorted(available_rulesets()):
+        players = ["Aoki", "Baba", "Chiba", "Doi"][: load_ruleset(ruleset_id).players]
+        for _ in range(per_ruleset):
+            hands = sample_hands(rng, ruleset_id, in_play_after=rng.randrange(first, 13))
+            record = {"ruleset": ruleset_id, "players": players, "hands": hands}
+            games.append(game_of_record(record))
+    return games
