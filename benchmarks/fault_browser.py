@@ -192,6 +192,7 @@ class BrowserTable:
                 and self.venue.cut_left() > 3
                 and number not in self.confirmed | self.stored
                 and await self._offline()
+                and await self._kept_alone(number)
             ):
                 # The page kept this hand; the players enter it again on the mobile phone.
                 self.plan = None
@@ -291,6 +292,15 @@ class BrowserTable:
         if waited:
             self.figures.waited += 1
 
+    async def _kept_alone(self, number: int) -> bool:
+        """Hand ``number`` is the only one waiting in the outbox: entered again on the mobile
+        phone, it is the hand the outbox then finds stale. With an earlier hand waiting (its
+        confirm cut on its way, the panel taking it again), the mobile phone's hand would sit
+        in that one's place, and the player, seeing the table past it, would discard a hand
+        never recorded: that is not the players' double entry this plan plays."""
+        waiting = await self._outbox()
+        return [self.owner.get(rid) for rid in waiting] == [number]
+
     async def _offline(self) -> bool:
         return bool(await self.page.evaluate(PANEL))
 
@@ -335,12 +345,17 @@ class BrowserTable:
             if await self._offline():
                 return False  # the panel opened: the next try keeps the hand there
         confirm = form.locator("button.confirm")
+        # The taps are drawn on the phone (static/js/table_steps.js): the confirm is the first
+        # request a cut meets. One sent with the Wi-Fi already down and more than a second of
+        # the cut left never reaches the server: the hand is as unsent as before any request.
+        unsent = self.venue.cut_left() > 1.0
         async with page.expect_request(
             lambda r: r.method == "POST" and self._is_hands(r.url), timeout=ACTION_MS
         ) as sent:
             await confirm.click(timeout=ACTION_MS)
         request = await sent.value
-        self.confirmed.add(number)
+        if not unsent:
+            self.confirmed.add(number)
         # The request id the confirm carried (the page may have been reloaded since the taps).
         self._own(dict(_pairs(request.post_data or ""))["request_id"], number)
         response = await request.response()
