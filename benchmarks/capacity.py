@@ -66,10 +66,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from benchmarks.faults import GameCheck, _form_fields, _percentile, check_games
+from benchmarks.fault_phones import form_fields
+from benchmarks.faults import GameCheck, _percentile, check_games
 from benchmarks.hand_entry import CSRF_SECRET, PG_SERVER, _free_port, _hand_fields, _NoRedirect
 from benchmarks.page_requests import asks_server
 from benchmarks.scratch_db import create_database, drop_database, use_bench_environment
+from benchmarks.serving import server_answers
 from clubsite.procfile import read
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -96,7 +98,7 @@ def capacity_hand(number: int) -> list[tuple[str, str]]:
     (draws with everyone tenpai, every fourth a mangan tsumo by the seat after the dealer).
     No one goes below zero and the game stays within East 1 to South 4 for 31 hands."""
     if number % 4 != 1:
-        return _form_fields(_hand_fields(number))
+        return form_fields(_hand_fields(number))
     dealer = str(number // 4 % 4)
     loser = str((number // 4 + 2) % 4)
     return [("loser", loser), ("winners", dealer), ("riichi", dealer), (f"value_{dealer}", "3-30")]
@@ -481,17 +483,7 @@ def main(argv: list[str] | None = None) -> int:
             port = _free_port()
             base = f"http://127.0.0.1:{port}"
             server = _serve(port, log)
-            for _ in range(120):
-                try:
-                    urllib.request.urlopen(base + "/accounts/login/", timeout=5).close()
-                    break
-                except OSError:
-                    time.sleep(0.5)
-            else:
-                log.seek(0)
-                tail = log.read().decode(errors="replace").splitlines()[-15:]
-                print("capacity: the server did not answer within a minute; nothing was run")
-                print("\n".join(f"   {line}" for line in tail))
+            if not server_answers(base, log, "capacity"):
                 return 2
             # A server in use all evening has every template, catalog and ruleset loaded: a few
             # hands of each kind at other games first, in every worker, not timed.

@@ -255,6 +255,8 @@ class Table:
 
 
 def form_fields(fields: Mapping[str, str | list[str]]) -> list[tuple[str, str]]:
+    """A hand's form fields as the page posts them: ``(name, value)`` pairs in order, a list
+    (the tenpai, the riichi) one pair per value."""
     pairs: list[tuple[str, str]] = []
     for name, value in fields.items():
         pairs += [(name, v) for v in value] if isinstance(value, list) else [(name, value)]

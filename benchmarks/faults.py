@@ -81,7 +81,6 @@ from benchmarks.fault_phones import (
     Phone,
     Table,
 )
-from benchmarks.fault_phones import form_fields as _form_fields  # benchmarks.capacity's
 from benchmarks.fault_venue import Venue
 from benchmarks.hand_entry import _free_port
 from benchmarks.pg_cluster import PrivateCluster
@@ -94,7 +93,6 @@ __all__ = [
     "GameCheck",
     "Phone",
     "Venue",
-    "_form_fields",
     "check_games",
 ]
 

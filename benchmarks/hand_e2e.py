@@ -59,6 +59,7 @@ from benchmarks.hand_entry import PG_SERVER, _free_port, _NoRedirect, _Phone
 from benchmarks.page_requests import RON_PREVIEWS, ron_requests
 from benchmarks.proc_cpu import children, connected_ports, cpu_seconds, stat_cpu_seconds
 from benchmarks.scratch_db import create_database, drop_database, use_bench_environment
+from benchmarks.serving import server_answers
 from benchmarks.timing import Figure, figure
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -298,17 +299,7 @@ def main() -> int:
             port = _free_port()
             base = f"http://127.0.0.1:{port}"
             server = _start_server(port, log)
-            for _ in range(120):
-                try:
-                    urllib.request.urlopen(base + "/accounts/login/", timeout=5).close()
-                    break
-                except OSError:
-                    time.sleep(0.5)
-            else:
-                log.seek(0)
-                tail = log.read().decode(errors="replace").splitlines()[-15:]
-                print("hand e2e: the server did not answer within a minute; nothing was run")
-                print("\n".join(f"   {line}" for line in tail))
+            if not server_answers(base, log, "hand e2e"):
                 return 2
             workers = children(server.pid)
             if len(workers) != 1:

@@ -35,5 +35,19 @@
     return loading[id];
   }
 
-  root.KeptFile = { load: load };
+  // The JSON of element ``id``: a kept file once it is here, or data the page carries itself
+  // (#offline-data); null while a file is on its way, or where there is none.
+  function read(id) {
+    var element = document.getElementById(id);
+    if (!element || (element.dataset.src && !element.dataset.ready)) {
+      return null;
+    }
+    try {
+      return JSON.parse(element.textContent);
+    } catch (error) {
+      return null;
+    }
+  }
+
+  root.KeptFile = { load: load, read: read };
 })(window);

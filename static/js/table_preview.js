@@ -13,18 +13,6 @@
 (function () {
   "use strict";
 
-  function parsed(id) {
-    var element = document.getElementById(id);
-    if (!element || (id === "offline-values" && element.dataset.src && !element.dataset.ready)) {
-      return null;
-    }
-    try {
-      return JSON.parse(element.textContent);
-    } catch (error) {
-      return null;
-    }
-  }
-
   function checked(form, name) {
     return Array.prototype.map.call(form.querySelectorAll("input[name=" + name + "]:checked"), function (input) {
       return input.value;
@@ -197,8 +185,8 @@
   }
 
   function draw(form, source) {
-    var values = parsed("offline-values");
-    var data = parsed("offline-data");
+    var values = window.KeptFile && window.KeptFile.read("offline-values");
+    var data = window.KeptFile && window.KeptFile.read("offline-data");
     if (!values || !values.previewWords || !data || data.position === null || beyondFigures(form)) {
       return false;
     }
@@ -235,7 +223,6 @@
     if (more) {
       more.hidden = false;
     }
-    form.dataset.phonePreviewed = "1";
     return true;
   }
 

@@ -84,18 +84,6 @@
     return true;
   }
 
-  function json(id) {
-    var element = document.getElementById(id);
-    if (!element || !element.dataset.ready) {
-      return null;
-    }
-    try {
-      return JSON.parse(element.textContent);
-    } catch (error) {
-      return null;
-    }
-  }
-
   function escaped(text) {
     var span = document.createElement("span");
     span.textContent = text;
@@ -108,8 +96,8 @@
   function drawPad(form, outcome, seats) {
     var block = form.querySelector('.outcome-steps[data-outcome="' + outcome + '"]');
     var riichi = form.querySelector('.outcome-steps[data-outcome="ron tsumo"]');
-    var pads = json("value-pads");
-    var table = parsedTable();
+    var pads = window.KeptFile && window.KeptFile.read("value-pads");
+    var table = window.KeptFile && window.KeptFile.read("offline-data");
     if (!block || !riichi || block.hidden || !block.hasAttribute("data-pad") || !pads || !table || seats.length > 1) {
       return false;
     }
@@ -149,16 +137,6 @@
     }
     hint(form, block.dataset.hintValue);
     return true;
-  }
-
-  // The table as the page carries it (#offline-data), its figures not needed.
-  function parsedTable() {
-    var element = document.getElementById("offline-data");
-    try {
-      return element ? JSON.parse(element.textContent) : null;
-    } catch (error) {
-      return null;
-    }
   }
 
   function seatsOf(form, name) {
