@@ -334,22 +334,11 @@ def test_a_hand_is_entered_on_one_screen(
     game.refresh_from_db()
     assert game.hands.count() == 6
 
-    # The chart was left as it was after each hand; scrolled to, it is drawn again with all
-    # the hands (a confirm's answer does not carry it).
+    # While the game is in play the charts are drawn when scrolled to, with every hand so
+    # far (neither the page nor a confirm's answer carries them).
     chart_rows = phone.locator("#score-chart #scores-chart table tbody tr")
-    for _ in range(3):
-        # Scrolled to from above, as a thumb does; the chart's marker may have been swapped
-        # in under the screen just as it came into view.
-        phone.evaluate("window.scrollTo(0, 0)")
-        phone.locator("#score-chart").evaluate("el => el.scrollIntoView()")
-        phone.wait_for_timeout(1000)
-        if chart_rows.count() == 7:
-            break
-    else:
-        # The empty marker, swapped in while on screen, is not always seen as revealed: it
-        # is asked once more, as its trigger would.
-        phone.evaluate("htmx.trigger('#chart-refresh', 'revealed')")
-        chart_rows.nth(6).wait_for(state="attached")
+    phone.locator("#chart-refresh").scroll_into_view_if_needed()
+    chart_rows.nth(6).wait_for(state="attached")
     assert chart_rows.count() == 7  # the start and six hands
     assert phone.locator("#chart-refresh[hx-get]").count() == 0
 

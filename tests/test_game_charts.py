@@ -174,7 +174,14 @@ def test_the_game_page_marks_the_hands_in_japanese_and_english(client_for: Clien
         record=record, members_by_name={m.display_name: m for m in players}, played_on=DAY
     )
     client = client_for(players[0])
-    chart = figure(client.get(reverse("game_detail", args=[game.pk])).text, "scores-chart")
+    # The game is in play: its page draws the charts when they are seen (a link to their own
+    # page without JavaScript), not with the page.
+    page = client.get(reverse("game_detail", args=[game.pk])).text
+    assert 'id="scores-chart"' not in page and "<svg" not in page
+    marker = page[page.index('<a id="chart-refresh"') :]
+    marker = marker[: marker.index("</a>")]
+    assert f'href="/games/{game.pk}/chart/"' in marker and 'hx-trigger="intersect once"' in marker
+    chart = figure(client.get(reverse("game_chart", args=[game.pk])).text, "scores-chart")
     groups = [marks_in(g) for g in series_groups(chart)]
     assert groups == [
         [("riichi", 3), ("win", 3), ("win", 4)],
@@ -183,12 +190,14 @@ def test_the_game_page_marks_the_hands_in_japanese_and_english(client_for: Clien
         [("riichi", 2), ("deal-in", 4)],
     ]
     assert ">リーチ</span>" in chart and ">和了</span>" in chart and ">放銃</span>" in chart
-    english = client.get(reverse("game_detail", args=[game.pk]), HTTP_ACCEPT_LANGUAGE="en").text
+    english = client.get(reverse("game_chart", args=[game.pk]), HTTP_ACCEPT_LANGUAGE="en").text
+    assert "<title>Score chart and placement chances · " in english
     assert ">deal-in</span>" in english
     assert "Marked on the lines: 3 riichi, 4 wins, 2 deal-ins." in english
     assert '<text x="330" y="184" text-anchor="end">East 4</text>' in english
-    # The chart drawn again when scrolled to after a hand carries the same marks.
-    again = client.get(reverse("game_chart", args=[game.pk])).text
+    # The chart drawn when scrolled to (the region alone, to htmx) carries the same marks.
+    again = client.get(reverse("game_chart", args=[game.pk]), headers={"hx-request": "true"}).text
+    assert again.lstrip().startswith('<div id="score-chart">')
     assert [marks_in(g) for g in series_groups(figure(again, "scores-chart"))] == groups
     assert 'id="chances-chart"' in again
     translation.deactivate()
@@ -223,7 +232,7 @@ def test_the_game_page_draws_the_models_chance_of_first(
     assert expected is not None
     html = (
         client_for(players[0])
-        .get(reverse("game_detail", args=[game.pk]), HTTP_ACCEPT_LANGUAGE="en")
+        .get(reverse("game_chart", args=[game.pk]), HTTP_ACCEPT_LANGUAGE="en")
         .text
     )
     chart = figure(html, "chances-chart")

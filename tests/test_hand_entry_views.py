@@ -1287,11 +1287,11 @@ def test_a_recorded_hand_sends_its_own_row_and_not_the_whole_list(aoki, players)
         assert f'id="hand-{hands}"' not in html  # the earlier rows stay on the page as they are
         assert 'hx-swap-oob="afterbegin:#hand-rows"' in html
         # The chart stays on the page; a marker in it draws it again when it is seen.
-        marker = html[html.index('<span id="chart-refresh"') :]
+        marker = html[html.index('<a id="chart-refresh"') :]
         marker = marker[: marker.index(">")]
         assert 'hx-swap-oob="true"' in marker
         assert f'hx-get="/games/{game.pk}/chart/" hx-target="#score-chart"' in marker
-        assert 'hx-trigger="revealed"' in marker
+        assert 'hx-trigger="intersect once"' in marker
         assert 'id="score-chart"' not in html and "<svg" not in html
         history = html[html.index('hx-swap-oob="afterbegin:#history-rows"') :]
         assert history.count("<li>") == 1
@@ -1306,7 +1306,7 @@ def test_a_recorded_hand_sends_its_own_row_and_not_the_whole_list(aoki, players)
 def test_the_chart_drawn_again_when_scrolled_to_has_every_hand(aoki, players):
     """The marker a recorded hand leaves in place of the chart loads this."""
     game = game_with_hands(players, 3)
-    html = aoki.get(reverse("game_chart", args=[game.pk])).text
+    html = aoki.get(reverse("game_chart", args=[game.pk]), headers={"hx-request": "true"}).text
     assert html.lstrip().startswith('<div id="score-chart">')
     marker = html[html.index('<span id="chart-refresh"') :]
     assert marker.startswith('<span id="chart-refresh" class="chart-refresh"></span>')
@@ -1314,6 +1314,43 @@ def test_the_chart_drawn_again_when_scrolled_to_has_every_hand(aoki, players):
     rows = html[html.index("<tbody>") : html.index("</tbody>")]
     assert rows.count("<tr>") == 4  # the start and three hands
     assert "hx-swap-oob" not in html
+
+
+def test_the_table_screen_draws_its_charts_when_seen_while_the_game_is_in_play(aoki, players):
+    """In play, the page carries the charts' marker (a link to their page without
+    JavaScript), not the charts: its first load does not grow with the game. Finished, the
+    page is the game's story and draws them with it."""
+    import random
+
+    from scoring.ledger import hanchan_import
+    from scoring.upkeep.sample_games import sample_hands
+
+    sizes = []
+    for hands in (3, 12):
+        game = game_with_hands(players, hands)
+        html = aoki.get(reverse("game_detail", args=[game.pk])).text
+        assert f'id="hand-{hands}"' in html
+        assert 'id="scores-chart"' not in html and 'id="placement-chances"' not in html
+        marker = html[html.index('<a id="chart-refresh"') :]
+        assert marker.startswith(
+            f'<a id="chart-refresh" class="chart-refresh" href="/games/{game.pk}/chart/"'
+        )
+        assert ">持ち点の推移と順位確率</a>" in marker[: marker.index("</a>") + 4]
+        sizes.append(len(html))
+    # Nine more hands add their rows alone (about 1.1 KB each with its Correct link), no chart.
+    assert sizes[1] - sizes[0] < 9 * 1_300
+    record = {
+        "format": "club-game/1",
+        "ruleset": "makura-1.5",
+        "players": [m.display_name for m in players],
+        "hands": sample_hands(random.Random(5), "makura-1.5"),
+    }
+    finished = hanchan_import(
+        record=record, members_by_name={m.display_name: m for m in players}, played_on=DAY
+    )
+    html = aoki.get(reverse("game_detail", args=[finished.pk])).text
+    assert 'id="scores-chart"' in html and 'id="placement-chances"' in html
+    assert '<span id="chart-refresh" class="chart-refresh"></span>' in html
 
 
 # Changing only the winner keeps the value

@@ -175,11 +175,13 @@ def test_the_game_page_shows_the_chances(
     client = client_for(member)
     client.cookies["django_language"] = language
     expected = [[_cell(p) for p in row] for row in game_chances(table_game)[-1]]
-    for url in (
-        reverse("game_detail", args=[table_game.pk]),
-        reverse("game_chart", args=[table_game.pk]),
-    ):
-        html = client.get(url, headers={"accept-language": language}).text
+    # The game is in play: the charts' own page and the region the table screen draws where
+    # they are seen.
+    for htmx in ({}, {"hx-request": "true"}):
+        html = client.get(
+            reverse("game_chart", args=[table_game.pk]),
+            headers={"accept-language": language, **htmx},
+        ).text
         table = html.split('id="placement-chances"', 1)[1].split("</table>", 1)[0]
         assert caption in table and first in table
         rows = [

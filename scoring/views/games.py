@@ -219,8 +219,10 @@ def game_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 @require_safe
 def game_chart(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    """The chart of the scores hand by hand, alone: the table screen draws it again with
-    this when it is scrolled to after a hand."""
+    """The charts of the game (scores and placement chances hand by hand, the chances now):
+    to htmx the region alone, which the table screen draws where its charts are seen while
+    the game is in play; otherwise a page of their own, the link the table screen shows in
+    their place without JavaScript. 404 for a game the member may not see."""
     hanchan = hanchan_for_member(request, pk)
     entries = list(hanchan.hands.order_by("-sequence"))
     seats = seats_of(hanchan)
@@ -231,7 +233,9 @@ def game_chart(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         "chances_chart": game_chances_chart(hanchan, entries, names),
         "chances": chance_rows(hanchan, hanchan.ruleset(), seats, names),
     }
-    return render(request, "scoring/game_detail.html#score-chart", context)
+    if wants_fragment(request):
+        return render(request, "scoring/game_detail.html#score-chart", context)
+    return render(request, "scoring/game_chart.html", context)
 
 
 @require_safe

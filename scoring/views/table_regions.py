@@ -247,18 +247,21 @@ def chance_rows(
 
 
 def hands_region(page: TablePage, entries: Sequence[HandEntry], *, added: bool) -> dict[str, Any]:
-    """The hand list (``entries`` newest first) and the chart; with ``added``, ``entries`` is
-    just the hand recorded, whose row the page adds to its list, and the chart is drawn
-    again when seen (no query for the rest)."""
+    """The hand list (``entries`` newest first) and the charts; with ``added``, ``entries`` is
+    just the hand recorded, whose row the page adds to its list (no query for the rest).
+    While the game is in play the charts are not drawn with the page but when they are seen
+    (:func:`scoring.views.games.game_chart`): the table screen's first load stays within its
+    8 KB at hand 30 (``benchmarks.hand_entry``)."""
     hands = hand_rows(entries, page.names, page.ruleset)
+    later = added or (page.in_play and bool(hands))
     return {
         "hands": hands,
         "last_hand": hands[0] if hands else None,
-        "chart_later": added,
-        "score_chart": None if added else game_scores_chart(page.hanchan, entries),
-        "chances_chart": None if added else game_chances_chart(page.hanchan, entries, page.names),
+        "chart_later": later,
+        "score_chart": None if later else game_scores_chart(page.hanchan, entries),
+        "chances_chart": None if later else game_chances_chart(page.hanchan, entries, page.names),
         "chances": None
-        if added
+        if later
         else chance_rows(page.hanchan, page.ruleset, page.seats, page.names),
     }
 
