@@ -18,15 +18,22 @@ from scoring.views.access import names_of
 
 
 def new_hand_form(
-    hanchan: Hanchan, ruleset: Ruleset, data: Any = None, *, strict: bool = False
+    hanchan: Hanchan,
+    ruleset: Ruleset,
+    data: Any = None,
+    *,
+    strict: bool = False,
+    form_class: type[HandForm] = HandForm,
 ) -> HandForm:
-    """The form for the next hand; a fresh request id and the version it was drawn at."""
+    """The form for the next hand; a fresh request id and the version it was drawn at.
+    ``form_class``: a :class:`HandForm` that labels the seats otherwise
+    (:mod:`scoring.views.next_entry`)."""
     table = hanchan.state["table"]
     round_wind, honba = table["round"][:1], table["honba"]
     data, tiles = read_tiles(
         data, ruleset=ruleset, dealer=table["dealer"], round_wind=round_wind, honba=honba
     )
-    return HandForm(
+    return form_class(
         data,
         ruleset=ruleset,
         names=names_of(hanchan),

@@ -24,6 +24,7 @@ from scoring.entry.hand_form import HandForm
 from scoring.models import Hanchan, HandEntry
 from scoring.views.access import hanchan_for_member
 from scoring.views.display import Preview
+from scoring.views.next_entry import next_entry_html, reusable
 from scoring.views.table_regions import (
     TablePage,
     entry_region,
@@ -61,14 +62,19 @@ def table_context(
     with no query for the rest of the list, the history or the chart. The other arguments
     are :func:`~scoring.views.table_regions.entry_region`'s."""
     page = TablePage.of(request, hanchan)
-    context = page.context() | entry_region(
-        page,
-        form=form,
-        preview=preview,
-        notice=notice,
-        notice_is_success=notice_is_success,
-        editing=editing,
-    )
+    fresh = form is None and preview is None and editing is None and notice_is_success
+    if new_entry is not None and fresh and reusable(request, page):
+        # The next hand's form, filled in from the one drawn for this game before.
+        context = page.context() | {"entry_html": next_entry_html(request, page, notice)}
+    else:
+        context = page.context() | entry_region(
+            page,
+            form=form,
+            preview=preview,
+            notice=notice,
+            notice_is_success=notice_is_success,
+            editing=editing,
+        )
     if entry_only:
         return context
     entries = [new_entry] if new_entry is not None else list(hanchan.hands.order_by("-sequence"))
