@@ -166,4 +166,5 @@ def _render_marked(request: HttpRequest, page: TablePage) -> str:
         | entry_region(page, form=form, notice=_NOTICE, notice_is_success=True)
         | {"csrf_token": _CSRF, "messages": ()}
     )
-    return get_template("scoring/game_detail.html#entry").render(context, request)
+    # The region alone: the partial's own surroundings come with the template filling it in.
+    return get_template("scoring/game_detail.html#entry").render(context, request).strip()

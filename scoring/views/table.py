@@ -62,9 +62,9 @@ def table_context(
     with no query for the rest of the list, the history or the chart. The other arguments
     are :func:`~scoring.views.table_regions.entry_region`'s."""
     page = TablePage.of(request, hanchan)
-    fresh = form is None and preview is None and editing is None and notice_is_success
-    if new_entry is not None and fresh and reusable(request, page):
-        # The next hand's form, filled in from the one drawn for this game before.
+    fresh = form is None and preview is None and editing is None
+    if fresh and notice and notice_is_success and reusable(request, page):
+        # After a write, the next hand's form, filled in from the one drawn for the game.
         context = page.context() | {"entry_html": next_entry_html(request, page, notice)}
     else:
         context = page.context() | entry_region(
