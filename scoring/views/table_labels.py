@@ -52,8 +52,9 @@ def _tile_labels(language: str) -> str:
     )
 
 
-def offline_labels() -> dict[str, str]:
-    """The words of the offline hand panel (static/js/offline.js), in the reader's language."""
+def offline_labels() -> dict[str, str | list[str]]:
+    """The words of the offline hand panel (static/js/offline.js), in the reader's language;
+    a message with a count as its forms for one and for more (:func:`_counted`)."""
     return {
         "offline": _(
             "No connection. Enter the hand here: it is kept on this phone and sent when the "
