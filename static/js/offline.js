@@ -18,9 +18,9 @@
 //   after them or to discard it. A hand is sent with its request id, so a resend is recorded
 //   once.
 // - The hands go in the order played. A hand kept while the outbox is being sent goes on the
-//   table after the hands that send records (each recorded hand moves the table this page
-//   reckons from one version on: noteRecorded), in the same send; once the outbox is empty the
-//   page is reloaded, back to the hand form. While hands of this login wait for this game the
+//   table after the hands that send records (each moves the table this page reckons on by one
+//   version: noteRecorded), in the same send; once the outbox is empty the page is reloaded,
+//   back to the hand form. While hands of this login wait for this game the
 //   hand form is not offered (#outbox-first says why): a hand confirmed there would be recorded
 //   before them. They are sent first, or, with no answer, the next hand is kept after them.
 // - The reload after the outbox's answer asks the service worker for the network's copy
@@ -78,19 +78,19 @@
   function latestTable(table) {
     var kept = keptTable(table.action);
     if (kept && kept.version > table.version) {
-        // The game as it stands from the kept copy; who is logged in, and the words, from
-        // this page.
-        return Object.assign({}, table, {
-          version: kept.version,
-          position: kept.position,
-          dealer: kept.dealer,
-          round: kept.round,
-          honba: kept.honba,
-          deposits: kept.deposits,
-          scores: kept.scores,
-          where: kept.where,
-          pageVersion: table.version,
-        });
+      // The game as it stands from the kept copy; who is logged in, and the words, from
+      // this page.
+      return Object.assign({}, table, {
+        version: kept.version,
+        position: kept.position,
+        dealer: kept.dealer,
+        round: kept.round,
+        honba: kept.honba,
+        deposits: kept.deposits,
+        scores: kept.scores,
+        where: kept.where,
+        pageVersion: table.version,
+      });
     }
     keepTable(table);
     return table;
