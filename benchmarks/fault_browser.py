@@ -13,7 +13,8 @@ hand is tapped as a player taps it:
   offline.js opens its offline panel and the hand is entered there, and kept
   (``#offline-keep``): its request id is the new one in the page's IndexedDB outbox;
 - offline.js sends the outbox itself (every 30 s, on ``online``, on load) and reloads the page
-  when it is empty;
+  when it is empty; while hands wait it holds the hand form (``#outbox-first``), and the
+  player waits for it (or keeps the hand on the panel, when the page opens it);
 - a hand the server answers ``stale`` is shown beside the current table (``.queued-hand
   .conflict``); the player chooses as a player at the table would: a hand already in the
   table's list (the game's version is past it) is discarded, any other recorded after them.
@@ -51,6 +52,8 @@ LOG = os.environ.get("FAULTS_LOG", "")
 ACTION_MS = 15_000  # a tap or a keep given up on after this long (the page reloading)
 SETTLED = "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
 PANEL = "() => !!document.getElementById('offline-panel')"
+# The page holds its hand form while hands wait in the outbox (offline.js holdEntry).
+HELD_FORM = "() => !!document.getElementById('outbox-first')"
 # The game's version as offline.js reckons it: the page's, or the newer one this phone saw
 # since (a page the service worker kept is older; offline.js latestTable).
 VERSION = """() => {
@@ -94,7 +97,7 @@ class BrowserFigures:
     after: int = 0  # held hands recorded after the others (the player's choice)
     discarded: int = 0  # held hands discarded, already in the list (the player's choice)
     mobile: int = 0  # hands the mobile phone recorded while the Wi-Fi was down
-    waited: int = 0  # hands the player held back until the outbox was sent (page online)
+    waited: int = 0  # hands the page held its form for until the outbox was sent (online)
     sent: collections.Counter[str] = field(default_factory=collections.Counter)
     unexpected: list[str] = field(default_factory=list)
 
@@ -276,16 +279,15 @@ class BrowserTable:
         return False
 
     async def _until_free(self, stop: float) -> None:
-        """The player looks at the phone before entering a hand: answers a held hand first;
-        with hands waiting to send and the page online (reloaded after a send), waits for
-        them to go before entering the next hand online, which would be recorded before them
-        (offline.js offers the hand form then). With the offline panel open, the next hand
-        goes to the outbox after them."""
+        """The player looks at the phone before entering a hand: answers a held hand first,
+        and waits while the page holds its hand form for the hands waiting to send
+        (offline.js sends them first). With the offline panel open, the next hand goes to
+        the outbox after them."""
         waited = False
-        await self.page.wait_for_timeout(300)  # the outbox drawn after a load (IndexedDB)
+        await self.page.wait_for_timeout(300)  # the outbox read after a load (IndexedDB)
         while time.monotonic() < stop:
             await self._resolve()
-            if await self._offline() or not await self._outbox():
+            if await self._offline() or not await self.page.evaluate(HELD_FORM):
                 break
             waited = True
             await asyncio.sleep(0.5)
@@ -350,7 +352,13 @@ class BrowserTable:
         # the cut left never reaches the server: the hand is as unsent as before any request.
         unsent = self.venue.cut_left() > 1.0
         async with page.expect_request(
-            lambda r: r.method == "POST" and self._is_hands(r.url), timeout=ACTION_MS
+            # The confirm, not an outbox send (JSON) the page may make meanwhile.
+            lambda r: (
+                r.method == "POST"
+                and self._is_hands(r.url)
+                and "json" not in (r.headers.get("accept") or "")
+            ),
+            timeout=ACTION_MS,
         ) as sent:
             await confirm.click(timeout=ACTION_MS)
         request = await sent.value

@@ -173,9 +173,12 @@ def pick_offline_value(phone: Any, value: str) -> None:
     assert pad.locator(f"input[value='{value}']").is_checked()
 
 
-def keep_offline(phone: Any, hand: dict[str, Any], steps: dict[str, str] = OFFLINE_STEPS) -> None:
+def keep_offline(
+    phone: Any, hand: dict[str, Any], steps: dict[str, str] = OFFLINE_STEPS, *, wait: bool = True
+) -> None:
     """Enter ``hand`` in the offline panel and keep it in the outbox (``steps``: the panel's
-    fieldsets as the page's language calls them)."""
+    fieldsets as the page's language calls them); ``wait``: until the outbox shows one more
+    hand waiting (not while it is being sent, the rows going as they are recorded)."""
     panel = phone.locator("#offline-panel")
 
     def seat_button(step: str, seat: int) -> Any:
@@ -194,7 +197,8 @@ def keep_offline(phone: Any, hand: dict[str, Any], steps: dict[str, str] = OFFLI
         seat_button("riichi", seat).click()
     waiting = phone.locator(".queued-hand.waiting").count()
     phone.locator("#offline-keep").click()
-    phone.locator(".queued-hand.waiting").nth(waiting).wait_for()
+    if wait:
+        phone.locator(".queued-hand.waiting").nth(waiting).wait_for()
 
 
 def stored_hands(game: Hanchan) -> list[HandEntry]:

@@ -216,3 +216,24 @@ def test_the_offline_table_names_its_position_in_the_engines_rounds() -> None:
     east_only = load_ruleset("tenhou-4p-east")
     assert table_data(east_only, table | {"round": "N1"}, names=[], version=0, action="/",
                       labels={})["position"] is None  # fmt: skip
+
+
+def test_the_words_in_place_of_the_hand_form_while_hands_wait_come_in_both_forms(
+    table_game: Hanchan, client_for: Callable[[Member], Client], member: Member
+) -> None:
+    """The page holds its hand form while hands wait to send (static/js/offline.js holdEntry):
+    its words, with a count, come as the forms for one and for more, "{n}" the count."""
+    url = reverse("game_detail", args=[table_game.pk])
+    client = client_for(member)
+    english = offline_data(client.get(url, HTTP_ACCEPT_LANGUAGE="en").text)["labels"]
+    assert english["sendingFirst"] == [
+        "{n} hand is waiting to send. Sending it first.",
+        "{n} hands are waiting to send. Sending them first.",
+    ]
+    assert english["heldFirst"][1] == (
+        "{n} hands are waiting to send. First choose what to do with the hand held above."
+    )
+    assert english["sendNow"] == "Send now"
+    japanese = offline_data(client.get(url, HTTP_ACCEPT_LANGUAGE="ja").text)["labels"]
+    assert japanese["sendingFirst"] == ["送信待ちの局が{n}局あります。先に送信します。"] * 2
+    assert japanese["sendNow"] == "今すぐ送信"

@@ -464,13 +464,14 @@ def offline_data(
     names: list[str],
     version: int,
     action: str,
-    labels: dict[str, str],
+    labels: Mapping[str, str | list[str]],
     where: str = "",
     user: int | None = None,
 ) -> dict[str, Any]:
     """The table as it stands, for offline entry (see the module docstring): ``table`` is the
     game's stored table (``round``, ``dealer``, ``honba``, ``deposits``, ``scores``);
-    ``labels`` the few words the offline panel shows, in the reader's language; ``where``
+    ``labels`` the few words the offline panel shows, in the reader's language (a counted
+    message as its forms for one and for more, "{n}" the count); ``where``
     the round, honba and deposits as the page says them; ``user`` the login the page is for
     (hands kept offline are sent by the login that kept them). ``position`` is the round's
     index in :func:`offline_rules`'s ``rounds``. Sent with every update of the table's status;

@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools
 import json
 
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
 from scoring.engine.situations import KEYBOARD_FLAGS
@@ -52,8 +52,9 @@ def _tile_labels(language: str) -> str:
     )
 
 
-def offline_labels() -> dict[str, str]:
-    """The words of the offline hand panel (static/js/offline.js), in the reader's language."""
+def offline_labels() -> dict[str, str | list[str]]:
+    """The words of the offline hand panel (static/js/offline.js), in the reader's language;
+    a message with a count as its forms for one and for more (:func:`_counted`)."""
     return {
         "offline": _(
             "No connection. Enter the hand here: it is kept on this phone and sent when the "
@@ -85,4 +86,28 @@ def offline_labels() -> dict[str, str]:
             "Kept on this phone while someone else was logged in: it is sent when they log in "
             "again here."
         ),
+        # In place of the hand form while hands wait: [one hand, more] ("{n}" the count).
+        "sendingFirst": _counted(
+            "%(n)d hand is waiting to send. Sending it first.",
+            "%(n)d hands are waiting to send. Sending them first.",
+        ),
+        "heldFirst": _counted(
+            "%(n)d hand is waiting to send. First choose what to do with the hand held above.",
+            "%(n)d hands are waiting to send. First choose what to do with the hand held above.",
+        ),
+        "sendNow": _("Send now"),
     }
+
+
+_COUNT_SENTINEL = 987654
+
+
+def _counted(singular: str, plural: str) -> list[str]:
+    """A message with a count for the page's script: its form for one and for two, "{n}" in
+    place of the count (English and Japanese have no other forms)."""
+    return [
+        (ngettext(singular, plural, n) % {"n": _COUNT_SENTINEL}).replace(
+            str(_COUNT_SENTINEL), "{n}"
+        )
+        for n in (1, 2)
+    ]

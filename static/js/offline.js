@@ -17,6 +17,14 @@
 //   applied blindly; the player sees it beside the current table and chooses to record it
 //   after them or to discard it. A hand is sent with its request id, so a resend is recorded
 //   once.
+// - The hands go in the order played. A hand kept while the outbox is being sent goes on the
+//   table after the hands that send records (each moves the table this page reckons on by one
+//   version: noteRecorded), in the same send; once the outbox is empty the page is reloaded,
+//   back to the hand form. While hands of this login wait for this game the
+//   hand form is not offered (#outbox-first says why): a hand confirmed there would be recorded
+//   before them. They are sent first, or, with no answer, the next hand is kept after them.
+// - The reload after the outbox's answer asks the service worker for the network's copy
+//   (?fresh, templates/pwa/sw.js): its own copy of the table may be older.
 (function () {
   "use strict";
 
@@ -25,6 +33,11 @@
   var panel = null;
   var choice = null;
   var flushing = false;
+  // The newest table this page reckons (see latestTable), for a phone with no localStorage.
+  var reckoned = null;
+  // The marker of a reload after the outbox's answer (templates/pwa/sw.js sends it to the
+  // network; it is taken off the address once the page is here).
+  var FRESH = "fresh";
 
   // The engine's payment figures are a file of their own (#offline-values' data-src: one per
   // ruleset and language, fingerprinted: static/js/kept_file.js), so a phone downloads them
@@ -48,33 +61,97 @@
     }
   }
 
+  // The page's own table data (who is logged in, where hands are sent, the words), without
+  // the engine's figures: enough to send the outbox and to hold the hand form.
+  function pageData() {
+    var table = document.getElementById("offline-data");
+    try {
+      return table ? JSON.parse(table.textContent) : null;
+    } catch (error) {
+      return null;
+    }
+  }
+
   // The service worker keeps the page as it was last loaded, but hands confirmed since then
   // renewed only the page in the browser. The newest table this phone has seen is kept in
   // localStorage, so a page reloaded without a connection keeps hands on the right version.
   function latestTable(table) {
-    var key = "clubsite-table:" + table.action;
-    try {
-      var kept = JSON.parse(window.localStorage.getItem(key) || "null");
-      if (kept && kept.version > table.version) {
-        // The game as it stands from the kept copy; who is logged in, and the words, from
-        // this page.
-        return Object.assign({}, table, {
-          version: kept.version,
-          position: kept.position,
-          dealer: kept.dealer,
-          round: kept.round,
-          honba: kept.honba,
-          deposits: kept.deposits,
-          scores: kept.scores,
-          where: kept.where,
-          pageVersion: table.version,
-        });
-      }
-      window.localStorage.setItem(key, JSON.stringify(table));
-    } catch (error) {
-      // No storage (a private window): the page's own table it is.
+    var kept = keptTable(table.action);
+    if (kept && kept.version > table.version) {
+      // The game as it stands from the kept copy; who is logged in, and the words, from
+      // this page.
+      return Object.assign({}, table, {
+        version: kept.version,
+        position: kept.position,
+        dealer: kept.dealer,
+        round: kept.round,
+        honba: kept.honba,
+        deposits: kept.deposits,
+        scores: kept.scores,
+        where: kept.where,
+        pageVersion: table.version,
+      });
     }
+    keepTable(table);
     return table;
+  }
+
+  function keptTable(action) {
+    var kept = null;
+    try {
+      kept = JSON.parse(window.localStorage.getItem("clubsite-table:" + action) || "null");
+    } catch (error) {
+      // No storage (a private window): what this page reckoned, if anything.
+    }
+    if (reckoned && reckoned.action === action && (!kept || reckoned.version > kept.version)) {
+      return reckoned;
+    }
+    return kept;
+  }
+
+  function keepTable(table) {
+    reckoned = table;
+    try {
+      window.localStorage.setItem("clubsite-table:" + table.action, JSON.stringify(table));
+    } catch (error) {
+      // No storage: the page's memory keeps it until it is reloaded.
+    }
+  }
+
+  // A hand this page's outbox sent was recorded: the table this page reckons moves on by it
+  // (its figures from the engine's, as for a hand waiting; unknown where they cannot tell),
+  // one version on. So a hand kept before the page is reloaded goes on the table after it,
+  // not on the page's, which the server would find stale. Done before the hand leaves the
+  // outbox, so that a keep reads either the hand still waiting or the table after it.
+  function noteRecorded(item) {
+    var data = tableData();
+    var version = versionOf(item);
+    if (!data || version !== data.version) {
+      return;  // a hand resent after the page saw it recorded, or a page on another table
+    }
+    var result = window.OfflineTable.advance(data.rules, pageTable(data), item.hand);
+    var after = result.status === "ok" && result.table && !result.table.ended ? result.table : null;
+    var table = JSON.parse(document.getElementById("offline-data").textContent);
+    keepTable(Object.assign(table, {
+      version: version + 1,
+      position: after ? after.position : null,
+      dealer: after ? after.position % data.rules.players : null,
+      honba: after ? after.honba : 0,
+      deposits: after ? after.deposits : 0,
+      scores: after ? after.scores : data.scores,
+      round: null,
+      where: null,
+    }));
+  }
+
+  function versionOf(item) {
+    var version = null;
+    item.fields.forEach(function (field) {
+      if (field[0] === "version") {
+        version = Number(field[1]);
+      }
+    });
+    return version;
   }
 
   function openDb() {
@@ -448,6 +525,10 @@
     }
     choice = freshChoice();
     padState.moreOpen = false;
+    var first = document.getElementById("outbox-first");
+    if (first) {
+      first.remove();  // the panel takes the next hand, after the ones waiting
+    }
     panel = node("section", { class: "offline-panel", id: "offline-panel" });
     entry.parentNode.insertBefore(panel, entry);
     entry.hidden = true;
@@ -462,11 +543,14 @@
     var hand = choice;
     hand.requestId = newRequestId();
     queued(data.action).then(function (items) {
-      var waiting = mine(data, items).length;
+      // On the table after the last hand waiting, or, none waiting, after every hand this
+      // page's sends recorded (read after the outbox: noteRecorded runs before a hand leaves).
+      var own = mine(data, items);
+      var version = own.length ? versionOf(own[own.length - 1]) + 1 : tableData().version;
       var item = {
         requestId: hand.requestId,
         action: data.action,
-        fields: fieldsOf(data, hand, data.version + waiting),
+        fields: fieldsOf(data, hand, version),
         user: data.user,
         summary: summaryOf(data, hand),
         hand: { outcome: hand.outcome, winner: hand.winner, loser: hand.loser, value: hand.value, tenpai: hand.tenpai.slice(), riichi: hand.riichi.slice() },
@@ -499,6 +583,7 @@
     return queued(data.action).then(function (items) {
       box.textContent = "";
       var own = mine(data, items);
+      holdEntry(data, own);
       var followed = followQueue(data, own);
       items.forEach(function (item) {
         var other = own.indexOf(item) < 0;
@@ -539,15 +624,77 @@
     });
   }
 
+  // A held hand discarded: the hands behind it go now (they waited for the next 30 s, the
+  // hand form offered meanwhile).
   function afterChange() {
-    var data = tableData();
+    var data = pageData();
     return queued(data.action).then(function (items) {
       if (!items.length) {
-        window.location.reload();
+        reloadFresh();
       } else {
-        drawOutbox();
+        return drawOutbox().then(flush);
       }
     });
+  }
+
+  // While hands of this login wait for this game, the hand form is not offered: a hand
+  // confirmed there would be recorded before them, and they, sent after it, found stale and
+  // out of play order. The notice in its place says why: the hands are being sent (a button
+  // to send them now, when the last try got no answer), or a hand held by the server waits
+  // for the players' choice above. The offline panel, once open, takes the next hand after
+  // them instead.
+  function holdEntry(data, own) {
+    var entry = document.getElementById("hand-entry");
+    var notice = document.getElementById("outbox-first");
+    if (!entry || panel) {
+      return;
+    }
+    if (!own.length) {
+      if (notice) {
+        notice.remove();
+        entry.hidden = false;
+      }
+      return;
+    }
+    if (!notice) {
+      notice = node("section", { class: "outbox-first", id: "outbox-first", role: "status" });
+      entry.parentNode.insertBefore(notice, entry);
+    }
+    entry.hidden = true;
+    var held = own[0].state !== "waiting";
+    // [one hand, more]: the page's language has at most these two forms (table_labels.py).
+    var words = held ? data.labels.heldFirst : data.labels.sendingFirst;
+    notice.textContent = "";
+    notice.appendChild(node("p", { class: "notice" }, words[own.length === 1 ? 0 : 1].replace("{n}", String(own.length))));
+    if (!held) {
+      var now = node("button", { type: "button", class: "primary", id: "outbox-send" }, data.labels.sendNow);
+      now.addEventListener("click", function () {
+        flush();
+      });
+      notice.appendChild(now);
+    }
+  }
+
+  // The hand form held before the figures are here (the outbox needs none of them).
+  function holdEntryNow() {
+    var data = pageData();
+    if (!data) {
+      return Promise.resolve();
+    }
+    return queued(data.action).then(function (items) {
+      holdEntry(data, mine(data, items));
+    }).catch(function () {
+      // No IndexedDB: nothing was kept, nothing waits.
+    });
+  }
+
+  // Back to the table as the server has it. The service worker sends this one to the network
+  // however long it takes (templates/pwa/sw.js): its copy may be from before the hands just
+  // answered, and a choice made on it would be answered stale again.
+  function reloadFresh() {
+    var url = new URL(window.location.href);
+    url.searchParams.set(FRESH, String(Date.now()));
+    window.location.replace(url.href);
   }
 
   function recordAfter(item) {
@@ -582,57 +729,56 @@
     });
   }
 
+  // The hands of this login waiting for this game, in order, one at a time, the outbox read
+  // again before each: a hand kept meanwhile goes in the same send, after those before it.
+  // Once a hand is recorded or held, the page is reloaded when the send ends (back to the hand
+  // form, or the held hand beside the table as it stands).
   function flush() {
-    var data = tableData();
+    var data = pageData();
     if (flushing || !data || navigator.onLine === false) {
       return Promise.resolve();
     }
     flushing = true;
     var sent = 0;
     var held = 0;
-    return queued(data.action)
-      .then(function (items) {
-        var chain = Promise.resolve(true);
-        mine(data, items).forEach(function (item) {
-          chain = chain.then(function (goOn) {
-            if (!goOn || item.state !== "waiting") {
-              return false;
-            }
-            return send(item).then(function (answer) {
-              if (answer.status === "recorded") {
-                sent += 1;
-                return remove(item).then(function () {
-                  return true;
-                });
-              }
-              item.state = answer.status === "stale" ? "conflict" : "refused";
-              held += 1;
-              item.errors = answer.errors || [];
-              return put(item).then(function () {
-                return false;
-              });
+    function sendNext() {
+      return queued(data.action).then(function (items) {
+        var item = mine(data, items)[0];
+        if (!item || item.state !== "waiting") {
+          return null;
+        }
+        return send(item).then(function (answer) {
+          if (answer.status === "recorded") {
+            sent += 1;
+            noteRecorded(item);
+            return remove(item).then(function () {
+              drawOutbox();
+              drawPanel();
+              return sendNext();
             });
-          });
+          }
+          item.state = answer.status === "stale" ? "conflict" : "refused";
+          held += 1;
+          item.errors = answer.errors || [];
+          return put(item);
         });
-        return chain;
-      })
+      });
+    }
+    return sendNext()
       .then(function () {
         flushing = false;
-        return queued(data.action);
-      })
-      .then(function (kept) {
-        var left = mine(data, kept);
-        // A hand sent, or one held back by the server: show the table as it now stands
-        // (with the held hand beside it, to choose).
-        if ((sent && !left.length) || held) {
-          window.location.reload();
+        if (sent || held) {
+          reloadFresh();
         } else {
           drawOutbox();
         }
       })
       .catch(function () {
-        // Still no connection: the hands wait for the next chance.
+        // No answer (the network, or the server away: its 503 is no JSON): the hands wait
+        // for the next chance, and the next hand is kept after them, on the panel.
         flushing = false;
+        drawOutbox();
+        showPanel();
       });
   }
 
@@ -679,12 +825,40 @@
     drawOutbox();
   });
   window.addEventListener("online", flush);
+  // A hand confirmed on the form while hands wait (kept in another tab, or in the moment before
+  // the outbox is read after a load) waits for them too.
+  document.addEventListener("htmx:confirm", function (event) {
+    var data = pageData();
+    var detail = event.detail || {};
+    if (!data || !detail.elt || detail.elt.id !== "hand-form" || detail.path !== data.action) {
+      return;
+    }
+    event.preventDefault();
+    queued(data.action).then(function (items) {
+      var own = mine(data, items);
+      if (own.length) {
+        holdEntry(data, own);
+        flush();
+      } else {
+        detail.issueRequest(true);
+      }
+    }, function () {
+      detail.issueRequest(true);
+    });
+  });
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState === "visible") {
       flush();
     }
   });
   document.addEventListener("DOMContentLoaded", function () {
+    var url = new URL(window.location.href);
+    if (url.searchParams.has(FRESH)) {
+      // The marker was for the service worker: a reload by hand is an ordinary one.
+      url.searchParams.delete(FRESH);
+      window.history.replaceState(window.history.state, "", url.href);
+    }
+    holdEntryNow();
     if ("serviceWorker" in navigator) {
       navigator.serviceWorker.register("/sw.js").catch(function () {
         // No service worker (an old browser, a private window): the page works online.

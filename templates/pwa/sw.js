@@ -4,6 +4,28 @@
 importScripts("{{ workbox_prefix }}workbox-sw.js");
 workbox.setConfig({ modulePathPrefix: "{{ workbox_prefix }}", debug: false });
 
+// The reload after the outbox's answer (static/js/offline.js marks it ?fresh): the table as
+// the server has it now, however long it takes; this copy, perhaps from before the hands just
+// answered, only when the network fails. Kept under the page's own address, so the next
+// offline load has it.
+var withoutFresh = {
+  cacheKeyWillBeUsed: function (options) {
+    var url = new URL(options.request.url);
+    url.searchParams.delete("fresh");
+    return url.href;
+  },
+};
+workbox.routing.registerRoute(
+  function (options) {
+    return (
+      options.request.mode === "navigate" &&
+      options.url.origin === self.location.origin &&
+      options.url.searchParams.has("fresh")
+    );
+  },
+  new workbox.strategies.NetworkFirst({ cacheName: "clubsite-pages", plugins: [withoutFresh] })
+);
+
 // Pages: the network first (a table changes with every hand), the last copy when offline.
 workbox.routing.registerRoute(
   function (options) {
