@@ -101,6 +101,66 @@ def tsumo_shares(rs: Ruleset, b: int, dealer_wins: bool) -> tuple[int, int]:
     return dealer_share, other_share
 
 
+class WinPrices:
+    """What each value of a win pays under one ruleset: a ron's payment and a tsumo's shares,
+    by whether the dealer wins, worked out the first time the value comes.
+
+    A club's records hold few values of a win (the benchmark's 200 hanchans pay their 2,200
+    wins with 12), and a replay prices every win: each value is :func:`ron_value` or
+    :func:`tsumo_shares` of :func:`win_basic_points`, kept (at most ``MAX_VALUES`` of each,
+    as a record may hold any han below the values' bound). Get one by :func:`win_prices`.
+    """
+
+    __slots__ = ("ruleset", "_ron", "_tsumo")
+    MAX_VALUES = 1024
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset
+        # Keyed by the win's value and whether the dealer wins: (han, fu, limit, yakuman,
+        # dealer_wins).
+        self._ron: dict[tuple[int | str | bool | None, ...], int] = {}
+        self._tsumo: dict[tuple[int | str | bool | None, ...], tuple[int, int]] = {}
+
+    def ron(self, win: Win, dealer_wins: bool) -> int:
+        """:func:`ron_value` of ``win``'s basic points."""
+        key = (win.han, win.fu, win.limit, win.yakuman, dealer_wins)
+        value = self._ron.get(key)
+        if value is None:
+            value = ron_value(self.ruleset, win_basic_points(self.ruleset, win), dealer_wins)
+            if len(self._ron) >= self.MAX_VALUES:
+                self._ron.clear()
+            self._ron[key] = value
+        return value
+
+    def tsumo(self, win: Win, dealer_wins: bool) -> tuple[int, int]:
+        """:func:`tsumo_shares` of ``win``'s basic points: (dealer's share, other's share)."""
+        key = (win.han, win.fu, win.limit, win.yakuman, dealer_wins)
+        shares = self._tsumo.get(key)
+        if shares is None:
+            shares = tsumo_shares(self.ruleset, win_basic_points(self.ruleset, win), dealer_wins)
+            if len(self._tsumo) >= self.MAX_VALUES:
+                self._tsumo.clear()
+            self._tsumo[key] = shares
+        return shares
+
+
+# The prices of the rulesets last played, by identity (a Ruleset's hash reads its every
+# field): id -> (the ruleset, kept so that its id is not reused while listed, its prices).
+_PRICES: dict[int, tuple[Ruleset, WinPrices]] = {}
+_MAX_RULESETS = 64
+
+
+def win_prices(rs: Ruleset) -> WinPrices:
+    """The :class:`WinPrices` of ``rs``, the same object for the same ruleset object (a
+    built-in ruleset is one object; one with a game's overrides is one for that game)."""
+    entry = _PRICES.get(id(rs))
+    if entry is None or entry[0] is not rs:
+        if len(_PRICES) >= _MAX_RULESETS:
+            _PRICES.clear()
+        entry = _PRICES[id(rs)] = (rs, WinPrices(rs))
+    return entry[1]
+
+
 def hand_payment(rs: Ruleset, *, han: int, fu: int, dealer: bool, tsumo: bool) -> tuple[int, int]:
     """Payment grid entry for ``han``/``fu`` (no honba, no deposits), for tables and benches.
 
