@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .errors import RecordError
-from .hand_value import WinPrices, check_win, round_up, tsumo_shares
+from .hand_value import WinPrices, round_up, tsumo_shares
 from .hands import Hand
 from .limits import LIMIT_BASIC_POINTS, MANGAN_BASIC_POINTS
 from .ruleset import MAX_CHIPS_PER_PAYER, Ruleset
@@ -148,10 +148,16 @@ class HandOutcomes:
             ledger.pay_table(penalty.seat, amount, "penalty")
 
     def _check_wins(self, hand: Hand, tsumo: bool) -> None:
+        """Each win's value, liability and chips, in the record's order."""
+        wins = hand.wins
+        if len(wins) == 1 and wins[0].pao is None and not wins[0].chips:
+            # One win with its value alone, as most hands have.
+            self.prices.check(wins[0], 0, tsumo, self.honba)
+            return
         rs = self.ruleset
         honba = self.honba
-        for i, win in enumerate(hand.wins):
-            check_win(rs, win, i, tsumo=tsumo, honba=honba)
+        for i, win in enumerate(wins):
+            self.prices.check(win, i, tsumo, honba)
             if win.pao is None and not win.chips:
                 continue  # no liability and no chips, as most wins: nothing more to check
             if win.pao is not None and not rs.pao:
@@ -174,8 +180,9 @@ class HandOutcomes:
         n = rs.players
         loser = hand.loser
         assert loser is not None
-        if len(hand.wins) > rs.multi_ron_max:
-            if len(hand.wins) == 3 and "sancha_ron" in rs.abortive_draws:
+        wins = hand.wins
+        if len(wins) > rs.multi_ron_max:
+            if len(wins) == 3 and "sancha_ron" in rs.abortive_draws:
                 raise RecordError(
                     None,
                     "wins",
@@ -188,15 +195,11 @@ class HandOutcomes:
                 "wins",
                 f"this ruleset allows at most {rs.multi_ron_max} ron winners",
                 code="too_many_ron_winners",
-                params={"max": rs.multi_ron_max, "winners": len(hand.wins)},
+                params={"max": rs.multi_ron_max, "winners": len(wins)},
             )
         self._check_wins(hand, False)
         # Turn order from the discarder decides the first winner (上家取り / 頭ハネ, §24).
-        order = (
-            hand.wins
-            if len(hand.wins) == 1
-            else sorted(hand.wins, key=lambda w: (w.winner - loser) % n)
-        )
+        order = wins if len(wins) == 1 else sorted(wins, key=lambda w: (w.winner - loser) % n)
         first = order[0].winner
         for win in order:
             winner = win.winner

@@ -111,7 +111,7 @@ class WinPrices:
     as a record may hold any han below the values' bound). Get one by :func:`win_prices`.
     """
 
-    __slots__ = ("ruleset", "_ron", "_tsumo")
+    __slots__ = ("ruleset", "_ron", "_tsumo", "_allowed", "_two_han_from")
     MAX_VALUES = 1024
 
     def __init__(self, ruleset: Ruleset) -> None:
@@ -120,6 +120,25 @@ class WinPrices:
         # dealer_wins).
         self._ron: dict[tuple[int | str | bool | None, ...], int] = {}
         self._tsumo: dict[tuple[int | str | bool | None, ...], tuple[int, int]] = {}
+        # The values check_win allowed, as (han, fu, limit, tsumo): its verdict depends on
+        # nothing else, but from the honba of the two-han minimum (0: none).
+        self._allowed: set[tuple[int | str | bool | None, ...]] = set()
+        self._two_han_from = ruleset.two_han_minimum_from_honba
+
+    def check(self, win: Win, i: int, tsumo: bool, honba: int) -> None:
+        """:func:`check_win` of ``win``, the ``i``-th win of its hand, at ``honba`` honba,
+        asked once per value (but at the honba of the two-han minimum).
+
+        Raises:
+            RecordError: as :func:`check_win`.
+        """
+        value = (win.han, win.fu, win.limit, tsumo)
+        if value in self._allowed and (not self._two_han_from or honba < self._two_han_from):
+            return
+        check_win(self.ruleset, win, i, tsumo=tsumo, honba=honba)
+        if len(self._allowed) >= self.MAX_VALUES:
+            self._allowed.clear()
+        self._allowed.add(value)
 
     def ron(self, win: Win, dealer_wins: bool) -> int:
         """:func:`ron_value` of ``win``'s basic points."""

@@ -172,11 +172,21 @@ def _seat(value: Any, players: int, index: int, key: str) -> int:
 
 
 def _seats(data: Mapping[str, Any], key: str, players: int, index: int) -> tuple[int, ...]:
-    value = data.get(key)
+    return _seat_list(data.get(key), key, players, index)
+
+
+def _seat_list(value: Any, key: str, players: int, index: int) -> tuple[int, ...]:
+    """``value``, the hand's ``key``, as a tuple of distinct seats (``None``: none)."""
     if value is None:
         return ()
     if value.__class__ is not list:
         raise RecordError(index, key, "must be a list of seats", code="not_a_seat_list")
+    if len(value) == 1:
+        # One seat, as most riichi and many tenpai lists are: nothing to find twice.
+        seat = value[0]
+        if seat.__class__ is not int or not 0 <= seat < players:
+            _seat(seat, players, index, key)
+        return (seat,)
     if not value:
         return ()
     for seat in value:
@@ -237,7 +247,7 @@ def parse_hand(data: Any, players: int, index: int) -> Hand:
     if riichi is None or (riichi.__class__ is list and not riichi):
         riichi = ()  # no riichi, as most hands have, read at a look
     else:
-        riichi = _seats(data, "riichi", players, index)
+        riichi = _seat_list(riichi, "riichi", players, index)
     # Most hands have none of the rarer keys: their checks are skipped at one look.
     rare = not plain
     open_riichi: tuple[int, ...] = ()

@@ -177,13 +177,20 @@ def _played_at_once(
     """
     try:
         for key, value in record.items():
-            if key == "hands" or (
-                value.__class__ is str and value.isascii() and "\x00" not in value
+            if (
+                key == "hands"
+                or key == "players"
+                or (value.__class__ is str and value.isascii() and "\x00" not in value)
             ):
-                continue  # the hands are checked one by one below; a plain text at a look
+                continue  # the hands and the players are checked below; a plain text at a look
             if has_value_fault(value):
                 return None
         players = record_players(record, ruleset)
+        # The players' names (record_players found texts): in plain ASCII, as most are, at
+        # one look.
+        names = "".join(players)
+        if (not names.isascii() or "\x00" in names) and has_value_fault(players):
+            return None
         raw_hands = record.get("hands")
         if raw_hands.__class__ is not list:
             return None
