@@ -229,8 +229,7 @@ def parse_hand(data: Any, players: int, index: int) -> Hand:
     # Most hands have none of the rarer keys: all their keys are checked, and none of the
     # rarer ones looked for, at one look.
     plain = data.keys() <= _PLAIN_KEYS[result]
-    allowed = _ALLOWED_KEYS[result]
-    if not plain and not data.keys() <= allowed:
+    if not plain and not data.keys() <= (allowed := _ALLOWED_KEYS[result]):
         for key in data:
             if key not in allowed:
                 if any(key in keys for keys in _RESULT_KEYS.values()):
@@ -464,10 +463,10 @@ def _parse_win(data: Any, i: int, index: int, players: int) -> Win:
         for key in data:
             if key not in _WIN_KEYS:
                 raise RecordError(index, f"wins[{i}].{key}", "unknown key", code="unknown_key")
-    if "winner" not in data:
-        raise RecordError(index, f"wins[{i}].winner", "missing", code="winner_missing")
-    winner = data["winner"]
+    winner = data.get("winner")
     if winner.__class__ is not int or not 0 <= winner < players:
+        if "winner" not in data:
+            raise RecordError(index, f"wins[{i}].winner", "missing", code="winner_missing")
         _seat(winner, players, index, f"wins[{i}].winner")
     han = data.get("han")
     if han is not None and han.__class__ is not int:

@@ -22,6 +22,7 @@ RECORD_FORMAT = "club-game/1"
 _RECORD_KEYS = frozenset({"format", "ruleset", "overrides", "players", "hands", FINAL_SCORES})
 # Descriptive keys the app writes on export; they do not change the replay.
 _METADATA_KEYS = frozenset({"date", "venue", "table", "title", "source", "note"})
+_KNOWN_KEYS = _RECORD_KEYS | _METADATA_KEYS
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,9 +73,10 @@ def _named_ruleset(record: Any) -> Ruleset:
         raise RecordError(
             None, "record", "a game record must be a JSON object", code="record_not_an_object"
         )
-    for key in record:
-        if key not in _RECORD_KEYS and key not in _METADATA_KEYS:
-            raise RecordError(None, key, "unknown key", code="unknown_key")
+    if not record.keys() <= _KNOWN_KEYS:
+        for key in record:
+            if key not in _KNOWN_KEYS:
+                raise RecordError(None, key, "unknown key", code="unknown_key")
     if record.get("format", RECORD_FORMAT) != RECORD_FORMAT:
         raise RecordError(
             None,
