@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from .errors import RecordError
 from .hand_value import WinPrices, round_up, tsumo_shares
-from .hands import Hand
+from .hands import Hand, Win
 from .limits import LIMIT_BASIC_POINTS, MANGAN_BASIC_POINTS
 from .ruleset import MAX_CHIPS_PER_PAYER, Ruleset
 from .settlement import Payment, rank_order
@@ -198,32 +198,24 @@ class HandOutcomes:
                 params={"max": rs.multi_ron_max, "winners": len(wins)},
             )
         self._check_wins(hand, False)
+        if len(wins) == 1:
+            # One winner, as most rons have: the honba and the deposits are theirs, and they
+            # keep the deal if they deal.
+            winner = wins[0].winner
+            self._pay_ron_win(wins[0], loser, dealer, rs.honba_ron * honba, ledger)
+            if ledger.table:
+                ledger.pay(None, winner, ledger.table, "deposits")
+            keep = winner == dealer
+            return keep, (honba + 1 if keep else 0)
         # Turn order from the discarder decides the first winner (上家取り / 頭ハネ, §24).
-        order = wins if len(wins) == 1 else sorted(wins, key=lambda w: (w.winner - loser) % n)
+        order = sorted(wins, key=lambda w: (w.winner - loser) % n)
         first = order[0].winner
         for win in order:
-            winner = win.winner
-            value = self.prices.ron(win, winner == dealer)
             honba_points = (
-                rs.honba_ron * honba if rs.multi_ron_honba == "each" or winner == first else 0
+                rs.honba_ron * honba if rs.multi_ron_honba == "each" or win.winner == first else 0
             )
-            liable = win.pao if win.pao is not None and win.pao != loser else None
-            if liable is None:
-                ledger.pay_seat(loser, winner, value, "ron")
-                if honba_points:
-                    ledger.pay_seat(loser, winner, honba_points, "honba")
-                if win.chips:
-                    ledger.pay_chips((loser,), winner, win.chips)
-            else:
-                # Pao on a ron: the liable player and the discarder pay half each (M-05,
-                # 002 P(1), 003 L594-596).
-                half = round_up(value // 2, 100)
-                ledger.pay_seat(liable, winner, half, "pao")
-                ledger.pay_seat(loser, winner, value - half, "ron")
-                self._pao_ron_honba(ledger, liable, loser, winner, honba_points)
-                ledger.pay_chips((loser, liable), winner, win.chips)
-            ledger.wins.append(winner)
-        if rs.multi_ron_deposits == "first" or len(order) == 1:
+            self._pay_ron_win(win, loser, dealer, honba_points, ledger)
+        if rs.multi_ron_deposits == "first":
             if ledger.table:
                 ledger.pay(None, first, ledger.table, "deposits")
         else:
@@ -232,11 +224,35 @@ class HandOutcomes:
             rest = ledger.table - share * len(order)
             for position, win in enumerate(order):
                 ledger.pay(None, win.winner, share + (rest if position == 0 else 0), "deposits")
-        if rs.multi_ron_renchan == "any_winner" and len(order) > 1:
+        if rs.multi_ron_renchan == "any_winner":
             keep = any(w.winner == dealer for w in order)
         else:
             keep = first == dealer
         return keep, (honba + 1 if keep else 0)
+
+    def _pay_ron_win(
+        self, win: Win, loser: int, dealer: int, honba_points: int, ledger: HandLedger
+    ) -> None:
+        """The payments of one win of a ron: its value and ``honba_points`` from the
+        discarder, or shared with a liable player (pao), and its chips."""
+        winner = win.winner
+        value = self.prices.ron(win, winner == dealer)
+        liable = win.pao if win.pao is not None and win.pao != loser else None
+        if liable is None:
+            ledger.pay_seat(loser, winner, value, "ron")
+            if honba_points:
+                ledger.pay_seat(loser, winner, honba_points, "honba")
+            if win.chips:
+                ledger.pay_chips((loser,), winner, win.chips)
+        else:
+            # Pao on a ron: the liable player and the discarder pay half each (M-05,
+            # 002 P(1), 003 L594-596).
+            half = round_up(value // 2, 100)
+            ledger.pay_seat(liable, winner, half, "pao")
+            ledger.pay_seat(loser, winner, value - half, "ron")
+            self._pao_ron_honba(ledger, liable, loser, winner, honba_points)
+            ledger.pay_chips((loser, liable), winner, win.chips)
+        ledger.wins.append(winner)
 
     def _pao_ron_honba(
         self, ledger: HandLedger, liable: int, loser: int, winner: int, honba_points: int

@@ -279,20 +279,22 @@ def parse_hand(data: Any, players: int, index: int) -> Hand:
     nagashi: tuple[int, ...] = ()
     if result == "ron" or result == "tsumo":
         raw_wins = data.get("wins")
+        win: Win | None = None
         if raw_wins.__class__ is list and len(raw_wins) == 1:
             # One win, as most have: a single winner, as a tsumo needs.
-            wins = (_parse_win(raw_wins[0], 0, index, players),)
+            win = _parse_win(raw_wins[0], 0, index, players)
+            wins = (win,)
         else:
             wins = _parse_wins(raw_wins, result, players, index)
         if result == "ron":
             loser = data.get("loser")
             # One win of another seat, not fed by a kan, as most rons are; else every check.
             if not (
-                loser.__class__ is int
+                win is not None
+                and loser.__class__ is int
                 and 0 <= loser < players
-                and len(wins) == 1
-                and wins[0].winner != loser
-                and wins[0].rinshan_from is None
+                and win.winner != loser
+                and win.rinshan_from is None
             ):
                 loser = _ron_loser(data, wins, players, index)
     elif result == "draw":
