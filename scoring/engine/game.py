@@ -92,7 +92,7 @@ class Game(HandOutcomes):
 
     def __init__(self, ruleset: Ruleset) -> None:
         self.ruleset = ruleset
-        self.prices = win_prices(ruleset)
+        self._prices = win_prices(ruleset)
         n = ruleset.players
         self.scores = [ruleset.start_points] * n
         self.deposits = 0

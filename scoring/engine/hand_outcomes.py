@@ -98,7 +98,7 @@ class HandOutcomes:
 
     ruleset: Ruleset
     # The ruleset's payments of a win by its value (hand_value.win_prices).
-    prices: WinPrices
+    _prices: WinPrices
     scores: list[int]
     honba: int
     wind_index: int
@@ -152,12 +152,12 @@ class HandOutcomes:
         wins = hand.wins
         if len(wins) == 1 and wins[0].pao is None and not wins[0].chips:
             # One win with its value alone, as most hands have.
-            self.prices.check(wins[0], 0, tsumo, self.honba)
+            self._prices.check(wins[0], 0, tsumo, self.honba)
             return
         rs = self.ruleset
         honba = self.honba
         for i, win in enumerate(wins):
-            self.prices.check(win, i, tsumo, honba)
+            self._prices.check(win, i, tsumo, honba)
             if win.pao is None and not win.chips:
                 continue  # no liability and no chips, as most wins: nothing more to check
             if win.pao is not None and not rs.pao:
@@ -236,7 +236,7 @@ class HandOutcomes:
         """The payments of one win of a ron: its value and ``honba_points`` from the
         discarder, or shared with a liable player (pao), and its chips."""
         winner = win.winner
-        value = self.prices.ron(win, winner == dealer)
+        value = self._prices.ron(win, winner == dealer)
         liable = win.pao if win.pao is not None and win.pao != loser else None
         if liable is None:
             ledger.pay_seat(loser, winner, value, "ron")
@@ -280,17 +280,17 @@ class HandOutcomes:
         payers: tuple[int, ...]
         if win.pao is not None:
             # Pao on a tsumo: the liable player pays the whole value and the honba (M-05, S-10).
-            ledger.pay_seat(win.pao, winner, self.prices.ron(win, dealer_wins), "pao")
+            ledger.pay_seat(win.pao, winner, self._prices.ron(win, dealer_wins), "pao")
             ledger.pay_seat(win.pao, winner, rs.honba_ron * honba, "honba")
             payers = (win.pao,)
         elif win.rinshan_from is not None and rs.rinshan_liability != "none":
             # Daiminkan rinshan: the feeder pays alone (002 K(8) / S-11, 003 L235-239 / H-24).
             feeder = win.rinshan_from
             if rs.rinshan_liability == "ron_value":
-                value = self.prices.ron(win, dealer_wins)
+                value = self._prices.ron(win, dealer_wins)
                 honba_points = rs.honba_ron * honba
             else:
-                dealer_share, other_share = self.prices.tsumo(win, dealer_wins)
+                dealer_share, other_share = self._prices.tsumo(win, dealer_wins)
                 value = sum(
                     dealer_share if seat == dealer else other_share
                     for seat in range(n)
@@ -301,7 +301,7 @@ class HandOutcomes:
             ledger.pay_seat(feeder, winner, honba_points, "honba")
             payers = (feeder,)
         else:
-            dealer_share, other_share = self.prices.tsumo(win, dealer_wins)
+            dealer_share, other_share = self._prices.tsumo(win, dealer_wins)
             each_honba = rs.honba_tsumo_each * honba
             payers = _OTHER_SEATS[n][winner]
             for seat in payers:

@@ -102,13 +102,14 @@ def tsumo_shares(rs: Ruleset, b: int, dealer_wins: bool) -> tuple[int, int]:
 
 
 class WinPrices:
-    """What each value of a win pays under one ruleset: a ron's payment and a tsumo's shares,
-    by whether the dealer wins, worked out the first time the value comes.
+    """What each value of a win pays under one ruleset, and whether the ruleset allows it:
+    a ron's payment and a tsumo's shares, by whether the dealer wins, and the verdict of
+    :func:`check_win`, each worked out the first time the value comes.
 
-    A club's records hold few values of a win (the benchmark's 200 hanchans pay their 2,200
-    wins with 12), and a replay prices every win: each value is :func:`ron_value` or
+    A club's records hold few values of a win (the benchmark's 200 hanchans, 1,738 wins, hold
+    12), and a replay checks and prices every win: each figure is :func:`ron_value` or
     :func:`tsumo_shares` of :func:`win_basic_points`, kept (at most ``MAX_VALUES`` of each,
-    as a record may hold any han below the values' bound). Get one by :func:`win_prices`.
+    as a record may hold any han up to the values' bound). Get one by :func:`win_prices`.
     """
 
     __slots__ = ("ruleset", "_ron", "_tsumo", "_allowed", "_two_han_from")
