@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 
 from .errors import RecordError
 from .hand_outcomes import HandLedger, HandOutcomes
+from .hand_value import win_prices
 from .hands import Hand
 from .ruleset import Ruleset
 from .settlement import Payment, Settlement, final_settlement, is_bust, rank_order
@@ -91,6 +92,7 @@ class Game(HandOutcomes):
 
     def __init__(self, ruleset: Ruleset) -> None:
         self.ruleset = ruleset
+        self._prices = win_prices(ruleset)
         n = ruleset.players
         self.scores = [ruleset.start_points] * n
         self.deposits = 0
@@ -273,7 +275,7 @@ class Game(HandOutcomes):
                 tuple(new_scores),
                 ledger.table,
                 tuple(ledger.payments),
-                tuple(ledger.chips) if ledger.chips_moved else self._no_chips,
+                self._no_chips if ledger.chips is None else tuple(ledger.chips),
             ),
         )
         self.results.append(record)
@@ -281,7 +283,7 @@ class Game(HandOutcomes):
         self.deposits = ledger.table
         for seat in ledger.wins:
             self.win_counts[seat] += 1
-        if ledger.chips_moved:
+        if ledger.chips is not None:
             self.chips = list(map(add, self.chips, ledger.chips))
         if ended is None:
             if keep_dealer:

@@ -13,13 +13,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .errors import RecordError
-from .hand_value import check_win, ron_value, round_up, tsumo_shares, win_basic_points
-from .hands import Hand
+from .hand_value import WinPrices, round_up, tsumo_shares
+from .hands import Hand, Win
 from .limits import LIMIT_BASIC_POINTS, MANGAN_BASIC_POINTS
 from .ruleset import MAX_CHIPS_PER_PAYER, Ruleset
 from .settlement import Payment, rank_order
 
-# Nagashi paid as a mangan, a baiman or a yakuman (the ruleset's ``nagashi``).
 _new_tuple = tuple.__new__
 # The seats other than each seat, by the table's size (3 or 4 in a ruleset file; a Ruleset
 # built by hand is not checked): who pays a tsumo.
@@ -28,20 +27,23 @@ _OTHER_SEATS = {
     for n in range(1, 9)
 }
 
+# Nagashi paid as a mangan, a baiman or a yakuman (the ruleset's ``nagashi``).
 NAGASHI_BASIC_POINTS = {name: LIMIT_BASIC_POINTS[name] for name in ("mangan", "baiman", "yakuman")}
 
 
 class HandLedger:
-    """The money of one hand while it is being worked out; committed only if it is valid."""
+    """The money of one hand while it is being worked out; committed only if it is valid.
 
-    __slots__ = ("deltas", "table", "payments", "chips", "chips_moved", "wins")
+    ``chips`` is ``None`` until chips move (most rulesets have none, most wins earn none).
+    """
+
+    __slots__ = ("deltas", "table", "payments", "chips", "wins")
 
     def __init__(self, players: int, deposits: int) -> None:
         self.deltas = [0] * players
         self.table = deposits
         self.payments: list[Payment] = []
-        self.chips = [0] * players
-        self.chips_moved = False
+        self.chips: list[int] | None = None
         self.wins: list[int] = []
 
     def pay(self, payer: int | None, payee: int | None, amount: int, reason: str) -> None:
@@ -59,6 +61,22 @@ class HandLedger:
         # Positional, without the keyword machinery: a replay makes a few of these a hand.
         self.payments.append(_new_tuple(Payment, (payer, payee, amount, reason)))
 
+    def pay_seat(self, payer: int, payee: int, amount: int, reason: str) -> None:
+        """:meth:`pay` from a seat to a seat, as every ron, tsumo, honba and noten payment
+        is: without the table's cases."""
+        if amount > 0:
+            deltas = self.deltas
+            deltas[payer] -= amount
+            deltas[payee] += amount
+            self.payments.append(_new_tuple(Payment, (payer, payee, amount, reason)))
+
+    def pay_table(self, seat: int, amount: int, reason: str) -> None:
+        """:meth:`pay` from a seat to the table (a riichi stick, a penalty)."""
+        if amount > 0:
+            self.deltas[seat] -= amount
+            self.table += amount
+            self.payments.append(_new_tuple(Payment, (seat, None, amount, reason)))
+
     def take_deposits(self, seat: int) -> None:
         """Everything on the table goes to ``seat``."""
         if self.table:
@@ -67,7 +85,8 @@ class HandLedger:
     def pay_chips(self, payers: tuple[int, ...] | list[int], winner: int, chips: int) -> None:
         """Each of ``payers`` gives ``chips`` chips to ``winner`` (seed 003 L438-470)."""
         if chips:
-            self.chips_moved = True
+            if self.chips is None:
+                self.chips = [0] * len(self.deltas)
             for payer in payers:
                 self.chips[payer] -= chips
                 self.chips[winner] += chips
@@ -78,6 +97,8 @@ class HandOutcomes:
     returns whether the dealer keeps the deal and the next honba count."""
 
     ruleset: Ruleset
+    # The ruleset's payments of a win by its value (hand_value.win_prices).
+    _prices: WinPrices
     scores: list[int]
     honba: int
     wind_index: int
@@ -89,15 +110,15 @@ class HandOutcomes:
 
     def _put_out_sticks(self, hand: Hand, ledger: HandLedger) -> None:
         """Riichi sticks (Makura §19; the 2,000 open-riichi fee of 004 L42) and penalties."""
-        if not hand.riichi and not hand.penalties:
-            return
         rs = self.ruleset
-        if hand.open_riichi and not rs.open_riichi:
+        open_riichi = hand.open_riichi
+        if open_riichi and not rs.open_riichi:
             raise RecordError(
                 None, "open_riichi", "this ruleset has no open riichi", code="no_open_riichi"
             )
+        min_score = rs.riichi_min_score
         for seat in hand.riichi:
-            if rs.riichi_min_score and self.scores[seat] < rs.riichi_min_score:
+            if min_score and self.scores[seat] < min_score:
                 raise RecordError(
                     None,
                     "riichi",
@@ -110,8 +131,8 @@ class HandOutcomes:
                         "min_score": rs.riichi_min_score,
                     },
                 )
-            stick = rs.open_riichi_stick if seat in hand.open_riichi else rs.riichi_stick
-            ledger.pay(seat, None, stick, "riichi")
+            stick = rs.open_riichi_stick if open_riichi and seat in open_riichi else rs.riichi_stick
+            ledger.pay_table(seat, stick, "riichi")
         if not hand.penalties:
             return
         for i, penalty in enumerate(hand.penalties):
@@ -124,12 +145,21 @@ class HandOutcomes:
                     code="no_such_penalty",
                     params={"kind": penalty.kind},
                 )
-            ledger.pay(penalty.seat, None, amount, "penalty")
+            ledger.pay_table(penalty.seat, amount, "penalty")
 
     def _check_wins(self, hand: Hand, tsumo: bool) -> None:
+        """Each win's value, liability and chips, in the record's order."""
+        wins = hand.wins
+        if len(wins) == 1 and wins[0].pao is None and not wins[0].chips:
+            # One win with its value alone, as most hands have.
+            self._prices.check(wins[0], 0, tsumo, self.honba)
+            return
         rs = self.ruleset
-        for i, win in enumerate(hand.wins):
-            check_win(rs, win, i, tsumo=tsumo, honba=self.honba)
+        honba = self.honba
+        for i, win in enumerate(wins):
+            self._prices.check(win, i, tsumo, honba)
+            if win.pao is None and not win.chips:
+                continue  # no liability and no chips, as most wins: nothing more to check
             if win.pao is not None and not rs.pao:
                 raise RecordError(None, f"wins[{i}].pao", "this ruleset has no pao", code="no_pao")
             if win.chips and not rs.chips:
@@ -150,8 +180,9 @@ class HandOutcomes:
         n = rs.players
         loser = hand.loser
         assert loser is not None
-        if len(hand.wins) > rs.multi_ron_max:
-            if len(hand.wins) == 3 and "sancha_ron" in rs.abortive_draws:
+        wins = hand.wins
+        if len(wins) > rs.multi_ron_max:
+            if len(wins) == 3 and "sancha_ron" in rs.abortive_draws:
                 raise RecordError(
                     None,
                     "wins",
@@ -164,39 +195,27 @@ class HandOutcomes:
                 "wins",
                 f"this ruleset allows at most {rs.multi_ron_max} ron winners",
                 code="too_many_ron_winners",
-                params={"max": rs.multi_ron_max, "winners": len(hand.wins)},
+                params={"max": rs.multi_ron_max, "winners": len(wins)},
             )
-        self._check_wins(hand, tsumo=False)
+        self._check_wins(hand, False)
+        if len(wins) == 1:
+            # One winner, as most rons have: the honba and the deposits are theirs, and they
+            # keep the deal if they deal.
+            winner = wins[0].winner
+            self._pay_ron_win(wins[0], loser, dealer, rs.honba_ron * honba, ledger)
+            if ledger.table:
+                ledger.pay(None, winner, ledger.table, "deposits")
+            keep = winner == dealer
+            return keep, (honba + 1 if keep else 0)
         # Turn order from the discarder decides the first winner (上家取り / 頭ハネ, §24).
-        order = (
-            hand.wins
-            if len(hand.wins) == 1
-            else sorted(hand.wins, key=lambda w: (w.winner - loser) % n)
-        )
+        order = sorted(wins, key=lambda w: (w.winner - loser) % n)
         first = order[0].winner
         for win in order:
-            winner = win.winner
-            value = ron_value(rs, win_basic_points(rs, win), winner == dealer)
             honba_points = (
-                rs.honba_ron * honba if rs.multi_ron_honba == "each" or winner == first else 0
+                rs.honba_ron * honba if rs.multi_ron_honba == "each" or win.winner == first else 0
             )
-            liable = win.pao if win.pao is not None and win.pao != loser else None
-            if liable is None:
-                ledger.pay(loser, winner, value, "ron")
-                if honba_points:
-                    ledger.pay(loser, winner, honba_points, "honba")
-                if win.chips:
-                    ledger.pay_chips((loser,), winner, win.chips)
-            else:
-                # Pao on a ron: the liable player and the discarder pay half each (M-05,
-                # 002 P(1), 003 L594-596).
-                half = round_up(value // 2, 100)
-                ledger.pay(liable, winner, half, "pao")
-                ledger.pay(loser, winner, value - half, "ron")
-                self._pao_ron_honba(ledger, liable, loser, winner, honba_points)
-                ledger.pay_chips((loser, liable), winner, win.chips)
-            ledger.wins.append(winner)
-        if rs.multi_ron_deposits == "first" or len(order) == 1:
+            self._pay_ron_win(win, loser, dealer, honba_points, ledger)
+        if rs.multi_ron_deposits == "first":
             if ledger.table:
                 ledger.pay(None, first, ledger.table, "deposits")
         else:
@@ -205,67 +224,92 @@ class HandOutcomes:
             rest = ledger.table - share * len(order)
             for position, win in enumerate(order):
                 ledger.pay(None, win.winner, share + (rest if position == 0 else 0), "deposits")
-        if rs.multi_ron_renchan == "any_winner" and len(order) > 1:
+        if rs.multi_ron_renchan == "any_winner":
             keep = any(w.winner == dealer for w in order)
         else:
             keep = first == dealer
         return keep, (honba + 1 if keep else 0)
+
+    def _pay_ron_win(
+        self, win: Win, loser: int, dealer: int, honba_points: int, ledger: HandLedger
+    ) -> None:
+        """The payments of one win of a ron: its value and ``honba_points`` from the
+        discarder, or shared with a liable player (pao), and its chips."""
+        winner = win.winner
+        value = self._prices.ron(win, winner == dealer)
+        liable = win.pao if win.pao is not None and win.pao != loser else None
+        if liable is None:
+            ledger.pay_seat(loser, winner, value, "ron")
+            if honba_points:
+                ledger.pay_seat(loser, winner, honba_points, "honba")
+            if win.chips:
+                ledger.pay_chips((loser,), winner, win.chips)
+        else:
+            # Pao on a ron: the liable player and the discarder pay half each (M-05,
+            # 002 P(1), 003 L594-596).
+            half = round_up(value // 2, 100)
+            ledger.pay_seat(liable, winner, half, "pao")
+            ledger.pay_seat(loser, winner, value - half, "ron")
+            self._pao_ron_honba(ledger, liable, loser, winner, honba_points)
+            ledger.pay_chips((loser, liable), winner, win.chips)
+        ledger.wins.append(winner)
 
     def _pao_ron_honba(
         self, ledger: HandLedger, liable: int, loser: int, winner: int, honba_points: int
     ) -> None:
         mode = self.ruleset.pao_ron_honba
         if mode == "discarder":
-            ledger.pay(loser, winner, honba_points, "honba")
+            ledger.pay_seat(loser, winner, honba_points, "honba")
         elif mode == "liable":
-            ledger.pay(liable, winner, honba_points, "honba")
+            ledger.pay_seat(liable, winner, honba_points, "honba")
         elif mode == "each":
-            ledger.pay(liable, winner, honba_points, "honba")
-            ledger.pay(loser, winner, honba_points, "honba")
+            ledger.pay_seat(liable, winner, honba_points, "honba")
+            ledger.pay_seat(loser, winner, honba_points, "honba")
         else:
             half = round_up(honba_points // 2, 100)
-            ledger.pay(liable, winner, half, "honba")
-            ledger.pay(loser, winner, honba_points - half, "honba")
+            ledger.pay_seat(liable, winner, half, "honba")
+            ledger.pay_seat(loser, winner, honba_points - half, "honba")
 
     def _tsumo(self, hand: Hand, dealer: int, honba: int, ledger: HandLedger) -> tuple[bool, int]:
         rs = self.ruleset
         n = rs.players
-        self._check_wins(hand, tsumo=True)
+        self._check_wins(hand, True)
         win = hand.wins[0]
         winner = win.winner
         dealer_wins = winner == dealer
-        b = win_basic_points(rs, win)
         payers: tuple[int, ...]
         if win.pao is not None:
             # Pao on a tsumo: the liable player pays the whole value and the honba (M-05, S-10).
-            ledger.pay(win.pao, winner, ron_value(rs, b, dealer_wins), "pao")
-            ledger.pay(win.pao, winner, rs.honba_ron * honba, "honba")
+            ledger.pay_seat(win.pao, winner, self._prices.ron(win, dealer_wins), "pao")
+            ledger.pay_seat(win.pao, winner, rs.honba_ron * honba, "honba")
             payers = (win.pao,)
         elif win.rinshan_from is not None and rs.rinshan_liability != "none":
             # Daiminkan rinshan: the feeder pays alone (002 K(8) / S-11, 003 L235-239 / H-24).
             feeder = win.rinshan_from
             if rs.rinshan_liability == "ron_value":
-                value = ron_value(rs, b, dealer_wins)
+                value = self._prices.ron(win, dealer_wins)
                 honba_points = rs.honba_ron * honba
             else:
-                dealer_share, other_share = tsumo_shares(rs, b, dealer_wins)
+                dealer_share, other_share = self._prices.tsumo(win, dealer_wins)
                 value = sum(
                     dealer_share if seat == dealer else other_share
                     for seat in range(n)
                     if seat != winner
                 )
                 honba_points = rs.honba_tsumo_each * honba * (n - 1)
-            ledger.pay(feeder, winner, value, "rinshan")
-            ledger.pay(feeder, winner, honba_points, "honba")
+            ledger.pay_seat(feeder, winner, value, "rinshan")
+            ledger.pay_seat(feeder, winner, honba_points, "honba")
             payers = (feeder,)
         else:
-            dealer_share, other_share = tsumo_shares(rs, b, dealer_wins)
+            dealer_share, other_share = self._prices.tsumo(win, dealer_wins)
             each_honba = rs.honba_tsumo_each * honba
             payers = _OTHER_SEATS[n][winner]
             for seat in payers:
-                ledger.pay(seat, winner, dealer_share if seat == dealer else other_share, "tsumo")
+                ledger.pay_seat(
+                    seat, winner, dealer_share if seat == dealer else other_share, "tsumo"
+                )
                 if each_honba:
-                    ledger.pay(seat, winner, each_honba, "honba")
+                    ledger.pay_seat(seat, winner, each_honba, "honba")
         if win.chips:
             ledger.pay_chips(payers, winner, win.chips)
         ledger.wins.append(winner)
@@ -288,7 +332,7 @@ class HandOutcomes:
             each_pair = rs.noten_total // (len(noten) * len(tenpai))
             for payer in noten:
                 for payee in tenpai:
-                    ledger.pay(payer, payee, each_pair, "noten")
+                    ledger.pay_seat(payer, payee, each_pair, "noten")
         keep = dealer in tenpai or (
             rs.draws_keep_dealer_from_round >= 0
             and self.wind_index >= rs.draws_keep_dealer_from_round
@@ -309,8 +353,8 @@ class HandOutcomes:
             for payer in range(n):
                 if payer != seat:
                     share = dealer_share if payer == dealer else other_share
-                    ledger.pay(payer, seat, share, "nagashi")
-                    ledger.pay(payer, seat, each_honba, "honba")
+                    ledger.pay_seat(payer, seat, share, "nagashi")
+                    ledger.pay_seat(payer, seat, each_honba, "honba")
             ledger.wins.append(seat)
         if rs.nagashi_takes_deposits:
             ledger.take_deposits(min(hand.nagashi, key=lambda s: (s - dealer) % n))
@@ -353,7 +397,7 @@ class HandOutcomes:
                 amount = 2 * MANGAN_BASIC_POINTS
             else:
                 amount = MANGAN_BASIC_POINTS
-            ledger.pay(offender, seat, amount, "chombo")
+            ledger.pay_seat(offender, seat, amount, "chombo")
 
     def _chombo(self, hand: Hand, dealer: int, honba: int, ledger: HandLedger) -> tuple[bool, int]:
         """Chombo: fixed or mangan-style payment, never honba (Makura §33/§35, 002 C, 003

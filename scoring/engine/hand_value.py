@@ -101,6 +101,86 @@ def tsumo_shares(rs: Ruleset, b: int, dealer_wins: bool) -> tuple[int, int]:
     return dealer_share, other_share
 
 
+class WinPrices:
+    """What each value of a win pays under one ruleset, and whether the ruleset allows it:
+    a ron's payment and a tsumo's shares, by whether the dealer wins, and the verdict of
+    :func:`check_win`, each worked out the first time the value comes.
+
+    A club's records hold few values of a win (the benchmark's 200 hanchans, 1,738 wins, hold
+    12), and a replay checks and prices every win: each figure is :func:`ron_value` or
+    :func:`tsumo_shares` of :func:`win_basic_points`, kept (at most ``MAX_VALUES`` of each,
+    as a record may hold any han up to the values' bound). Get one by :func:`win_prices`.
+    """
+
+    __slots__ = ("ruleset", "_ron", "_tsumo", "_allowed", "_two_han_from")
+    MAX_VALUES = 1024
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset
+        # Keyed by the win's value and whether the dealer wins: (han, fu, limit, yakuman,
+        # dealer_wins).
+        self._ron: dict[tuple[int | str | bool | None, ...], int] = {}
+        self._tsumo: dict[tuple[int | str | bool | None, ...], tuple[int, int]] = {}
+        # The values check_win allowed, as (han, fu, limit, tsumo): its verdict depends on
+        # nothing else, but from the honba of the two-han minimum (0: none).
+        self._allowed: set[tuple[int | str | bool | None, ...]] = set()
+        self._two_han_from = ruleset.two_han_minimum_from_honba
+
+    def check(self, win: Win, i: int, tsumo: bool, honba: int) -> None:
+        """:func:`check_win` of ``win``, the ``i``-th win of its hand, at ``honba`` honba,
+        asked once per value (but at the honba of the two-han minimum).
+
+        Raises:
+            RecordError: as :func:`check_win`.
+        """
+        value = (win.han, win.fu, win.limit, tsumo)
+        if value in self._allowed and (not self._two_han_from or honba < self._two_han_from):
+            return
+        check_win(self.ruleset, win, i, tsumo=tsumo, honba=honba)
+        if len(self._allowed) >= self.MAX_VALUES:
+            self._allowed.clear()
+        self._allowed.add(value)
+
+    def ron(self, win: Win, dealer_wins: bool) -> int:
+        """:func:`ron_value` of ``win``'s basic points."""
+        key = (win.han, win.fu, win.limit, win.yakuman, dealer_wins)
+        value = self._ron.get(key)
+        if value is None:
+            value = ron_value(self.ruleset, win_basic_points(self.ruleset, win), dealer_wins)
+            if len(self._ron) >= self.MAX_VALUES:
+                self._ron.clear()
+            self._ron[key] = value
+        return value
+
+    def tsumo(self, win: Win, dealer_wins: bool) -> tuple[int, int]:
+        """:func:`tsumo_shares` of ``win``'s basic points: (dealer's share, other's share)."""
+        key = (win.han, win.fu, win.limit, win.yakuman, dealer_wins)
+        shares = self._tsumo.get(key)
+        if shares is None:
+            shares = tsumo_shares(self.ruleset, win_basic_points(self.ruleset, win), dealer_wins)
+            if len(self._tsumo) >= self.MAX_VALUES:
+                self._tsumo.clear()
+            self._tsumo[key] = shares
+        return shares
+
+
+# The prices of the rulesets last played, by identity (a Ruleset's hash reads its every
+# field): id -> (the ruleset, kept so that its id is not reused while listed, its prices).
+_PRICES: dict[int, tuple[Ruleset, WinPrices]] = {}
+_MAX_RULESETS = 64
+
+
+def win_prices(rs: Ruleset) -> WinPrices:
+    """The :class:`WinPrices` of ``rs``, the same object for the same ruleset object (a
+    built-in ruleset is one object; one with a game's overrides is one for that game)."""
+    entry = _PRICES.get(id(rs))
+    if entry is None or entry[0] is not rs:
+        if len(_PRICES) >= _MAX_RULESETS:
+            _PRICES.clear()
+        entry = _PRICES[id(rs)] = (rs, WinPrices(rs))
+    return entry[1]
+
+
 def hand_payment(rs: Ruleset, *, han: int, fu: int, dealer: bool, tsumo: bool) -> tuple[int, int]:
     """Payment grid entry for ``han``/``fu`` (no honba, no deposits), for tables and benches.
 

@@ -172,11 +172,21 @@ def _seat(value: Any, players: int, index: int, key: str) -> int:
 
 
 def _seats(data: Mapping[str, Any], key: str, players: int, index: int) -> tuple[int, ...]:
-    value = data.get(key)
+    return _seat_list(data.get(key), key, players, index)
+
+
+def _seat_list(value: Any, key: str, players: int, index: int) -> tuple[int, ...]:
+    """``value``, the hand's ``key``, as a tuple of distinct seats (``None``: none)."""
     if value is None:
         return ()
     if value.__class__ is not list:
         raise RecordError(index, key, "must be a list of seats", code="not_a_seat_list")
+    if len(value) == 1:
+        # One seat, as most riichi and many tenpai lists are: nothing to find twice.
+        seat = value[0]
+        if seat.__class__ is not int or not 0 <= seat < players:
+            _seat(seat, players, index, key)
+        return (seat,)
     if not value:
         return ()
     for seat in value:
@@ -219,8 +229,7 @@ def parse_hand(data: Any, players: int, index: int) -> Hand:
     # Most hands have none of the rarer keys: all their keys are checked, and none of the
     # rarer ones looked for, at one look.
     plain = data.keys() <= _PLAIN_KEYS[result]
-    allowed = _ALLOWED_KEYS[result]
-    if not plain and not data.keys() <= allowed:
+    if not plain and not data.keys() <= (allowed := _ALLOWED_KEYS[result]):
         for key in data:
             if key not in allowed:
                 if any(key in keys for keys in _RESULT_KEYS.values()):
@@ -237,7 +246,7 @@ def parse_hand(data: Any, players: int, index: int) -> Hand:
     if riichi is None or (riichi.__class__ is list and not riichi):
         riichi = ()  # no riichi, as most hands have, read at a look
     else:
-        riichi = _seats(data, "riichi", players, index)
+        riichi = _seat_list(riichi, "riichi", players, index)
     # Most hands have none of the rarer keys: their checks are skipped at one look.
     rare = not plain
     open_riichi: tuple[int, ...] = ()
@@ -270,20 +279,22 @@ def parse_hand(data: Any, players: int, index: int) -> Hand:
     nagashi: tuple[int, ...] = ()
     if result == "ron" or result == "tsumo":
         raw_wins = data.get("wins")
+        win: Win | None = None
         if raw_wins.__class__ is list and len(raw_wins) == 1:
             # One win, as most have: a single winner, as a tsumo needs.
-            wins = (_parse_win(raw_wins[0], 0, index, players),)
+            win = _parse_win(raw_wins[0], 0, index, players)
+            wins = (win,)
         else:
             wins = _parse_wins(raw_wins, result, players, index)
         if result == "ron":
             loser = data.get("loser")
             # One win of another seat, not fed by a kan, as most rons are; else every check.
             if not (
-                loser.__class__ is int
+                win is not None
+                and loser.__class__ is int
                 and 0 <= loser < players
-                and len(wins) == 1
-                and wins[0].winner != loser
-                and wins[0].rinshan_from is None
+                and win.winner != loser
+                and win.rinshan_from is None
             ):
                 loser = _ron_loser(data, wins, players, index)
     elif result == "draw":
@@ -454,10 +465,10 @@ def _parse_win(data: Any, i: int, index: int, players: int) -> Win:
         for key in data:
             if key not in _WIN_KEYS:
                 raise RecordError(index, f"wins[{i}].{key}", "unknown key", code="unknown_key")
-    if "winner" not in data:
-        raise RecordError(index, f"wins[{i}].winner", "missing", code="winner_missing")
-    winner = data["winner"]
+    winner = data.get("winner")
     if winner.__class__ is not int or not 0 <= winner < players:
+        if "winner" not in data:
+            raise RecordError(index, f"wins[{i}].winner", "missing", code="winner_missing")
         _seat(winner, players, index, f"wins[{i}].winner")
     han = data.get("han")
     if han is not None and han.__class__ is not int:

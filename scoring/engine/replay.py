@@ -22,6 +22,7 @@ RECORD_FORMAT = "club-game/1"
 _RECORD_KEYS = frozenset({"format", "ruleset", "overrides", "players", "hands", FINAL_SCORES})
 # Descriptive keys the app writes on export; they do not change the replay.
 _METADATA_KEYS = frozenset({"date", "venue", "table", "title", "source", "note"})
+_KNOWN_KEYS = _RECORD_KEYS | _METADATA_KEYS
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,9 +73,10 @@ def _named_ruleset(record: Any) -> Ruleset:
         raise RecordError(
             None, "record", "a game record must be a JSON object", code="record_not_an_object"
         )
-    for key in record:
-        if key not in _RECORD_KEYS and key not in _METADATA_KEYS:
-            raise RecordError(None, key, "unknown key", code="unknown_key")
+    if not record.keys() <= _KNOWN_KEYS:
+        for key in record:
+            if key not in _KNOWN_KEYS:
+                raise RecordError(None, key, "unknown key", code="unknown_key")
     if record.get("format", RECORD_FORMAT) != RECORD_FORMAT:
         raise RecordError(
             None,
@@ -177,13 +179,20 @@ def _played_at_once(
     """
     try:
         for key, value in record.items():
-            if key == "hands" or (
-                value.__class__ is str and value.isascii() and "\x00" not in value
+            if (
+                key == "hands"
+                or key == "players"
+                or (value.__class__ is str and value.isascii() and "\x00" not in value)
             ):
-                continue  # the hands are checked one by one below; a plain text at a look
+                continue  # the hands and the players are checked below; a plain text at a look
             if has_value_fault(value):
                 return None
         players = record_players(record, ruleset)
+        # The players' names (record_players found texts): in plain ASCII, as most are, at
+        # one look.
+        names = "".join(players)
+        if (not names.isascii() or "\x00" in names) and has_value_fault(players):
+            return None
         raw_hands = record.get("hands")
         if raw_hands.__class__ is not list:
             return None

@@ -136,14 +136,16 @@ def final_settlement(
         uma_points = [rs.uma[ranks[s] - 1] for s in range(n)]
 
     points = [0] * n
+    box_under_zero = rs.box_under == "zero"
+    rounding, return_points = rs.final_rounding, rs.return_points
     for s in range(n):
-        settled = max(final[s], 0) if rs.box_under == "zero" else final[s]
-        diff = settled - rs.return_points
-        if rs.final_rounding == "truncate_after_uma":
-            value = _truncate(diff + uma_points[s])
+        settled = max(final[s], 0) if box_under_zero else final[s]
+        if rounding == "truncate_after_uma":
+            value = _truncate(settled - return_points + uma_points[s])
         else:
-            value = _rounded(rs.final_rounding, settled, rs.return_points) + uma_points[s]
-        points[s] = value + (rs.oka if s == top else 0)
+            value = _rounded(rounding, settled, return_points) + uma_points[s]
+        points[s] = value
+    points[top] += rs.oka
     if rs.top_takes_remainder:
         points[top] = points[top] - sum(points)
 
