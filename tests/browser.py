@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -43,13 +43,36 @@ def chromium() -> Iterator[Any]:
     # Playwright's sync API runs an event loop in this thread; the tests' own ORM calls are
     # still synchronous and safe.
     os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    from playwright.sync_api import BrowserContext
+
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             executable_path=str(CHROMIUM),
             args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
         )
-        yield browser
-        browser.close()
+        close = BrowserContext.close
+        BrowserContext.close = _close_when_answered(close)  # type: ignore[method-assign]
+        try:
+            yield browser
+        finally:
+            BrowserContext.close = close  # type: ignore[method-assign]
+            browser.close()
+
+
+def _close_when_answered(close: Any) -> Any:
+    """``BrowserContext.close`` that first lets each page's htmx requests be answered: a page
+    asks for what it draws when seen (a game's charts in play) as soon as it is on screen,
+    and a request the live server is still answering when the test's tables are emptied
+    meets them locked (SQLite) or gone."""
+
+    def close_when_answered(context: Any, *args: Any, **kwargs: Any) -> Any:
+        for page in context.pages:
+            # A closed or crashed page has nothing to wait for.
+            with suppress(Exception):
+                page.wait_for_function(QUIET, timeout=5_000)
+        return close(context, *args, **kwargs)
+
+    return close_when_answered
 
 
 @pytest.fixture
