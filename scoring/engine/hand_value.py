@@ -12,6 +12,8 @@ integers in points. The limits' names, basic points and han are the limit table'
 
 from __future__ import annotations
 
+from typing import Any
+
 from .errors import RecordError
 from .hands import Win
 from .limits import (
@@ -147,9 +149,7 @@ class WinPrices:
         value = self._ron.get(key)
         if value is None:
             value = ron_value(self.ruleset, win_basic_points(self.ruleset, win), dealer_wins)
-            if len(self._ron) >= self.MAX_VALUES:
-                self._ron.clear()
-            self._ron[key] = value
+            _keep(self._ron, key, value)
         return value
 
     def tsumo(self, win: Win, dealer_wins: bool) -> tuple[int, int]:
@@ -158,10 +158,16 @@ class WinPrices:
         shares = self._tsumo.get(key)
         if shares is None:
             shares = tsumo_shares(self.ruleset, win_basic_points(self.ruleset, win), dealer_wins)
-            if len(self._tsumo) >= self.MAX_VALUES:
-                self._tsumo.clear()
-            self._tsumo[key] = shares
+            _keep(self._tsumo, key, shares)
         return shares
+
+
+def _keep(kept: dict[Any, Any], key: Any, value: Any) -> None:
+    """Keep ``value`` under ``key``, emptying ``kept`` first once it holds
+    :attr:`WinPrices.MAX_VALUES` (a record may hold any han up to the values' bound)."""
+    if len(kept) >= WinPrices.MAX_VALUES:
+        kept.clear()
+    kept[key] = value
 
 
 # The prices of the rulesets last played, by identity (a Ruleset's hash reads its every

@@ -64,12 +64,7 @@
   // The page's own table data (who is logged in, where hands are sent, the words), without
   // the engine's figures: enough to send the outbox and to hold the hand form.
   function pageData() {
-    var table = document.getElementById("offline-data");
-    try {
-      return table ? JSON.parse(table.textContent) : null;
-    } catch (error) {
-      return null;
-    }
+    return window.KeptFile.read("offline-data");
   }
 
   // The service worker keeps the page as it was last loaded, but hands confirmed since then
@@ -131,8 +126,7 @@
     }
     var result = window.OfflineTable.advance(data.rules, pageTable(data), item.hand);
     var after = result.status === "ok" && result.table && !result.table.ended ? result.table : null;
-    var table = JSON.parse(document.getElementById("offline-data").textContent);
-    keepTable(Object.assign(table, {
+    keepTable(Object.assign(pageData(), {
       version: version + 1,
       position: after ? after.position : null,
       dealer: after ? after.position % data.rules.players : null,
