@@ -337,7 +337,9 @@ def test_a_hand_is_entered_on_one_screen(
     # While the game is in play the charts are drawn when scrolled to, with every hand so
     # far (neither the page nor a confirm's answer carries them).
     chart_rows = phone.locator("#score-chart #scores-chart table tbody tr")
-    phone.locator("#chart-refresh").scroll_into_view_if_needed()
+    # Scrolled by the page itself: the marker may be swapped for the chart while Playwright
+    # waits for it to stand still.
+    phone.evaluate("document.getElementById('score-chart').scrollIntoView()")
     chart_rows.nth(6).wait_for(state="attached")
     assert chart_rows.count() == 7  # the start and six hands
     assert phone.locator("#chart-refresh[hx-get]").count() == 0
